@@ -1,0 +1,97 @@
+// Package telegramtest is a fake Telegram Bot API server for tests.
+//
+// A [Server] is a plain HTTP server on 127.0.0.1 with a random port (or the
+// address given by [WithAddr]). It speaks the Bot API wire format the way
+// api.telegram.org does: every method is reached at
+// <URL>/bot<token>/<method>, parameters may come as multipart/form-data (what
+// go-telegram/bot sends), as a URL-encoded form, as a JSON object or in the
+// query string, and every answer is {"ok":true,"result":...} or
+// {"ok":false,"error_code":N,"description":"...","parameters":{...}} with the
+// HTTP status equal to error_code. So both an in-process client
+//
+//	srv := telegramtest.Start(t)
+//	b, err := bot.New(srv.Token(), bot.WithServerURL(srv.URL()), bot.WithSkipGetMe())
+//
+// and a separately started bot binary (TELEGRAM_API_URL=srv.URL()) can use it.
+//
+// # State
+//
+// The server keeps users, chats (private chats have the user's id, groups a
+// negative id and a member list), the messages of every chat (text or
+// photo+caption, inline keyboard, how often each was edited), messages posted
+// through inline mode (keyed by inline_message_id), uploaded photos (their
+// bytes, so a test can decode the PNG the bot drew), callback query answers,
+// inline query answers and the commands registered with setMyCommands.
+//
+// # Methods
+//
+// getMe, getUpdates (long polling: offset, limit, timeout and allowed_updates
+// honoured; a request returns as soon as an update is queued), setWebhook,
+// deleteWebhook, getWebhookInfo, setMyCommands, getMyCommands,
+// deleteMyCommands, sendMessage, sendPhoto, editMessageText,
+// editMessageCaption, editMessageReplyMarkup, editMessageMedia, deleteMessage,
+// answerCallbackQuery, answerInlineQuery, getChat, getChatMember,
+// sendChatAction. Any other
+// method answers 404 "Not Found" and a wrong token answers 401
+// "Unauthorized", as Telegram does.
+//
+// # Limits
+//
+// The fake rejects what Telegram rejects, with Telegram's error texts:
+// more than 8 buttons in a row or 100 in a keyboard (REPLY_MARKUP_TOO_LONG),
+// callback_data outside 1–64 bytes (BUTTON_DATA_INVALID), an inline button
+// without an action ("Text buttons are unallowed in the inline keyboard"),
+// text over 4096 or a caption over 1024 UTF-16 units, an empty text, HTML that
+// does not parse with parse_mode=HTML, a callback query answered twice or
+// unknown ("query is too old and response timeout expired or query ID is
+// invalid"), an alert over 200 characters (MESSAGE_TOO_LONG), an edit that
+// changes nothing ("message is not modified: ..."), an edit or delete of a
+// message that does not exist, a chat that does not exist, a private chat
+// with a user who never wrote to the bot ("bot can't initiate conversation
+// with a user"), an upload in editMessageMedia of an inline message. An edit
+// of an inline message returns true instead of a Message. An edit without
+// reply_markup removes the inline keyboard, as in Telegram.
+//
+// A few texts are not documented by Telegram and are the fake's best guess:
+// a row of more than 8 buttons (Telegram's own behaviour there is not
+// documented; the fake answers REPLY_MARKUP_TOO_LONG), an empty button text
+// and the upload into an inline message. Tests should match on the
+// upper-case code or on the well-known prefix, not on those full texts.
+//
+// # Scripted users
+//
+// [Server.NewUser] and [Server.NewGroup] create people and groups;
+// a [User] sends messages ([User.Send]), presses buttons of the CURRENT
+// keyboard of a message ([User.Press], [User.PressAt], [User.PressData] for
+// forged data, [User.PressInline]), types inline queries ([User.InlineQuery])
+// and picks a result ([User.ChooseInlineResult]), which posts the inline
+// message into a chat and sends chosen_inline_result. A URL button that
+// points to t.me/<bot>?start=PAYLOAD is opened as "/start PAYLOAD" in the
+// user's private chat. [Server.Deliver] and [Server.DeliverRaw] queue any
+// update, forged or malformed, for fuzzing. Update ids increase by one.
+//
+// # Observing
+//
+// Tests never sleep: [Server.WaitFor] blocks until a predicate over a [View]
+// of the state holds, [Server.WaitMessage] until a message of a chat matches,
+// [Server.WaitCallbackAnswer] and [Server.WaitInlineAnswer] until the bot has
+// answered. They are woken by every change of the state; the context passed
+// in only bounds a failing wait. [Server.Messages], [Server.LastMessage],
+// [Server.CallbackAnswer], [Server.Calls] and [Server.CallLog] read the state.
+// Every recorded event carries a sequence number (Message.Seq,
+// CallbackAnswer.Seq, Call.Seq) so a test can check the order of, say, an
+// answerCallbackQuery and the edit that followed it.
+//
+// # Faults and webhooks
+//
+// [Server.FailNext] makes the next calls of a method fail with a 429
+// (parameters.retry_after set) or a 5xx before the method has any effect.
+// After setWebhook with a URL the server POSTs updates there, one at a time
+// and in order, with the X-Telegram-Bot-Api-Secret-Token header, retrying a
+// non-2xx answer with a short backoff a bounded number of times before it
+// drops the update; getUpdates then answers 409 Conflict. A second
+// concurrent getUpdates ends the first with 409 Conflict, as Telegram does
+// when two bot processes poll.
+//
+// All methods of Server, User, Group and View are safe for concurrent use.
+package telegramtest

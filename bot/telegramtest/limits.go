@@ -1,0 +1,362 @@
+package telegramtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	_ "image/gif"  // photos may be GIFs
+	_ "image/jpeg" // or JPEGs
+	_ "image/png"  // or PNGs
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// Telegram's limits.
+const (
+	MaxTextLen        = 4096     // message text, UTF-16 units after entity parsing
+	MaxCaptionLen     = 1024     // photo caption
+	MaxAlertLen       = 200      // answerCallbackQuery text
+	MaxCallbackData   = 64       // callback_data bytes
+	MaxButtonsPerRow  = 8        // inline keyboard
+	MaxButtons        = 100      // inline keyboard, in all
+	MaxInlineResults  = 50       // answerInlineQuery
+	MaxPhotoBytes     = 10 << 20 // sendPhoto upload
+	maxPhotoDimension = 10000    // width + height
+)
+
+// utf16Len is the length Telegram counts: UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += max(utf16.RuneLen(r), 1) // invalid bytes decode to U+FFFD: one unit
+	}
+	return n
+}
+
+// wireButton keeps which fields were present, to judge a button as Telegram does.
+type wireButton struct {
+	Text                         *string         `json:"text"`
+	URL                          *string         `json:"url"`
+	CallbackData                 *string         `json:"callback_data"`
+	SwitchInlineQuery            *string         `json:"switch_inline_query"`
+	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat"`
+	SwitchInlineQueryChosenChat  json.RawMessage `json:"switch_inline_query_chosen_chat"`
+	WebApp                       json.RawMessage `json:"web_app"`
+	LoginURL                     json.RawMessage `json:"login_url"`
+	CopyText                     *struct {
+		Text string `json:"text"`
+	} `json:"copy_text"`
+	CallbackGame json.RawMessage `json:"callback_game"`
+	Pay          bool            `json:"pay"`
+}
+
+func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// parseMarkup decodes a reply_markup field. It returns the inline keyboard
+// (nil for none or for another kind of markup) or Telegram's error.
+func parseMarkup(raw string) (*models.InlineKeyboardMarkup, *apiError) {
+	if strings.TrimSpace(raw) == "" || strings.TrimSpace(raw) == "null" {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &obj); err != nil {
+		return nil, badRequest("can't parse reply keyboard markup JSON object")
+	}
+	ik, ok := obj["inline_keyboard"]
+	if !ok {
+		if _, ok := obj["keyboard"]; ok {
+			return nil, nil
+		}
+		if _, ok := obj["remove_keyboard"]; ok {
+			return nil, nil
+		}
+		if _, ok := obj["force_reply"]; ok {
+			return nil, nil
+		}
+		return nil, badRequest("can't find field \"inline_keyboard\"")
+	}
+	var rows [][]wireButton
+	if err := json.Unmarshal(ik, &rows); err != nil {
+		return nil, badRequest("can't parse inline keyboard button: field \"inline_keyboard\" must be an Array of Arrays")
+	}
+	return buildKeyboard(rows)
+}
+
+// parseMarkupValue is parseMarkup for a markup already inside a JSON document.
+func parseMarkupValue(raw json.RawMessage) (*models.InlineKeyboardMarkup, *apiError) {
+	if !present(raw) {
+		return nil, nil
+	}
+	return parseMarkup(string(raw))
+}
+
+func buildKeyboard(rows [][]wireButton) (*models.InlineKeyboardMarkup, *apiError) {
+	total := 0
+	out := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(rows))}
+	for _, row := range rows {
+		if len(row) > MaxButtonsPerRow {
+			return nil, badRequest("REPLY_MARKUP_TOO_LONG")
+		}
+		total += len(row)
+		if total > MaxButtons {
+			return nil, badRequest("REPLY_MARKUP_TOO_LONG")
+		}
+		if len(row) == 0 {
+			continue
+		}
+		r := make([]models.InlineKeyboardButton, 0, len(row))
+		for _, b := range row {
+			btn, err := buildButton(b)
+			if err != nil {
+				return nil, err
+			}
+			r = append(r, btn)
+		}
+		out.InlineKeyboard = append(out.InlineKeyboard, r)
+	}
+	return out, nil
+}
+
+func buildButton(b wireButton) (models.InlineKeyboardButton, *apiError) {
+	var btn models.InlineKeyboardButton
+	if b.Text == nil {
+		return btn, badRequest("can't parse inline keyboard button: Field \"text\" must be of type String")
+	}
+	if strings.TrimSpace(*b.Text) == "" {
+		return btn, badRequest("can't parse inline keyboard button: Text must be non-empty")
+	}
+	btn.Text = *b.Text
+	actions := 0
+	if b.CallbackData != nil {
+		actions++
+		n := len(*b.CallbackData)
+		if n < 1 || n > MaxCallbackData {
+			return btn, badRequest("BUTTON_DATA_INVALID")
+		}
+		btn.CallbackData = *b.CallbackData
+	}
+	if b.URL != nil {
+		actions++
+		u, err := url.Parse(*b.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") {
+			return btn, badRequest("inline keyboard button URL '%s' is invalid: Wrong HTTP URL", *b.URL)
+		}
+		btn.URL = *b.URL
+	}
+	if b.SwitchInlineQuery != nil {
+		actions++
+		btn.SwitchInlineQuery = *b.SwitchInlineQuery
+	}
+	if b.SwitchInlineQueryCurrentChat != nil {
+		actions++
+		btn.SwitchInlineQueryCurrentChat = *b.SwitchInlineQueryCurrentChat
+	}
+	if present(b.SwitchInlineQueryChosenChat) {
+		actions++
+		var c models.SwitchInlineQueryChosenChat
+		_ = json.Unmarshal(b.SwitchInlineQueryChosenChat, &c)
+		btn.SwitchInlineQueryChosenChat = &c
+	}
+	if present(b.WebApp) {
+		actions++
+		var w models.WebAppInfo
+		_ = json.Unmarshal(b.WebApp, &w)
+		btn.WebApp = &w
+	}
+	if present(b.LoginURL) {
+		actions++
+		var l models.LoginURL
+		_ = json.Unmarshal(b.LoginURL, &l)
+		btn.LoginURL = &l
+	}
+	if b.CopyText != nil && b.CopyText.Text != "" { // go-telegram/bot always sends an empty copy_text
+		actions++
+		btn.CopyText = models.CopyTextButton{Text: b.CopyText.Text}
+	}
+	if present(b.CallbackGame) {
+		actions++
+		btn.CallbackGame = &models.CallbackGame{}
+	}
+	if b.Pay {
+		actions++
+		btn.Pay = true
+	}
+	if actions == 0 {
+		return btn, badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+	}
+	return btn, nil
+}
+
+// sameMarkup reports whether two keyboards look and act the same.
+func sameMarkup(a, b *models.InlineKeyboardMarkup) bool {
+	if a != nil && len(a.InlineKeyboard) == 0 {
+		a = nil
+	}
+	if b != nil && len(b.InlineKeyboard) == 0 {
+		b = nil
+	}
+	if a == nil || b == nil {
+		return a == b
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+// formatText applies parse_mode and checks the length limit. It returns the
+// visible text.
+func formatText(text, parseMode string, limit int, tooLong string) (string, *apiError) {
+	visible, err := parseEntities(text, parseMode)
+	if err != nil {
+		return "", err
+	}
+	if utf16Len(visible) > limit {
+		return "", badRequest("%s", tooLong)
+	}
+	return visible, nil
+}
+
+func parseEntities(text, parseMode string) (string, *apiError) {
+	if !utf8.ValidString(text) {
+		return "", badRequest("strings must be encoded in UTF-8")
+	}
+	switch strings.ToLower(parseMode) {
+	case "html":
+		return parseHTML(text)
+	case "markdownv2":
+		return parseMarkdownV2(text)
+	}
+	return text, nil
+}
+
+var htmlTags = map[string]bool{
+	"b": true, "strong": true, "i": true, "em": true, "u": true, "ins": true, "s": true,
+	"strike": true, "del": true, "span": true, "tg-spoiler": true, "a": true, "code": true,
+	"pre": true, "blockquote": true, "tg-emoji": true,
+}
+
+// parseHTML strips Telegram's HTML formatting and checks it the way Telegram
+// does: only its tags, properly nested, and '<', '>', '&' escaped in text.
+func parseHTML(s string) (string, *apiError) {
+	var out strings.Builder
+	var stack []string
+	for i := 0; i < len(s); {
+		switch c := s[i]; c {
+		case '<':
+			end := strings.IndexByte(s[i:], '>')
+			if end < 0 {
+				return "", badRequest("can't parse entities: Unclosed start tag at byte offset %d", i)
+			}
+			tag := s[i+1 : i+end]
+			closing := strings.HasPrefix(tag, "/")
+			tag = strings.TrimPrefix(tag, "/")
+			name := tag
+			if j := strings.IndexAny(tag, " \t\n"); j >= 0 {
+				name = tag[:j]
+			}
+			name = strings.ToLower(name)
+			if closing {
+				if len(stack) == 0 || (name != "" && stack[len(stack)-1] != name) {
+					return "", badRequest("can't parse entities: Unexpected end tag at byte offset %d", i)
+				}
+				stack = stack[:len(stack)-1]
+			} else {
+				if !htmlTags[name] {
+					return "", badRequest("can't parse entities: Unsupported start tag \"%s\" at byte offset %d", name, i)
+				}
+				stack = append(stack, name)
+			}
+			i += end + 1
+		case '&':
+			end := strings.IndexByte(s[i:], ';')
+			if end > 0 && end <= 10 {
+				if r, ok := htmlEntity(s[i+1 : i+end]); ok {
+					out.WriteRune(r)
+					i += end + 1
+					continue
+				}
+			}
+			out.WriteByte('&')
+			i++
+		case '>':
+			out.WriteByte('>')
+			i++
+		default:
+			out.WriteByte(c)
+			i++
+		}
+	}
+	if len(stack) > 0 {
+		return "", badRequest("can't parse entities: Can't find end tag corresponding to start tag \"%s\"", stack[len(stack)-1])
+	}
+	return out.String(), nil
+}
+
+func htmlEntity(name string) (rune, bool) {
+	switch name {
+	case "lt":
+		return '<', true
+	case "gt":
+		return '>', true
+	case "amp":
+		return '&', true
+	case "quot":
+		return '"', true
+	}
+	if strings.HasPrefix(name, "#") {
+		base, digits := 10, name[1:]
+		if strings.HasPrefix(digits, "x") || strings.HasPrefix(digits, "X") {
+			base, digits = 16, digits[1:]
+		}
+		n, err := strconv.ParseUint(digits, base, 32)
+		if err == nil && utf8.ValidRune(rune(n)) {
+			return rune(n), true
+		}
+	}
+	return 0, false
+}
+
+// parseMarkdownV2 checks the escaping rule Telegram enforces most often:
+// characters that never start formatting must be escaped. Formatting
+// characters are removed from the visible text. It is an approximation.
+func parseMarkdownV2(s string) (string, *apiError) {
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				out.WriteByte(s[i])
+			}
+		case strings.IndexByte("#+-={}.!", c) >= 0:
+			return "", badRequest("can't parse entities: Character '%c' is reserved and must be escaped with the preceding '\\'", c)
+		case strings.IndexByte("*_~|`", c) >= 0:
+			// formatting marker
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String(), nil
+}
+
+// checkPhoto decodes an uploaded photo's header and checks Telegram's limits.
+func checkPhoto(data []byte) (w, h int, err *apiError) {
+	if len(data) > MaxPhotoBytes {
+		return 0, 0, badRequest("file is too big")
+	}
+	cfg, _, e := image.DecodeConfig(bytes.NewReader(data))
+	if e != nil {
+		return 0, 0, badRequest("IMAGE_PROCESS_FAILED")
+	}
+	w, h = cfg.Width, cfg.Height
+	if w <= 0 || h <= 0 || w+h > maxPhotoDimension || w > 20*h || h > 20*w {
+		return 0, 0, badRequest("PHOTO_INVALID_DIMENSIONS")
+	}
+	return w, h, nil
+}

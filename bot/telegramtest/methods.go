@@ -1,0 +1,727 @@
+package telegramtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+)
+
+type handler struct {
+	name string
+	fn   func(s *Server, ctx context.Context, r *request) (any, *apiError)
+}
+
+// handlers maps a lower-case method name to its implementation.
+var handlers = map[string]handler{}
+
+func init() {
+	for _, h := range []handler{
+		{"getMe", (*Server).getMe},
+		{"getUpdates", (*Server).getUpdates},
+		{"setWebhook", (*Server).setWebhook},
+		{"deleteWebhook", (*Server).deleteWebhook},
+		{"getWebhookInfo", (*Server).getWebhookInfo},
+		{"setMyCommands", (*Server).setMyCommands},
+		{"getMyCommands", (*Server).getMyCommands},
+		{"deleteMyCommands", (*Server).deleteMyCommands},
+		{"sendMessage", (*Server).sendMessage},
+		{"sendPhoto", (*Server).sendPhoto},
+		{"editMessageText", (*Server).editMessageText},
+		{"editMessageCaption", (*Server).editMessageCaption},
+		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
+		{"editMessageMedia", (*Server).editMessageMedia},
+		{"deleteMessage", (*Server).deleteMessage},
+		{"answerCallbackQuery", (*Server).answerCallbackQuery},
+		{"answerInlineQuery", (*Server).answerInlineQuery},
+		{"getChat", (*Server).getChat},
+		{"getChatMember", (*Server).getChatMember},
+		{"sendChatAction", (*Server).sendChatAction},
+	} {
+		handlers[strings.ToLower(h.name)] = h
+	}
+}
+
+func (s *Server) getMe(_ context.Context, _ *request) (any, *apiError) {
+	return s.botUser, nil
+}
+
+// chatLocked resolves the chat_id field (a number or @username).
+func (s *Server) chatLocked(r *request) (*chatState, *apiError) {
+	raw := strings.TrimSpace(r.str("chat_id"))
+	if raw == "" {
+		return nil, badRequest("chat_id is empty")
+	}
+	if strings.HasPrefix(raw, "@") {
+		for _, c := range s.st.chats {
+			if c.model.Username != "" && strings.EqualFold(c.model.Username, raw[1:]) {
+				return c, nil
+			}
+		}
+		return nil, errChatNotFound
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		return nil, errChatNotFound
+	}
+	c := s.st.chats[id]
+	if c == nil {
+		return nil, errChatNotFound
+	}
+	return c, nil
+}
+
+// canSendLocked reports whether the bot may post into c.
+func (s *Server) canSendLocked(c *chatState) *apiError {
+	if c.model.Type != models.ChatTypePrivate {
+		return nil
+	}
+	u := s.st.users[c.model.ID]
+	switch {
+	case u == nil:
+		return errChatNotFound
+	case u.blocked:
+		return forbidden("bot was blocked by the user")
+	case !u.started:
+		return forbidden("bot can't initiate conversation with a user")
+	}
+	return nil
+}
+
+func (s *Server) nowUnix() int { return int(s.cfg.now().Unix()) }
+
+// addMessageLocked appends m to chat c, giving it the next id.
+func (s *Server) addMessageLocked(c *chatState, m *msgState) *msgState {
+	c.nextID++
+	m.chatID, m.id = c.model.ID, c.nextID
+	m.date = s.nowUnix()
+	m.seq = s.st.nextSeq()
+	c.msgs = append(c.msgs, m)
+	c.byID[m.id] = m
+	return m
+}
+
+// messageModelLocked renders m as the Bot API's Message.
+func (s *Server) messageModelLocked(m *msgState) models.Message {
+	out := models.Message{
+		ID: m.id, Date: m.date, EditDate: m.editDate, Text: m.text, Entities: m.entities,
+		Caption: m.caption, ReplyMarkup: cloneMarkup(m.markup),
+	}
+	if c := s.st.chats[m.chatID]; c != nil {
+		out.Chat = c.model
+	}
+	if m.fromBot && !m.viaBot {
+		b := s.botUser
+		out.From = &b
+	} else if u := s.st.users[m.from]; u != nil {
+		um := u.model
+		out.From = &um
+	}
+	if m.viaBot {
+		b := s.botUser
+		out.ViaBot = &b
+	}
+	if m.markup != nil && len(m.markup.InlineKeyboard) == 0 {
+		out.ReplyMarkup = nil
+	}
+	if p := m.photo; p != nil {
+		out.Photo = []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
+	}
+	return out
+}
+
+func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.canSendLocked(c); err != nil {
+		return nil, err
+	}
+	text := r.str("text")
+	if strings.TrimSpace(text) == "" {
+		return nil, badRequest("message text is empty")
+	}
+	visible, err := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(visible) == "" {
+		return nil, badRequest("message text is empty")
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	m := s.addMessageLocked(c, &msgState{
+		from: s.botUser.ID, fromBot: true, text: visible, source: text, markup: mk,
+	})
+	return s.messageModelLocked(m), nil
+}
+
+func (s *Server) newFileLocked(data []byte, w, h int, u string) *fileState {
+	s.st.nextFile++
+	f := &fileState{
+		id:       fmt.Sprintf("AgACAgFake%06d", s.st.nextFile),
+		uniqueID: fmt.Sprintf("AQADFake%06d", s.st.nextFile),
+		data:     data, width: w, height: h, url: u,
+	}
+	s.st.files[f.id] = f
+	return f
+}
+
+// photoLocked resolves a photo given as field (upload, attach://, file_id or URL).
+func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) (*fileState, *apiError) {
+	up, uploaded := r.files[field]
+	if name, ok := strings.CutPrefix(value, "attach://"); ok {
+		up, uploaded = r.files[name]
+		if !uploaded {
+			return nil, badRequest("wrong file identifier/HTTP URL specified")
+		}
+	}
+	if uploaded && value == "" || uploaded && strings.HasPrefix(value, "attach://") {
+		if !allowUpload {
+			return nil, badRequest("can't upload file to an inline message: use file_id or an HTTP URL")
+		}
+		w, h, err := checkPhoto(up.data)
+		if err != nil {
+			return nil, err
+		}
+		return s.newFileLocked(up.data, w, h, ""), nil
+	}
+	if value == "" {
+		return nil, badRequest("there is no photo in the request")
+	}
+	if f := s.st.files[value]; f != nil {
+		return f, nil
+	}
+	if u, err := url.Parse(value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return s.newFileLocked(nil, 0, 0, value), nil
+	}
+	return nil, badRequest("wrong file identifier/HTTP URL specified")
+}
+
+func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.canSendLocked(c); err != nil {
+		return nil, err
+	}
+	caption, err := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	if err != nil {
+		return nil, err
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	photo, err := s.photoLocked(r, "photo", r.str("photo"), true)
+	if err != nil {
+		return nil, err
+	}
+	m := s.addMessageLocked(c, &msgState{
+		from: s.botUser.ID, fromBot: true, caption: caption, source: r.str("caption"), photo: photo, markup: mk,
+	})
+	return s.messageModelLocked(m), nil
+}
+
+// editTargetLocked finds the message an edit method names.
+func (s *Server) editTargetLocked(r *request) (*msgState, *apiError) {
+	if id := r.str("inline_message_id"); id != "" {
+		m := s.st.inline[id]
+		if m == nil {
+			return nil, badRequest("MESSAGE_ID_INVALID")
+		}
+		return m, nil
+	}
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	id, ok := r.int64("message_id")
+	if !ok {
+		return nil, badRequest("message identifier is not specified")
+	}
+	m := c.byID[int(id)]
+	if int64(int(id)) != id || m == nil || m.deleted {
+		return nil, badRequest("message to edit not found")
+	}
+	if !m.fromBot || m.viaBot {
+		return nil, badRequest("message can't be edited")
+	}
+	return m, nil
+}
+
+// editedLocked records a successful edit and renders the method's result.
+func (s *Server) editedLocked(m *msgState) any {
+	m.edits++
+	m.editDate = s.nowUnix()
+	m.seq = s.st.nextSeq()
+	if m.inlineID != "" {
+		return true
+	}
+	return s.messageModelLocked(m)
+}
+
+func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.editTargetLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if m.photo != nil {
+		return nil, badRequest("there is no text in the message to edit")
+	}
+	text := r.str("text")
+	if strings.TrimSpace(text) == "" {
+		return nil, badRequest("message text is empty")
+	}
+	visible, err := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	if err != nil {
+		return nil, err
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	if visible == m.text && text == m.source && sameMarkup(mk, m.markup) {
+		return nil, errNotModified
+	}
+	m.text, m.source, m.markup = visible, text, mk
+	return s.editedLocked(m), nil
+}
+
+func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.editTargetLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if m.photo == nil {
+		return nil, badRequest("there is no caption in the message to edit")
+	}
+	caption, err := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	if err != nil {
+		return nil, err
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	if caption == m.caption && r.str("caption") == m.source && sameMarkup(mk, m.markup) {
+		return nil, errNotModified
+	}
+	m.caption, m.source, m.markup = caption, r.str("caption"), mk
+	return s.editedLocked(m), nil
+}
+
+func (s *Server) editMessageReplyMarkup(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.editTargetLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	if sameMarkup(mk, m.markup) {
+		return nil, errNotModified
+	}
+	m.markup = mk
+	return s.editedLocked(m), nil
+}
+
+func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.editTargetLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	var media struct {
+		Type      string `json:"type"`
+		Media     string `json:"media"`
+		Caption   string `json:"caption"`
+		ParseMode string `json:"parse_mode"`
+	}
+	if e := json.Unmarshal([]byte(r.str("media")), &media); e != nil {
+		return nil, badRequest("can't parse InputMedia JSON object")
+	}
+	if media.Type != "photo" {
+		return nil, badRequest("unsupported media type %q: the fake supports photo", media.Type)
+	}
+	caption, err := formatText(media.Caption, media.ParseMode, MaxCaptionLen, "message caption is too long")
+	if err != nil {
+		return nil, err
+	}
+	mk, err := parseMarkup(r.str("reply_markup"))
+	if err != nil {
+		return nil, err
+	}
+	photo, err := s.photoLocked(r, "\x00none", media.Media, m.inlineID == "")
+	if err != nil {
+		return nil, err
+	}
+	if m.photo != nil && photo.id == m.photo.id && caption == m.caption && sameMarkup(mk, m.markup) {
+		return nil, errNotModified
+	}
+	m.photo, m.caption, m.source, m.markup, m.text = photo, caption, media.Caption, mk, ""
+	return s.editedLocked(m), nil
+}
+
+func (s *Server) deleteMessage(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	id, ok := r.int64("message_id")
+	if !ok {
+		return nil, badRequest("message identifier is not specified")
+	}
+	m := c.byID[int(id)]
+	if int64(int(id)) != id || m == nil || m.deleted {
+		return nil, badRequest("message to delete not found")
+	}
+	if !m.fromBot && c.model.Type != models.ChatTypePrivate {
+		return nil, badRequest("message can't be deleted")
+	}
+	m.deleted = true
+	m.seq = s.st.nextSeq()
+	return true, nil
+}
+
+func (s *Server) answerCallbackQuery(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.st.queries[r.str("callback_query_id")]
+	if q == nil || q.answer.Answered {
+		return nil, errQueryInvalid
+	}
+	if ttl := s.cfg.callbackTTL; ttl > 0 && s.cfg.now().UnixNano()-q.created > int64(ttl) {
+		return nil, errQueryInvalid
+	}
+	text := r.str("text")
+	if utf16Len(text) > MaxAlertLen {
+		return nil, badRequest("MESSAGE_TOO_LONG")
+	}
+	q.answer.Answered = true
+	q.answer.Text, q.answer.ShowAlert, q.answer.URL = text, r.bool("show_alert"), r.str("url")
+	q.answer.CacheTime = r.int("cache_time")
+	q.answer.Seq = s.st.nextSeq()
+	return true, nil
+}
+
+var knownResultTypes = map[string]bool{
+	"article": true, "photo": true, "gif": true, "mpeg4_gif": true, "video": true, "audio": true,
+	"voice": true, "document": true, "location": true, "venue": true, "contact": true, "game": true,
+	"sticker": true,
+}
+
+func (s *Server) answerInlineQuery(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.st.iqueries[r.str("inline_query_id")]
+	if q == nil || q.answer.Answered {
+		return nil, errQueryInvalid
+	}
+	var raws []json.RawMessage
+	if e := json.Unmarshal([]byte(r.str("results")), &raws); e != nil {
+		return nil, badRequest("can't parse inline query results JSON object")
+	}
+	if len(raws) > MaxInlineResults {
+		return nil, badRequest("RESULTS_TOO_MUCH")
+	}
+	seen := map[string]bool{}
+	results := make([]InlineResult, 0, len(raws))
+	for _, raw := range raws {
+		res, err := parseInlineResult(raw)
+		if err != nil {
+			return nil, err
+		}
+		if seen[res.ID] {
+			return nil, badRequest("RESULT_ID_DUPLICATE")
+		}
+		seen[res.ID] = true
+		results = append(results, res)
+	}
+	q.answer = InlineAnswer{
+		QueryID: q.id, Query: q.query, Answered: true, Results: results,
+		CacheTime: r.int("cache_time"), IsPersonal: r.bool("is_personal"), NextOffset: r.str("next_offset"),
+		Seq: s.st.nextSeq(),
+	}
+	return true, nil
+}
+
+func parseInlineResult(raw json.RawMessage) (InlineResult, *apiError) {
+	var w struct {
+		Type                string          `json:"type"`
+		ID                  string          `json:"id"`
+		Title               string          `json:"title"`
+		Description         string          `json:"description"`
+		Caption             string          `json:"caption"`
+		ParseMode           string          `json:"parse_mode"`
+		PhotoURL            string          `json:"photo_url"`
+		PhotoFileID         string          `json:"photo_file_id"`
+		ReplyMarkup         json.RawMessage `json:"reply_markup"`
+		InputMessageContent *struct {
+			MessageText string `json:"message_text"`
+			ParseMode   string `json:"parse_mode"`
+		} `json:"input_message_content"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return InlineResult{}, badRequest("can't parse inline query result JSON object")
+	}
+	if !knownResultTypes[w.Type] {
+		return InlineResult{}, badRequest("RESULT_TYPE_INVALID")
+	}
+	if w.ID == "" || len(w.ID) > 64 {
+		return InlineResult{}, badRequest("RESULT_ID_INVALID")
+	}
+	mk, err := parseMarkupValue(w.ReplyMarkup)
+	if err != nil {
+		return InlineResult{}, err
+	}
+	res := InlineResult{
+		ID: w.ID, Type: w.Type, Title: w.Title, Description: w.Description,
+		PhotoURL: w.PhotoURL, PhotoFileID: w.PhotoFileID, Markup: mk, Raw: append(json.RawMessage(nil), raw...),
+	}
+	if w.Type == "photo" && w.PhotoURL == "" && w.PhotoFileID == "" {
+		return InlineResult{}, badRequest("PHOTO_INVALID")
+	}
+	if w.Caption != "" {
+		if res.Caption, err = formatText(w.Caption, w.ParseMode, MaxCaptionLen, "MEDIA_CAPTION_TOO_LONG"); err != nil {
+			return InlineResult{}, err
+		}
+	}
+	if c := w.InputMessageContent; c != nil {
+		if strings.TrimSpace(c.MessageText) == "" {
+			return InlineResult{}, badRequest("MESSAGE_EMPTY")
+		}
+		if res.Text, err = formatText(c.MessageText, c.ParseMode, MaxTextLen, "MESSAGE_TOO_LONG"); err != nil {
+			return InlineResult{}, err
+		}
+		res.ParseMode = c.ParseMode
+	} else if w.Type == "article" {
+		return InlineResult{}, badRequest("MESSAGE_EMPTY")
+	}
+	return res, nil
+}
+
+func (s *Server) sendChatAction(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.canSendLocked(c); err != nil {
+		return nil, err
+	}
+	if r.str("action") == "" {
+		return nil, badRequest("action is empty")
+	}
+	return true, nil
+}
+
+func (s *Server) getChat(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	m := c.model
+	return models.ChatFullInfo{ID: m.ID, Type: m.Type, Title: m.Title, Username: m.Username, FirstName: m.FirstName, LastName: m.LastName}, nil
+}
+
+func (s *Server) getChatMember(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	uid, _ := r.int64("user_id")
+	var user models.User
+	if uid == s.botUser.ID {
+		user = s.botUser
+	} else if u := s.st.users[uid]; u != nil {
+		user = u.model
+	} else {
+		return nil, badRequest("PARTICIPANT_ID_INVALID")
+	}
+	status := "left"
+	switch {
+	case uid == s.botUser.ID && c.model.Type != models.ChatTypePrivate:
+		status = "administrator"
+	case uid == s.botUser.ID, c.model.Type == models.ChatTypePrivate && uid == c.model.ID, c.members[uid]:
+		status = "member"
+	}
+	return map[string]any{"status": status, "user": user}, nil
+}
+
+var commandRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
+
+func scopeOf(r *request) (string, *apiError) {
+	raw := r.str("scope")
+	if raw == "" {
+		return "default", nil
+	}
+	var sc struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal([]byte(raw), &sc); err != nil || sc.Type == "" {
+		return "", badRequest("can't parse BotCommandScope JSON object")
+	}
+	return sc.Type, nil
+}
+
+func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
+	var cmds []models.BotCommand
+	if err := json.Unmarshal([]byte(r.str("commands")), &cmds); err != nil {
+		return nil, badRequest("can't parse commands JSON object")
+	}
+	if len(cmds) > 100 {
+		return nil, badRequest("BOT_COMMANDS_TOO_MUCH")
+	}
+	for _, c := range cmds {
+		if !commandRE.MatchString(c.Command) {
+			return nil, badRequest("BOT_COMMAND_INVALID")
+		}
+		if n := utf16Len(strings.TrimSpace(c.Description)); n < 1 || n > 256 {
+			return nil, badRequest("BOT_COMMAND_DESCRIPTION_INVALID")
+		}
+	}
+	scope, err := scopeOf(r)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.commands[commandsKey(scope, r.str("language_code"))] = cmds
+	s.st.nextSeq()
+	return true, nil
+}
+
+func (s *Server) getMyCommands(_ context.Context, r *request) (any, *apiError) {
+	scope, err := scopeOf(r)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cmds := s.st.commands[commandsKey(scope, r.str("language_code"))]
+	if cmds == nil {
+		cmds = []models.BotCommand{}
+	}
+	return cmds, nil
+}
+
+func (s *Server) deleteMyCommands(_ context.Context, r *request) (any, *apiError) {
+	scope, err := scopeOf(r)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.st.commands, commandsKey(scope, r.str("language_code")))
+	return true, nil
+}
+
+var secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+
+func (s *Server) setWebhook(ctx context.Context, r *request) (any, *apiError) {
+	raw := strings.TrimSpace(r.str("url"))
+	if raw == "" {
+		return s.deleteWebhook(ctx, r)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, badRequest("bad webhook: Failed to resolve host: Name or service not known")
+	}
+	secret := r.str("secret_token")
+	if secret != "" && !secretRE.MatchString(secret) {
+		return nil, badRequest("secret token contains unallowed characters")
+	}
+	allowed, aerr := parseAllowed(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.has("allowed_updates") {
+		s.st.allowed = allowed
+	}
+	if r.bool("drop_pending_updates") {
+		s.st.updates = nil
+	}
+	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = raw, secret, 0
+	s.st.nextSeq()
+	return true, nil
+}
+
+func (s *Server) deleteWebhook(_ context.Context, r *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.bool("drop_pending_updates") {
+		s.st.updates = nil
+	}
+	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = "", "", 0
+	s.st.nextSeq()
+	return true, nil
+}
+
+func (s *Server) getWebhookInfo(_ context.Context, _ *request) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.st.webhook
+	info := models.WebhookInfo{URL: w.url, PendingUpdateCount: len(s.st.updates)}
+	if w.lastError != 0 {
+		info.LastErrorDate, info.LastErrorMessage = w.lastError, w.stats.LastError
+	}
+	return info, nil
+}
+
+// parseAllowed reads allowed_updates: nil means Telegram's default set.
+func parseAllowed(r *request) (map[string]bool, *apiError) {
+	raw := strings.TrimSpace(r.str("allowed_updates"))
+	if raw == "" {
+		return nil, nil
+	}
+	var list []string
+	if err := json.Unmarshal([]byte(raw), &list); err != nil {
+		return nil, badRequest("can't parse allowed_updates JSON array")
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	m := make(map[string]bool, len(list))
+	for _, k := range list {
+		m[k] = true
+	}
+	return m, nil
+}
+
+// conflict errors of getUpdates.
+var (
+	errWebhookActive = &apiError{code: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
+	errTerminated    = &apiError{code: http.StatusConflict, desc: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
+)
