@@ -1,0 +1,124 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/storage"
+)
+
+// TestCluster runs every kind of operation through a cluster client on a one-node Redis
+// Cluster that owns all slots. The node refuses a command or script whose declared keys fall
+// in different slots (CROSSSLOT), so this checks that each operation's KEYS share a hash tag.
+// Keys a script builds itself (queue entries, profiles read by Top) are not checked by a
+// single node; they carry the same tag by construction (keys in store.go).
+func TestCluster(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	ctx := context.Background()
+	dir, port := t.TempDir(), freePort(t)
+	startRedis(t, port, dir, "--cluster-enabled", "yes", "--cluster-config-file", dir+"/nodes.conf")
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	admin := redis.NewClient(&redis.Options{Addr: addr})
+	defer admin.Close()
+	if err := admin.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// The node declares the cluster ok once it has processed its new slots (milliseconds).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		info, err := admin.ClusterInfo(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(info, "cluster_state:ok") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cluster not ok:\n%s", info)
+		}
+		<-time.After(20 * time.Millisecond)
+	}
+
+	s, err := storage.Open(ctx, "redis+cluster://"+addr, storage.Options{Prefix: "c:"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok := s.Client().(*redis.ClusterClient); !ok {
+		t.Fatalf("client is %T, want a cluster client", s.Client())
+	}
+
+	g := sampleGame(0)
+	g.InlineID = "inl-1"
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	for _, chat := range []int64{g.Players[0].ChatID, g.Players[1].ChatID} {
+		if err := s.BindChat(ctx, chat, g.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.BindInline(ctx, g.InlineID, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := s.GameByChat(ctx, g.Players[1].ChatID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Moves = append(cur.Moves, 0x23)
+	if err := s.UpdateGame(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GameByInline(ctx, g.InlineID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UnbindChat(ctx, g.Players[0].ChatID, g.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	grp := finished(cur.ID, 1, 2, storage.OutcomeBlack)
+	grp.Flow, grp.ChatID = storage.FlowGroup, -100
+	if err := s.RecordResult(ctx, grp); err != nil {
+		t.Fatal(err)
+	}
+	ai := &storage.Game{ID: "ai", Size: 8, Status: storage.StatusFinished, AILevel: 2, Outcome: storage.OutcomeDraw,
+		Players: [2]storage.Player{{UserID: 1}, {}}}
+	if err := s.RecordResult(ctx, ai); err != nil {
+		t.Fatal(err)
+	}
+	if top, err := s.Top(ctx, -100, 5); err != nil || len(top) != 2 {
+		t.Fatalf("Top = %+v, %v", top, err)
+	}
+	if _, err := s.Top(ctx, 0, 5); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profile(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetLang(ctx, 1, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetChatLang(ctx, -100, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if opp, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 2}); err != nil || opp == nil || opp.UserID != 1 {
+		t.Fatalf("Enqueue = %+v, %v; want user 1", opp, err)
+	}
+	if _, err := s.LeaveQueue(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.FirstSeen(ctx, 5); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+}

@@ -1,0 +1,310 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The binary game format, version 1. The first nine bytes never move, because the
+// compare-and-set script reads them:
+//
+//	[0]     format version (1)
+//	[1:5]   Version, uint32 big endian
+//	[5:9]   write nonce: random per UpdateGame call, so a retried call is told from a racer
+//	        with identical content (MarshalBinary writes zeros; decoding ignores it)
+//	[9]     Size
+//	[10]    Flow | Status<<4
+//	[11]    Outcome | Reason<<4
+//	[12]    CreatorColor as int8
+//	        uvarint AILevel
+//	        2 × player: varint UserID, string Name, varint ChatID, string Lang
+//	        varint ChatID, string InlineID, string Lang
+//	        uvarint len(Boards), each: varint ChatID, varint MessageID, string InlineID
+//	        varint Created (unix seconds, 0 = zero time), varint Updated-Created (seconds)
+//	        uvarint len(Moves), Moves
+//
+// A string is a uvarint length and that many bytes. The ID is not stored: it is the key.
+const (
+	gameFormat    = 1
+	waiterFormat  = 1
+	gameHeaderLen = 13
+	maxString     = 1024 // bytes in one string field
+	maxBoards     = 32   // messages showing one board
+	maxVersion    = 1<<32 - 1
+	minSize       = 4
+	maxSize       = 16
+	maxUnix       = 1 << 40 // seconds; timestamps must lie in 1970…36812
+)
+
+// ErrInvalid reports a value the store refuses to keep or a stored value it cannot decode.
+var ErrInvalid = errors.New("storage: invalid value")
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// MarshalBinary encodes g (all fields but ID) in the store's compact, versioned format.
+// It fails with ErrInvalid for a game the store would not keep: a size that is not even
+// and within 4…16, a move off the board, more moves than squares, an unknown enum value,
+// a Version outside 0…2³²-1, or an over-long string.
+func (g *Game) MarshalBinary() ([]byte, error) {
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	n := gameHeaderLen + 4*binary.MaxVarintLen64 + len(g.Moves) + len(g.InlineID) + len(g.Lang)
+	for _, p := range g.Players {
+		n += 2*binary.MaxVarintLen64 + len(p.Name) + len(p.Lang) + 4
+	}
+	for _, b := range g.Boards {
+		n += 2*binary.MaxVarintLen64 + len(b.InlineID) + 2
+	}
+	buf := make([]byte, gameHeaderLen, n)
+	buf[0] = gameFormat
+	binary.BigEndian.PutUint32(buf[1:5], uint32(g.Version))
+	buf[9] = byte(g.Size)
+	buf[10] = byte(g.Flow) | byte(g.Status)<<4
+	buf[11] = byte(g.Outcome) | byte(g.Reason)<<4
+	buf[12] = byte(g.CreatorColor)
+	buf = binary.AppendUvarint(buf, uint64(g.AILevel))
+	for _, p := range g.Players {
+		buf = binary.AppendVarint(buf, p.UserID)
+		buf = appendString(buf, p.Name)
+		buf = binary.AppendVarint(buf, p.ChatID)
+		buf = appendString(buf, p.Lang)
+	}
+	buf = binary.AppendVarint(buf, g.ChatID)
+	buf = appendString(buf, g.InlineID)
+	buf = appendString(buf, g.Lang)
+	buf = binary.AppendUvarint(buf, uint64(len(g.Boards)))
+	for _, b := range g.Boards {
+		buf = binary.AppendVarint(buf, b.ChatID)
+		buf = binary.AppendVarint(buf, int64(b.MessageID))
+		buf = appendString(buf, b.InlineID)
+	}
+	created, updated := unixOrZero(g.Created), unixOrZero(g.Updated)
+	buf = binary.AppendVarint(buf, created)
+	buf = binary.AppendVarint(buf, updated-created)
+	buf = binary.AppendUvarint(buf, uint64(len(g.Moves)))
+	buf = append(buf, g.Moves...)
+	return buf, nil
+}
+
+func (g *Game) validate() error {
+	switch {
+	case g.Size < minSize || g.Size > maxSize || g.Size%2 != 0:
+		return invalidf("board size %d", g.Size)
+	case g.Version < 0 || g.Version > maxVersion:
+		return invalidf("version %d", g.Version)
+	case g.Flow >= flowCount || g.Status >= statusCount || g.Outcome >= outcomeCount || g.Reason >= reasonCount:
+		return invalidf("enum value out of range")
+	case g.CreatorColor < -1 || g.CreatorColor > 1:
+		return invalidf("creator colour %d", g.CreatorColor)
+	case g.AILevel < 0 || g.AILevel > 255:
+		return invalidf("AI level %d", g.AILevel)
+	case len(g.Boards) > maxBoards:
+		return invalidf("%d board messages", len(g.Boards))
+	}
+	for _, t := range []time.Time{g.Created, g.Updated} {
+		if s := unixOrZero(t); s < 0 || s > maxUnix {
+			return invalidf("timestamp %v", t)
+		}
+	}
+	if err := checkMoves(g.Moves, g.Size); err != nil {
+		return err
+	}
+	strs := []string{g.InlineID, g.Lang, g.Players[0].Name, g.Players[0].Lang, g.Players[1].Name, g.Players[1].Lang}
+	for _, b := range g.Boards {
+		if int64(b.MessageID) != int64(int32(b.MessageID)) {
+			return invalidf("message id %d", b.MessageID)
+		}
+		strs = append(strs, b.InlineID)
+	}
+	for _, s := range strs {
+		if len(s) > maxString {
+			return invalidf("string of %d bytes", len(s))
+		}
+	}
+	return nil
+}
+
+func checkMoves(moves []byte, size int) error {
+	if len(moves) > size*size {
+		return invalidf("%d moves on %d×%d", len(moves), size, size)
+	}
+	for i, m := range moves {
+		if int(m>>4) >= size || int(m&15) >= size {
+			return invalidf("move %d (%#02x) off the %d×%d board", i, m, size, size)
+		}
+	}
+	return nil
+}
+
+func unixOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+func timeOrZero(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// UnmarshalBinary decodes data written by MarshalBinary into g, leaving g.ID as it was.
+// Any input that MarshalBinary could not have produced (unknown format, truncated, trailing
+// bytes, values out of range) yields an error wrapping ErrInvalid; it never panics.
+func (g *Game) UnmarshalBinary(data []byte) error {
+	if len(data) < gameHeaderLen {
+		return invalidf("game record of %d bytes", len(data))
+	}
+	if data[0] != gameFormat {
+		return invalidf("game format %d", data[0])
+	}
+	var out Game
+	out.ID = g.ID
+	out.Version = int64(binary.BigEndian.Uint32(data[1:5]))
+	out.Size = int(data[9])
+	out.Flow, out.Status = Flow(data[10]&15), Status(data[10]>>4)
+	out.Outcome, out.Reason = Outcome(data[11]&15), EndReason(data[11]>>4)
+	out.CreatorColor = int8(data[12])
+	r := reader{b: data[gameHeaderLen:]}
+	out.AILevel = int(r.uvarint(255))
+	for i := range out.Players {
+		p := &out.Players[i]
+		p.UserID = r.varint()
+		p.Name = r.str()
+		p.ChatID = r.varint()
+		p.Lang = r.str()
+	}
+	out.ChatID = r.varint()
+	out.InlineID = r.str()
+	out.Lang = r.str()
+	if nb := int(r.uvarint(maxBoards)); nb > 0 {
+		out.Boards = make([]BoardRef, 0, min(nb, len(r.b)))
+		for range nb {
+			var b BoardRef
+			b.ChatID = r.varint()
+			mid := r.varint()
+			if mid != int64(int32(mid)) {
+				r.fail("message id")
+			}
+			b.MessageID = int(mid)
+			b.InlineID = r.str()
+			out.Boards = append(out.Boards, b)
+		}
+	}
+	created := r.varint()
+	updated := created + r.varint()
+	if created < 0 || created > maxUnix || updated < 0 || updated > maxUnix {
+		r.fail("timestamp")
+	}
+	out.Created, out.Updated = timeOrZero(created), timeOrZero(updated)
+	nm := int(r.uvarint(maxSize * maxSize))
+	out.Moves = r.bytes(nm)
+	if r.err != nil {
+		return r.err
+	}
+	if len(r.b) != 0 {
+		return invalidf("%d trailing bytes in game record", len(r.b))
+	}
+	if err := out.validate(); err != nil {
+		return err
+	}
+	*g = out
+	return nil
+}
+
+// reader decodes the primitives of the format; after the first error every read returns
+// a zero value and err keeps that first error.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = invalidf("bad %s", what)
+	}
+	r.b = nil
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) uvarint(limit uint64) uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 || v > limit {
+		r.fail("length or count")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n > len(r.b) {
+		r.fail("length")
+		return nil
+	}
+	out := append([]byte(nil), r.b[:n]...)
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) str() string {
+	n := int(r.uvarint(maxString))
+	if n > len(r.b) {
+		r.fail("string")
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// encodeWaiter encodes w as: format byte, varint UserID, varint ChatID, string Name, string Lang.
+func encodeWaiter(w Waiter) ([]byte, error) {
+	if len(w.Name) > maxString || len(w.Lang) > maxString {
+		return nil, invalidf("waiter string too long")
+	}
+	buf := make([]byte, 0, 1+2*binary.MaxVarintLen64+4+len(w.Name)+len(w.Lang))
+	buf = append(buf, waiterFormat)
+	buf = binary.AppendVarint(buf, w.UserID)
+	buf = binary.AppendVarint(buf, w.ChatID)
+	buf = appendString(buf, w.Name)
+	buf = appendString(buf, w.Lang)
+	return buf, nil
+}
+
+// decodeWaiter decodes what encodeWaiter wrote; garbage yields an error wrapping ErrInvalid.
+func decodeWaiter(data []byte) (Waiter, error) {
+	if len(data) < 1 || data[0] != waiterFormat {
+		return Waiter{}, invalidf("waiter format")
+	}
+	r := reader{b: data[1:]}
+	w := Waiter{UserID: r.varint(), ChatID: r.varint(), Name: r.str(), Lang: r.str()}
+	if r.err != nil {
+		return Waiter{}, r.err
+	}
+	if len(r.b) != 0 {
+		return Waiter{}, invalidf("trailing bytes in waiter")
+	}
+	return w, nil
+}

@@ -1,0 +1,343 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// casGame replaces a game record if its version is still the expected one.
+//
+//	KEYS[1]  game key
+//	ARGV[1]  expected version: the 4 bytes at offsets 1..4 of the stored record
+//	ARGV[2]  new record
+//	ARGV[3]  TTL in milliseconds
+//	returns  1 replaced, 0 no such game, -1 the version differs
+//
+// A record already equal to ARGV[2] counts as replaced: ARGV[2] carries a nonce unique to
+// the UpdateGame call, so only a retry of this very call (go-redis retries a command whose
+// reply was lost) finds it, and it must not turn into a conflict.
+var casGame = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+if cur == ARGV[2] then return 1 end
+if string.sub(cur, 2, 5) ~= ARGV[1] then return -1 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`)
+
+// refreshBinding sets the TTL of a chat or inline binding if it still names the game.
+//
+//	KEYS[1]  binding key
+//	ARGV[1]  game ID
+//	ARGV[2]  TTL in milliseconds
+//	returns  1 refreshed, 0 bound elsewhere or absent
+var refreshBinding = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`)
+
+// unbind deletes a chat or inline binding if it still names the game.
+//
+//	KEYS[1]  binding key
+//	ARGV[1]  game ID
+//	returns  1 deleted, 0 bound elsewhere or absent
+var unbind = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+const (
+	idLen      = 10
+	idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	maxIDLen   = 12
+	maxInline  = 256
+)
+
+func newID() string {
+	var b [idLen]byte
+	for i := range b {
+		// 62 does not divide 256: reject the top values to keep letters uniform.
+		for {
+			var c [1]byte
+			_, _ = rand.Read(c[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+			if c[0] < 248 {
+				b[i] = idAlphabet[c[0]%62]
+				break
+			}
+		}
+	}
+	return string(b[:])
+}
+
+// validID reports whether id could be a game ID. Ids come back in callback data, which
+// anyone can forge, so nothing else reaches a key.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > maxIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// validInline reports whether id may be used as an inline message ID in a key: 1…256
+// printable ASCII bytes without braces (which would move the key's hash tag).
+func validInline(id string) bool {
+	if len(id) == 0 || len(id) > maxInline {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c >= 0x7f || c == '{' || c == '}' {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Store) ttlFor(st Status) time.Duration {
+	switch st {
+	case StatusLobby:
+		return s.opt.LobbyTTL
+	case StatusFinished:
+		return s.opt.FinishedTTL
+	}
+	return s.opt.IdleTTL
+}
+
+// CreateGame stores g as a new game: it assigns g.ID (10 characters from [A-Za-z0-9]),
+// sets g.Version to 1 and g.Created and g.Updated to now, and sets the TTL that g.Status
+// calls for. g.ID and g.Version on input are ignored. It fails with ErrInvalid for a game
+// MarshalBinary refuses; g is unchanged on failure.
+func (s *Store) CreateGame(ctx context.Context, g *Game) error {
+	c := g.Clone()
+	c.Version = 1
+	now := s.now().Truncate(time.Second)
+	c.Created, c.Updated = now, now
+	data, err := c.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	for range 5 {
+		c.ID = newID()
+		ok, err := s.rdb.SetNX(ctx, s.k.game(c.ID), data, s.ttlFor(c.Status)).Result()
+		if err != nil {
+			return wrap("create game", err)
+		}
+		if ok {
+			*g = *c
+			return nil
+		}
+	}
+	return errors.New("storage: create game: no free id after 5 tries")
+}
+
+// Game returns the game with the given ID, or ErrNotFound.
+func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
+	if !validID(id) {
+		return nil, ErrNotFound
+	}
+	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
+	if err != nil {
+		return nil, wrap("get game", err)
+	}
+	g := &Game{ID: id}
+	if err := g.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// UpdateGame stores g if the stored game still has version g.Version: of any number of
+// racing updates of one version exactly one succeeds and the others get ErrConflict. On
+// success g.Version is one more, g.Updated is now, the game's TTL is reset by its status
+// (LobbyTTL, IdleTTL or FinishedTTL), and so is the TTL of every chat and inline binding
+// named in g (hosting chat, players' chats, board messages) that still points at g.
+// A game that expired or never existed gives ErrNotFound. It costs one Redis round trip.
+func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
+	if !validID(g.ID) {
+		return ErrNotFound
+	}
+	if g.Version < 1 || g.Version >= maxVersion {
+		return ErrConflict
+	}
+	c := *g
+	c.Version++
+	c.Updated = s.now().Truncate(time.Second)
+	data, err := c.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	_, _ = rand.Read(data[5:9]) // write nonce
+	var expect [4]byte
+	binary.BigEndian.PutUint32(expect[:], uint32(g.Version))
+	ttl := s.ttlFor(c.Status)
+	ms := ttl.Milliseconds()
+
+	bindings := s.bindingKeys(&c)
+	var cas *redis.Cmd
+	var refresh []*redis.Cmd
+	run := func(withCAS bool) {
+		refresh = refresh[:0]
+		_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			if withCAS {
+				cas = casGame.EvalSha(ctx, p, []string{s.k.game(g.ID)}, expect[:], data, ms)
+			}
+			for _, k := range bindings {
+				refresh = append(refresh, refreshBinding.EvalSha(ctx, p, []string{k}, g.ID, ms))
+			}
+			return nil
+		})
+	}
+	run(true)
+	if noScript(cas) {
+		// First use on this server (or after a restart or SCRIPT FLUSH): the CAS did not run.
+		if err := s.loadScripts(ctx, casGame, refreshBinding); err != nil {
+			return err
+		}
+		run(true)
+	} else if noScript(refresh...) && cas.Err() == nil {
+		// The CAS ran; only the refreshes must be repeated, never the CAS.
+		if s.loadScripts(ctx, refreshBinding) == nil {
+			run(false)
+		}
+	}
+	// A failed binding refresh only shortens a binding's life; the CAS result decides.
+	if err := cas.Err(); err != nil {
+		return wrap("update game", err)
+	}
+	switch n, _ := cas.Int(); n {
+	case 1:
+		g.Version, g.Updated = c.Version, c.Updated
+		return nil
+	case 0:
+		return ErrNotFound
+	default:
+		return ErrConflict
+	}
+}
+
+// bindingKeys lists the chat and inline binding keys g names, without repeats.
+func (s *Store) bindingKeys(g *Game) []string {
+	var out []string
+	add := func(k string) {
+		for _, o := range out {
+			if o == k {
+				return
+			}
+		}
+		out = append(out, k)
+	}
+	chat := func(id int64) {
+		if id != 0 {
+			add(s.k.chat(id))
+		}
+	}
+	inline := func(id string) {
+		if validInline(id) {
+			add(s.k.inline(id))
+		}
+	}
+	chat(g.ChatID)
+	inline(g.InlineID)
+	for _, p := range g.Players {
+		chat(p.ChatID)
+	}
+	for _, b := range g.Boards {
+		chat(b.ChatID)
+		inline(b.InlineID)
+	}
+	return out
+}
+
+func noScript(cmds ...*redis.Cmd) bool {
+	for _, c := range cmds {
+		if redis.HasErrorPrefix(c.Err(), "NOSCRIPT") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Store) loadScripts(ctx context.Context, scripts ...*redis.Script) error {
+	for _, sc := range scripts {
+		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
+			return wrap("load script", err)
+		}
+	}
+	return nil
+}
+
+// BindChat makes gameID the current game of chatID, replacing any earlier binding. The
+// binding lives IdleTTL, and each UpdateGame of that game resets it to the game's TTL.
+func (s *Store) BindChat(ctx context.Context, chatID int64, gameID string) error {
+	if chatID == 0 || !validID(gameID) {
+		return invalidf("bind chat %d to %q", chatID, gameID)
+	}
+	return wrap("bind chat", s.rdb.Set(ctx, s.k.chat(chatID), gameID, s.opt.IdleTTL).Err())
+}
+
+// GameByChat returns the game bound to chatID, or ErrNotFound if there is none or it has
+// expired (a binding to an expired game is removed).
+func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
+	if chatID == 0 {
+		return nil, ErrNotFound
+	}
+	return s.gameByBinding(ctx, s.k.chat(chatID))
+}
+
+// UnbindChat removes chatID's binding if it still points at gameID, and reports success
+// (nil) whether or not it did.
+func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) error {
+	return wrap("unbind chat", unbind.Run(ctx, s.rdb, []string{s.k.chat(chatID)}, gameID).Err())
+}
+
+// BindInline makes gameID the game of the inline message inlineID. Like BindChat, the
+// binding follows the game's TTL from its next update on.
+func (s *Store) BindInline(ctx context.Context, inlineID string, gameID string) error {
+	if !validInline(inlineID) || !validID(gameID) {
+		return invalidf("bind inline message %q to %q", inlineID, gameID)
+	}
+	return wrap("bind inline", s.rdb.Set(ctx, s.k.inline(inlineID), gameID, s.opt.IdleTTL).Err())
+}
+
+// GameByInline returns the game of the inline message inlineID, or ErrNotFound.
+func (s *Store) GameByInline(ctx context.Context, inlineID string) (*Game, error) {
+	if !validInline(inlineID) {
+		return nil, ErrNotFound
+	}
+	return s.gameByBinding(ctx, s.k.inline(inlineID))
+}
+
+// UnbindInline removes the binding of inlineID if it still points at gameID.
+func (s *Store) UnbindInline(ctx context.Context, inlineID string, gameID string) error {
+	if !validInline(inlineID) {
+		return nil
+	}
+	return wrap("unbind inline", unbind.Run(ctx, s.rdb, []string{s.k.inline(inlineID)}, gameID).Err())
+}
+
+func (s *Store) gameByBinding(ctx context.Context, key string) (*Game, error) {
+	id, err := s.rdb.Get(ctx, key).Result()
+	if err != nil {
+		return nil, wrap("get binding", err)
+	}
+	g, err := s.Game(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		// The game expired before its binding: drop the binding (best effort).
+		_ = unbind.Run(ctx, s.rdb, []string{key}, id).Err()
+	}
+	return g, err
+}

@@ -1,0 +1,283 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Rating constants of the Elo system used for games between people.
+const (
+	InitialRating = 1200
+	EloK          = 32
+	groupTopCap   = 500 // members kept in a group's leaderboard (the best by rating)
+	maxTop        = 100 // longest leaderboard Top returns
+	maxLang       = 16
+)
+
+// recordPeople records a finished game between two people, once per game ID.
+//
+//	KEYS[1]  result mark of the game       KEYS[2]  black's profile hash
+//	KEYS[3]  white's profile hash          KEYS[4]  global leaderboard zset
+//	KEYS[5]  the group's leaderboard zset (only touched when ARGV[7] == "1")
+//	ARGV[1]  mark TTL (ms)    ARGV[2] black user id   ARGV[3] white user id
+//	ARGV[4]  black's score in half points: 2 win, 1 draw, 0 loss
+//	ARGV[5]  black's name     ARGV[6] white's name ("" keeps the stored name)
+//	ARGV[7]  "1" to update the group leaderboard      ARGV[8] its TTL (ms)
+//	ARGV[9]  group leaderboard cap                    ARGV[10] K   ARGV[11] initial rating
+//	returns  {black's new rating, white's new rating}, or 0 if the game was recorded before
+//
+// Elo: E = 1/(1+10^((Ro-R)/400)), R' = floor(R + K(S-E) + 0.5).
+var recordPeople = redis.NewScript(`
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+local rb = tonumber(redis.call('HGET', KEYS[2], 'r') or ARGV[11])
+local rw = tonumber(redis.call('HGET', KEYS[3], 'r') or ARGV[11])
+local k = tonumber(ARGV[10])
+local sb = tonumber(ARGV[4]) / 2
+local eb = 1 / (1 + 10 ^ ((rw - rb) / 400))
+local ew = 1 / (1 + 10 ^ ((rb - rw) / 400))
+local nb = math.floor(rb + k * (sb - eb) + 0.5)
+local nw = math.floor(rw + k * ((1 - sb) - ew) + 0.5)
+local field = {[2] = {'w', 'l'}, [1] = {'d', 'd'}, [0] = {'l', 'w'}}
+local f = field[tonumber(ARGV[4])]
+redis.call('HINCRBY', KEYS[2], f[1], 1)
+redis.call('HINCRBY', KEYS[3], f[2], 1)
+redis.call('HSET', KEYS[2], 'r', nb)
+redis.call('HSET', KEYS[3], 'r', nw)
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'n', ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], 'n', ARGV[6]) end
+redis.call('ZADD', KEYS[4], nb, ARGV[2], nw, ARGV[3])
+if ARGV[7] == '1' then
+  redis.call('ZADD', KEYS[5], nb, ARGV[2], nw, ARGV[3])
+  redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -tonumber(ARGV[9]) - 1)
+  redis.call('PEXPIRE', KEYS[5], ARGV[8])
+end
+return {nb, nw}
+`)
+
+// recordAI records a finished game of a person against the AI, once per game ID.
+//
+//	KEYS[1]  result mark of the game      KEYS[2]  the person's profile hash
+//	ARGV[1]  mark TTL (ms)   ARGV[2] field to increment (a<level>w|l|d)   ARGV[3] name or ""
+//	returns  1 recorded, 0 recorded before
+var recordAI = redis.NewScript(`
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], 'n', ARGV[3]) end
+return 1
+`)
+
+// topScript reads a leaderboard with the current profile of each member.
+//
+//	KEYS[1]  leaderboard zset
+//	ARGV[1]  how many members, best first     ARGV[2] profile key prefix (same hash tag)
+//	returns  flat list: id, name, rating, wins, losses, draws for each member
+var topScript = redis.NewScript(`
+local ids = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local out = {}
+for _, id in ipairs(ids) do
+  local v = redis.call('HMGET', ARGV[2] .. id, 'n', 'r', 'w', 'l', 'd')
+  table.insert(out, id)
+  for i = 1, 5 do table.insert(out, v[i] or '') end
+end
+return out
+`)
+
+// Profile returns what the store knows of userID. A user never seen gets a profile with
+// rating InitialRating and no results, not an error.
+func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
+	m, err := s.rdb.HGetAll(ctx, s.k.user(userID)).Result()
+	if err != nil {
+		return nil, wrap("get profile", err)
+	}
+	p := &Profile{UserID: userID, Name: m["n"], Lang: m["lg"]}
+	p.Stats.Rating = InitialRating
+	num := func(f string) int { n, _ := strconv.Atoi(m[f]); return n }
+	for f := range m {
+		switch f {
+		case "n", "lg":
+		case "w":
+			p.Stats.Wins = num(f)
+		case "l":
+			p.Stats.Losses = num(f)
+		case "d":
+			p.Stats.Draws = num(f)
+		case "r":
+			p.Stats.Rating = num(f)
+		default:
+			// a<level><w|l|d>
+			if len(f) < 3 || f[0] != 'a' {
+				continue
+			}
+			level, err := strconv.Atoi(f[1 : len(f)-1])
+			if err != nil {
+				continue
+			}
+			if p.Stats.VsAI == nil {
+				p.Stats.VsAI = make(map[int]AIRecord)
+			}
+			r := p.Stats.VsAI[level]
+			switch f[len(f)-1] {
+			case 'w':
+				r.Wins = num(f)
+			case 'l':
+				r.Losses = num(f)
+			case 'd':
+				r.Draws = num(f)
+			}
+			p.Stats.VsAI[level] = r
+		}
+	}
+	return p, nil
+}
+
+// TouchUser stores the user's current display name (leaderboards show it). An empty name
+// changes nothing.
+func (s *Store) TouchUser(ctx context.Context, userID int64, name string) error {
+	if name == "" {
+		return nil
+	}
+	if len(name) > maxString {
+		return invalidf("name of %d bytes", len(name))
+	}
+	return wrap("touch user", s.rdb.HSet(ctx, s.k.user(userID), "n", name).Err())
+}
+
+// SetLang stores the user's language (at most 16 bytes; "" forgets the choice).
+func (s *Store) SetLang(ctx context.Context, userID int64, lang string) error {
+	if len(lang) > maxLang {
+		return invalidf("language %q", lang)
+	}
+	if lang == "" {
+		return wrap("set lang", s.rdb.HDel(ctx, s.k.user(userID), "lg").Err())
+	}
+	return wrap("set lang", s.rdb.HSet(ctx, s.k.user(userID), "lg", lang).Err())
+}
+
+// ChatLang returns the language chosen for a chat, or "" if none was.
+func (s *Store) ChatLang(ctx context.Context, chatID int64) (string, error) {
+	lang, err := s.rdb.Get(ctx, s.k.chatLang(chatID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	return lang, wrap("chat lang", err)
+}
+
+// SetChatLang stores the language of a chat (at most 16 bytes; "" forgets the choice).
+func (s *Store) SetChatLang(ctx context.Context, chatID int64, lang string) error {
+	if len(lang) > maxLang {
+		return invalidf("language %q", lang)
+	}
+	if lang == "" {
+		return wrap("set chat lang", s.rdb.Del(ctx, s.k.chatLang(chatID)).Err())
+	}
+	return wrap("set chat lang", s.rdb.Set(ctx, s.k.chatLang(chatID), lang, 0).Err())
+}
+
+// RecordResult adds the result of the finished game g to its players' records, at most
+// once per game ID: calling it again (a retry, a second bot process) changes nothing.
+//
+// A game between two different people counts a win, loss or draw for each, moves both
+// Elo ratings (K = 32, start 1200) and updates the global leaderboard and, for a group
+// game (FlowGroup), the leaderboard of g.ChatID. A game against the AI (AILevel > 0, one
+// player with UserID 0) counts in the person's record against that level only. A game
+// with OutcomeNone records nothing. A game whose Status is not StatusFinished gives
+// ErrInvalid.
+func (s *Store) RecordResult(ctx context.Context, g *Game) error {
+	if g.Status != StatusFinished {
+		return invalidf("record result of a game in status %v", g.Status)
+	}
+	if g.Outcome == OutcomeNone || !validID(g.ID) {
+		return nil
+	}
+	if g.Outcome >= outcomeCount {
+		return invalidf("outcome %v", g.Outcome)
+	}
+	b, w := g.Players[0], g.Players[1]
+	mark := s.k.result(g.ID)
+	markTTL := s.opt.ResultTTL.Milliseconds()
+	if g.AILevel > 0 && (b.UserID == 0) != (w.UserID == 0) {
+		human, humanIsBlack := b, true
+		if b.UserID == 0 {
+			human, humanIsBlack = w, false
+		}
+		res := "d"
+		if g.Outcome != OutcomeDraw {
+			if (g.Outcome == OutcomeBlack) == humanIsBlack {
+				res = "w"
+			} else {
+				res = "l"
+			}
+		}
+		field := "a" + strconv.Itoa(g.AILevel) + res
+		err := recordAI.Run(ctx, s.rdb, []string{mark, s.k.user(human.UserID)}, markTTL, field, human.Name).Err()
+		return wrap("record result", err)
+	}
+	if b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID {
+		return nil // not a rated game between two people
+	}
+	score := map[Outcome]int{OutcomeBlack: 2, OutcomeDraw: 1, OutcomeWhite: 0}[g.Outcome]
+	group, groupKey := "0", s.k.top(-1) // placeholder key in the same slot, never touched
+	if g.Flow == FlowGroup && g.ChatID != 0 {
+		group, groupKey = "1", s.k.top(g.ChatID)
+	}
+	err := recordPeople.Run(ctx, s.rdb,
+		[]string{mark, s.k.user(b.UserID), s.k.user(w.UserID), s.k.top(0), groupKey},
+		markTTL, b.UserID, w.UserID, score, b.Name, w.Name,
+		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, EloK, InitialRating).Err()
+	return wrap("record result", err)
+}
+
+// Top returns up to n (at most 100) people with the best ratings: of everyone when chatID
+// is 0, else of those who played a rated game in that group chat. Entries are ordered by
+// rating, then wins, then user ID; only people who finished a rated game appear.
+func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	n = min(n, maxTop)
+	read := n
+	if chatID != 0 {
+		// Group scores are ratings as of each member's last game there: read them all and
+		// order by current rating.
+		read = groupTopCap
+	}
+	vals, err := topScript.Run(ctx, s.rdb, []string{s.k.top(chatID)}, read, s.k.userPrefix()).StringSlice()
+	if err != nil {
+		return nil, wrap("top", err)
+	}
+	out := make([]RankEntry, 0, len(vals)/6)
+	for i := 0; i+6 <= len(vals); i += 6 {
+		v := vals[i : i+6]
+		id, err := strconv.ParseInt(v[0], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("storage: top: member %q", v[0])
+		}
+		e := RankEntry{UserID: id, Name: v[1], Rating: InitialRating}
+		if v[2] != "" {
+			e.Rating, _ = strconv.Atoi(v[2])
+		}
+		e.Wins, _ = strconv.Atoi(v[3])
+		e.Losses, _ = strconv.Atoi(v[4])
+		e.Draws, _ = strconv.Atoi(v[5])
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Rating != b.Rating {
+			return a.Rating > b.Rating
+		}
+		if a.Wins != b.Wins {
+			return a.Wins > b.Wins
+		}
+		return a.UserID < b.UserID
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}

@@ -1,0 +1,195 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
+)
+
+// elo is a plain second implementation of the rating update, for differential testing.
+func elo(ra, rb int, score float64) (int, int) {
+	ea := 1 / (1 + math.Pow(10, float64(rb-ra)/400))
+	eb := 1 / (1 + math.Pow(10, float64(ra-rb)/400))
+	na := math.Floor(float64(ra) + storage.EloK*(score-ea) + 0.5)
+	nb := math.Floor(float64(rb) + storage.EloK*((1-score)-eb) + 0.5)
+	return int(na), int(nb)
+}
+
+func finished(id string, black, white int64, o storage.Outcome) *storage.Game {
+	return &storage.Game{
+		ID: id, Size: 8, Flow: storage.FlowInvite, Status: storage.StatusFinished, Outcome: o,
+		Players: [2]storage.Player{{UserID: black, Name: "B" + string(rune('0'+black%10))}, {UserID: white, Name: "W" + string(rune('0'+white%10))}},
+	}
+}
+
+func TestProfileDefaults(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	p, err := s.Profile(ctx, 777)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &storage.Profile{UserID: 777, Stats: storage.Stats{Rating: 1200}}
+	if !reflect.DeepEqual(p, want) {
+		t.Fatalf("Profile(new) = %+v, want %+v", p, want)
+	}
+	if err := s.TouchUser(ctx, 777, "Zoë"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetLang(ctx, 777, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetLang(ctx, 777, "a-very-long-language-tag"); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("SetLang(long) = %v, want ErrInvalid", err)
+	}
+	p, err = s.Profile(ctx, 777)
+	if err != nil || p.Name != "Zoë" || p.Lang != "ru" || p.Stats.Rating != 1200 {
+		t.Fatalf("Profile = %+v, %v; want name Zoë, lang ru, rating 1200", p, err)
+	}
+	if lang, err := s.ChatLang(ctx, -100); err != nil || lang != "" {
+		t.Fatalf("ChatLang(new) = %q, %v; want empty", lang, err)
+	}
+	if err := s.SetChatLang(ctx, -100, "en"); err != nil {
+		t.Fatal(err)
+	}
+	if lang, err := s.ChatLang(ctx, -100); err != nil || lang != "en" {
+		t.Fatalf("ChatLang = %q, %v; want en", lang, err)
+	}
+}
+
+func TestRecordResultElo(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	// A sequence of games among three people; a model tracks what the store should hold.
+	type rec struct{ w, l, d, r int }
+	model := map[int64]*rec{1: {r: 1200}, 2: {r: 1200}, 3: {r: 1200}}
+	games := []struct {
+		black, white int64
+		o            storage.Outcome
+	}{
+		{1, 2, storage.OutcomeBlack}, {1, 2, storage.OutcomeBlack}, {2, 3, storage.OutcomeDraw},
+		{3, 1, storage.OutcomeWhite}, {2, 1, storage.OutcomeWhite}, {3, 2, storage.OutcomeBlack},
+		{1, 3, storage.OutcomeDraw},
+	}
+	for i, gm := range games {
+		g := finished("game"+string(rune('a'+i)), gm.black, gm.white, gm.o)
+		score := map[storage.Outcome]float64{storage.OutcomeBlack: 1, storage.OutcomeDraw: 0.5, storage.OutcomeWhite: 0}[gm.o]
+		b, w := model[gm.black], model[gm.white]
+		b.r, w.r = elo(b.r, w.r, score)
+		switch score {
+		case 1:
+			b.w++
+			w.l++
+		case 0:
+			b.l++
+			w.w++
+		default:
+			b.d++
+			w.d++
+		}
+		// Recording twice (a retry) and concurrently must count once.
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				if err := s.RecordResult(ctx, g); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for id, want := range model {
+		p, err := s.Profile(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rec{p.Stats.Wins, p.Stats.Losses, p.Stats.Draws, p.Stats.Rating}
+		if got != *want {
+			t.Errorf("user %d: %+v, want %+v", id, got, *want)
+		}
+	}
+	top, err := s.Top(ctx, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top) != 2 || top[0].Rating < top[1].Rating || top[0].Rating != model[top[0].UserID].r {
+		t.Fatalf("Top(2) = %+v", top)
+	}
+	t.Logf("ratings: 1=%d 2=%d 3=%d", model[1].r, model[2].r, model[3].r)
+}
+
+func TestRecordResultAIAndGroups(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	ai := &storage.Game{ID: "ai1", Size: 8, Flow: storage.FlowAI, Status: storage.StatusFinished, AILevel: 3,
+		Players: [2]storage.Player{{}, {UserID: 50, Name: "Human"}}, Outcome: storage.OutcomeWhite}
+	for range 2 {
+		if err := s.RecordResult(ctx, ai); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ai2 := *ai
+	ai2.ID, ai2.Outcome = "ai2", storage.OutcomeBlack
+	if err := s.RecordResult(ctx, &ai2); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Profile(ctx, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := storage.Stats{Rating: 1200, VsAI: map[int]storage.AIRecord{3: {Wins: 1, Losses: 1}}}
+	if !reflect.DeepEqual(p.Stats, want) || p.Name != "Human" {
+		t.Fatalf("after AI games: %+v, want %+v", p, want)
+	}
+
+	// Group games appear in that group's leaderboard and the global one.
+	const group = -1001
+	g := finished("grp1", 60, 61, storage.OutcomeBlack)
+	g.Flow, g.ChatID = storage.FlowGroup, group
+	if err := s.RecordResult(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	other := finished("priv1", 62, 60, storage.OutcomeBlack)
+	if err := s.RecordResult(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	top, err := s.Top(ctx, group, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top) != 2 || top[0].UserID != 60 && top[0].UserID != 61 {
+		t.Fatalf("group top = %+v, want users 60 and 61", top)
+	}
+	// Ratings shown are current (60 lost elsewhere after the group game).
+	p60, _ := s.Profile(ctx, 60)
+	for _, e := range top {
+		if e.UserID == 60 && e.Rating != p60.Stats.Rating {
+			t.Errorf("group top shows 60 at %d, current rating %d", e.Rating, p60.Stats.Rating)
+		}
+	}
+	all, err := s.Top(ctx, 0, 10)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("global top = %+v, %v; want 3 people (AI games are unrated)", all, err)
+	}
+
+	// Not finished, self-play and no-result games.
+	playing := finished("p", 1, 2, storage.OutcomeBlack)
+	playing.Status = storage.StatusPlaying
+	if err := s.RecordResult(ctx, playing); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("RecordResult(playing) = %v, want ErrInvalid", err)
+	}
+	for _, g := range []*storage.Game{finished("self", 70, 70, storage.OutcomeBlack), finished("none", 71, 72, storage.OutcomeNone)} {
+		if err := s.RecordResult(ctx, g); err != nil {
+			t.Errorf("RecordResult(%s) = %v", g.ID, err)
+		}
+	}
+	if p, _ := s.Profile(ctx, 70); p.Stats.Wins+p.Stats.Losses != 0 {
+		t.Errorf("self-play counted: %+v", p.Stats)
+	}
+}

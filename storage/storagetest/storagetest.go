@@ -1,0 +1,110 @@
+// Package storagetest gives tests a clean storage.Store: on the Redis named by REDIS_URL
+// when it is set, on an embedded in-memory Redis otherwise.
+package storagetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/storage"
+)
+
+// New returns a Store for one test. With REDIS_URL set it connects there and gives the store
+// a Prefix of its own (so tests and packages running in parallel on one Redis never see each
+// other's keys) and deletes that prefix's keys when the test ends; otherwise it starts an
+// embedded Redis for the test. The first opts, if any, are used with Prefix replaced.
+// The store is closed when the test ends. A Redis that does not answer fails the test.
+func New(t testing.TB, opts ...storage.Options) *storage.Store {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		s, _ := NewEmbedded(t, opts...)
+		return s
+	}
+	var o storage.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	o.Prefix = "test:" + randomHex() + ":"
+	client, err := storage.NewClient(url)
+	if err != nil {
+		t.Fatalf("storagetest: REDIS_URL: %v", err)
+	}
+	s := storage.New(client, o)
+	if err := s.Ping(context.Background()); err != nil {
+		client.Close()
+		t.Fatalf("storagetest: REDIS_URL=%s: %v", url, err)
+	}
+	t.Cleanup(func() {
+		if err := deletePrefix(client, o.Prefix); err != nil {
+			t.Errorf("storagetest: clean up %s*: %v", o.Prefix, err)
+		}
+		client.Close()
+	})
+	return s
+}
+
+// NewEmbedded returns a Store on an embedded Redis of its own, and that server, so a test can
+// move its clock (FastForward, SetTime) or stop it. Both are closed when the test ends.
+func NewEmbedded(t testing.TB, opts ...storage.Options) (*storage.Store, *miniredis.Miniredis) {
+	t.Helper()
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		t.Fatalf("storagetest: start embedded redis: %v", err)
+	}
+	var o storage.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	client := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() {
+		client.Close()
+		m.Close()
+	})
+	return storage.New(client, o), m
+}
+
+// Real reports whether tests run against a real Redis (REDIS_URL is set).
+func Real() bool { return os.Getenv("REDIS_URL") != "" }
+
+func randomHex() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// deletePrefix deletes every key that starts with prefix, on every master of a cluster.
+func deletePrefix(client redis.UniversalClient, prefix string) error {
+	ctx := context.Background()
+	// One UNLINK per key: a cluster node refuses multi-key commands across slots.
+	del := func(ctx context.Context, c *redis.Client) error {
+		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		p := c.Pipeline()
+		for iter.Next(ctx) {
+			p.Unlink(ctx, iter.Val())
+			if p.Len() == 500 {
+				if _, err := p.Exec(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		if err := iter.Err(); err != nil {
+			return err
+		}
+		_, err := p.Exec(ctx)
+		return err
+	}
+	switch c := client.(type) {
+	case *redis.ClusterClient:
+		return c.ForEachMaster(ctx, del)
+	case *redis.Client:
+		return del(ctx, c)
+	}
+	return nil
+}

@@ -1,0 +1,264 @@
+// Package storage keeps everything the Reversi bot must remember in Redis: games (keyed by
+// chat and by inline message), players with their languages, results and Elo ratings,
+// leaderboards, the matchmaking queues and the marks that deduplicate Telegram updates.
+//
+// It is the only package that talks to Redis. Every state change is a single atomic step
+// (a Lua script or a single command), so racing taps, players or bot processes can never apply
+// a change twice or overwrite each other: a game update is a compare-and-set on its version.
+// Everything transient carries a TTL. Keys that one step touches share a {hash tag}, so the
+// store works on one Redis server, behind Sentinel, or on a Redis Cluster.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// Sentinel errors; test for them with errors.Is.
+var (
+	// ErrNotFound: no such game (never existed, expired, or an id that cannot be one).
+	ErrNotFound = errors.New("storage: not found")
+	// ErrConflict: the game changed since it was read; read it again and retry or report.
+	ErrConflict = errors.New("storage: conflict")
+	// ErrUnavailable: Redis could not be reached or is not serving (down, restarting,
+	// loading, fail-over in progress). The operation may be retried later.
+	ErrUnavailable = errors.New("storage: redis unavailable")
+)
+
+// Default TTLs used for the zero values in Options.
+const (
+	DefaultFinishedTTL = 24 * time.Hour
+	DefaultIdleTTL     = 7 * 24 * time.Hour
+	DefaultLobbyTTL    = time.Hour
+	DefaultQueueTTL    = 10 * time.Minute
+	DefaultDedupeTTL   = time.Hour
+	DefaultResultTTL   = 30 * 24 * time.Hour
+	DefaultGroupTopTTL = 180 * 24 * time.Hour
+)
+
+// Options tune a Store. The zero value is ready to use.
+type Options struct {
+	// Prefix starts every key the store writes, so several stores (tests, bots) can share
+	// one Redis database without seeing each other's keys.
+	Prefix string
+	// Now is the clock used for timestamps and queue deadlines; nil means time.Now.
+	Now func() time.Time
+
+	FinishedTTL time.Duration // finished games; default 24h
+	IdleTTL     time.Duration // games in play without an update, and chat bindings; default 7 days
+	LobbyTTL    time.Duration // games waiting for a second player; default 1h
+	QueueTTL    time.Duration // matchmaking queue entries; default 10 min
+	DedupeTTL   time.Duration // update_id marks; default 1h
+	ResultTTL   time.Duration // marks that make RecordResult idempotent; default 30 days
+	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
+}
+
+func (o *Options) fill() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.FinishedTTL, DefaultFinishedTTL)
+	def(&o.IdleTTL, DefaultIdleTTL)
+	def(&o.LobbyTTL, DefaultLobbyTTL)
+	def(&o.QueueTTL, DefaultQueueTTL)
+	def(&o.DedupeTTL, DefaultDedupeTTL)
+	def(&o.ResultTTL, DefaultResultTTL)
+	def(&o.GroupTopTTL, DefaultGroupTopTTL)
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// Store is the bot's Redis storage. It is safe for concurrent use.
+type Store struct {
+	rdb  redis.UniversalClient
+	opt  Options
+	mini *miniredis.Miniredis // embedded server, nil otherwise
+	own  bool                 // Close closes rdb
+	k    keys
+}
+
+// New returns a Store over an existing client, which the caller keeps and closes.
+func New(client redis.UniversalClient, opts Options) *Store {
+	opts.fill()
+	return &Store{rdb: client, opt: opts, k: keys{p: opts.Prefix}}
+}
+
+// Open connects to the Redis at url and checks that it answers. An empty url starts an
+// embedded in-memory Redis (nothing survives Close) and Embedded reports true.
+//
+// The url forms (the query parameters of go-redis's ParseURL apply to all of them):
+//
+//	redis://[user:pass@]host:port[/db]    one server (rediss:// for TLS, unix:///path.sock)
+//	redis+cluster://host:port?addr=host2:port2&addr=…   Redis Cluster (rediss+cluster:// for TLS)
+//	redis://host:port?master_name=NAME&addr=host2:port2 Sentinel (redis+sentinel:// also works)
+//
+// A failure to connect wraps ErrUnavailable.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	var (
+		client redis.UniversalClient
+		mini   *miniredis.Miniredis
+	)
+	if url == "" {
+		mini = miniredis.NewMiniRedis()
+		if err := mini.Start(); err != nil {
+			return nil, fmt.Errorf("storage: start embedded redis: %w", err)
+		}
+		client = redis.NewClient(&redis.Options{Addr: mini.Addr()})
+	} else {
+		var err error
+		if client, err = NewClient(url); err != nil {
+			return nil, err
+		}
+	}
+	s := New(client, opts)
+	s.mini, s.own = mini, true
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewClient returns a go-redis client for url, in the forms Open documents. It does not
+// connect; the caller closes the client.
+func NewClient(rawURL string) (redis.UniversalClient, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
+	}
+	scheme, mode, _ := strings.Cut(u.Scheme, "+")
+	q := u.Query()
+	if mode == "" && q.Has("master_name") {
+		mode = "sentinel"
+	}
+	u.Scheme = scheme
+	switch mode {
+	case "":
+		o, err := redis.ParseURL(u.String())
+		if err != nil {
+			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
+		}
+		return redis.NewClient(o), nil
+	case "cluster":
+		o, err := redis.ParseClusterURL(u.String())
+		if err != nil {
+			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
+		}
+		return redis.NewClusterClient(o), nil
+	case "sentinel":
+		o, err := redis.ParseFailoverURL(u.String())
+		if err != nil {
+			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
+		}
+		if o.MasterName == "" {
+			return nil, fmt.Errorf("storage: REDIS_URL: sentinel needs master_name")
+		}
+		return redis.NewFailoverClient(o), nil
+	}
+	return nil, fmt.Errorf("storage: REDIS_URL: unknown scheme %q", u.Scheme+"+"+mode)
+}
+
+// Close releases the connections Open made and stops an embedded Redis. For a Store made
+// by New it does nothing: the caller owns the client.
+func (s *Store) Close() error {
+	var err error
+	if s.own {
+		err = s.rdb.Close()
+	}
+	if s.mini != nil {
+		s.mini.Close()
+	}
+	return err
+}
+
+// Ping checks that Redis answers; a failure wraps ErrUnavailable.
+func (s *Store) Ping(ctx context.Context) error {
+	return wrap("ping", s.rdb.Ping(ctx).Err())
+}
+
+// Embedded reports whether the store runs on an embedded in-memory Redis (Open with an empty
+// url), whose data is lost on Close.
+func (s *Store) Embedded() bool { return s.mini != nil }
+
+// Client returns the underlying Redis client, for tests and diagnostics.
+func (s *Store) Client() redis.UniversalClient { return s.rdb }
+
+func (s *Store) now() time.Time { return s.opt.Now() }
+
+// wrap turns a go-redis error into the store's: nil stays nil, redis.Nil becomes ErrNotFound,
+// connection failures and "not serving now" replies wrap ErrUnavailable, anything else is
+// returned with the operation's name.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, redis.Nil) {
+		return fmt.Errorf("storage: %s: %w", op, ErrNotFound)
+	}
+	if unavailable(err) {
+		return fmt.Errorf("storage: %s: %w: %w", op, ErrUnavailable, err)
+	}
+	return fmt.Errorf("storage: %s: %w", op, err)
+}
+
+func unavailable(err error) bool {
+	var rerr redis.Error
+	if !errors.As(err, &rerr) {
+		// Not a reply from a server: network, pool, timeout, closed client.
+		return true
+	}
+	for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY"} {
+		if redis.HasErrorPrefix(err, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// keys builds every key name; the part in braces is the Redis Cluster hash tag.
+//
+//	P g:{ID}             string  game record (codec.go)
+//	P c:{chatID}         string  game ID bound to a chat
+//	P i:{inlineID}       string  game ID bound to an inline message
+//	P cl:{chatID}        string  a chat's language
+//	P d:{updateID}       string  dedupe mark
+//	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
+//	P {p}top             zset    global leaderboard, score = rating
+//	P {p}top:CHAT        zset    a group's leaderboard
+//	P {p}res:ID          string  RecordResult done for game ID
+//	P {mm}q:SIZE         zset    matchmaking queue for a size, score = deadline (ms)
+//	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL
+//	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
+type keys struct{ p string }
+
+func (k keys) game(id string) string        { return k.p + "g:{" + id + "}" }
+func (k keys) chat(chatID int64) string     { return k.p + "c:{" + itoa(chatID) + "}" }
+func (k keys) inline(id string) string      { return k.p + "i:{" + id + "}" }
+func (k keys) chatLang(chatID int64) string { return k.p + "cl:{" + itoa(chatID) + "}" }
+func (k keys) dedupe(id int64) string       { return k.p + "d:{" + itoa(id) + "}" }
+func (k keys) userPrefix() string           { return k.p + "{p}u:" }
+func (k keys) user(id int64) string         { return k.userPrefix() + itoa(id) }
+func (k keys) top(chatID int64) string {
+	if chatID == 0 {
+		return k.p + "{p}top"
+	}
+	return k.p + "{p}top:" + itoa(chatID)
+}
+func (k keys) result(gameID string) string     { return k.p + "{p}res:" + gameID }
+func (k keys) queue(size int) string           { return k.p + "{mm}q:" + strconv.Itoa(size) }
+func (k keys) waiterPrefix() string            { return k.p + "{mm}w:" }
+func (k keys) waiter(userID int64) string      { return k.waiterPrefix() + itoa(userID) }
+func (k keys) enqueueCall(token string) string { return k.p + "{mm}r:" + token }
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

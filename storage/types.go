@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"fmt"
+	"time"
+)
+
+// Flow says how a game came to be: against the AI, by an invite link, in a group, through
+// inline mode, or by matchmaking.
+type Flow uint8
+
+// The flows a game can have.
+const (
+	FlowAI Flow = iota
+	FlowInvite
+	FlowGroup
+	FlowInline
+	FlowMatch
+	flowCount
+)
+
+// String returns the lower-case name of f ("ai", "invite", ...), or "flow(N)" for an unknown value.
+func (f Flow) String() string {
+	switch f {
+	case FlowAI:
+		return "ai"
+	case FlowInvite:
+		return "invite"
+	case FlowGroup:
+		return "group"
+	case FlowInline:
+		return "inline"
+	case FlowMatch:
+		return "match"
+	}
+	return fmt.Sprintf("flow(%d)", uint8(f))
+}
+
+// Status is where a game is in its life. It decides how long the store keeps the game.
+type Status uint8
+
+// The statuses of a game.
+const (
+	// StatusLobby is a game waiting for its second player; it expires after Options.LobbyTTL.
+	StatusLobby Status = iota
+	// StatusPlaying is a game in progress; it expires after Options.IdleTTL without an update.
+	StatusPlaying
+	// StatusFinished is a game that is over; it expires after Options.FinishedTTL.
+	StatusFinished
+	statusCount
+)
+
+// String returns "lobby", "playing", "finished", or "status(N)" for an unknown value.
+func (s Status) String() string {
+	switch s {
+	case StatusLobby:
+		return "lobby"
+	case StatusPlaying:
+		return "playing"
+	case StatusFinished:
+		return "finished"
+	}
+	return fmt.Sprintf("status(%d)", uint8(s))
+}
+
+// Outcome is the result of a finished game.
+type Outcome uint8
+
+// The outcomes of a game. OutcomeNone is an unfinished game or one that ended without a result.
+const (
+	OutcomeNone Outcome = iota
+	OutcomeBlack
+	OutcomeWhite
+	OutcomeDraw
+	outcomeCount
+)
+
+// String returns "none", "black", "white", "draw", or "outcome(N)" for an unknown value.
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeNone:
+		return "none"
+	case OutcomeBlack:
+		return "black"
+	case OutcomeWhite:
+		return "white"
+	case OutcomeDraw:
+		return "draw"
+	}
+	return fmt.Sprintf("outcome(%d)", uint8(o))
+}
+
+// EndReason says why a game ended.
+type EndReason uint8
+
+// The reasons a game ends.
+const (
+	// EndNormal: neither side could move.
+	EndNormal EndReason = iota
+	// EndResign: a player resigned.
+	EndResign
+	// EndTimeout: the opponent of an idle player claimed the game.
+	EndTimeout
+	// EndAbandoned: the game was given up without a result (for example a lobby cancelled).
+	EndAbandoned
+	reasonCount
+)
+
+// String returns "normal", "resign", "timeout", "abandoned", or "reason(N)" for an unknown value.
+func (r EndReason) String() string {
+	switch r {
+	case EndNormal:
+		return "normal"
+	case EndResign:
+		return "resign"
+	case EndTimeout:
+		return "timeout"
+	case EndAbandoned:
+		return "abandoned"
+	}
+	return fmt.Sprintf("reason(%d)", uint8(r))
+}
+
+// Player is one side of a game. The AI's Player has UserID 0.
+type Player struct {
+	UserID int64
+	Name   string
+	ChatID int64 // private chat showing this player's board; 0 if none
+	Lang   string
+}
+
+// BoardRef is a message that shows a game's board: a chat message (ChatID, MessageID) or an
+// inline-mode message (InlineID).
+type BoardRef struct {
+	ChatID    int64
+	MessageID int
+	InlineID  string
+}
+
+// Game is one hosted game as the store keeps it.
+type Game struct {
+	// ID is assigned by CreateGame: at most 12 characters from [A-Za-z0-9], safe in callback
+	// data and deep links.
+	ID string
+	// Version is set by the store: 1 after CreateGame, one more after each UpdateGame.
+	// UpdateGame is a compare-and-set on it.
+	Version int64
+
+	Size   int // board side: an even number from 4 to 16
+	Flow   Flow
+	Status Status
+
+	// Players[0] is black and Players[1] white; in a lobby Players[0] is the creator.
+	Players [2]Player
+	// CreatorColor is the colour the creator asked for: -1 random, 0 black, 1 white.
+	CreatorColor int8
+	// AILevel is above 0 when one side is the bot's AI (the Player with UserID 0).
+	AILevel int
+	// Moves holds one byte per move, row<<4|col (a1 = 0x00, b1 = 0x01, a2 = 0x10);
+	// passes are omitted. The store only checks that each square lies on the board.
+	Moves []byte
+
+	ChatID   int64  // the chat (group or private) hosting the game, 0 for inline games
+	InlineID string // the inline message hosting the game, "" otherwise
+	Boards   []BoardRef
+	Lang     string // language of texts in the hosting chat
+
+	Outcome Outcome
+	Reason  EndReason
+
+	// Created and Updated are set by the store (second precision): Created by CreateGame,
+	// Updated by CreateGame and every successful UpdateGame.
+	Created, Updated time.Time
+}
+
+// Clone returns a deep copy of g that shares no slices with it.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.Moves = append([]byte(nil), g.Moves...)
+	if g.Boards != nil {
+		c.Boards = append([]BoardRef(nil), g.Boards...)
+	}
+	return &c
+}
+
+// AIRecord counts one person's results against one AI level.
+type AIRecord struct {
+	Wins, Losses, Draws int
+}
+
+// Stats are a person's results: Wins, Losses, Draws and Rating count games against people
+// only; VsAI holds the results against each AI level that was played (nil if none).
+type Stats struct {
+	Wins, Losses, Draws int
+	Rating              int
+	VsAI                map[int]AIRecord
+}
+
+// Profile is what the store knows of a Telegram user.
+type Profile struct {
+	UserID int64
+	Name   string
+	Lang   string // "" until the user chooses one
+	Stats  Stats
+}
+
+// RankEntry is one line of a leaderboard.
+type RankEntry struct {
+	UserID              int64
+	Name                string
+	Rating              int
+	Wins, Losses, Draws int
+}
+
+// Waiter is a person waiting in the matchmaking queue.
+type Waiter struct {
+	UserID int64
+	ChatID int64 // the private chat to tell them about their game
+	Name   string
+	Lang   string
+}
