@@ -1,0 +1,231 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// CallbackVersion is the version of the callback-data format that Encode writes. It is the
+// first byte of every encoded callback; ParseCallback rejects any other.
+const CallbackVersion = '1'
+
+// MaxCallbackLen is Telegram's limit on callback_data in bytes. Encode never exceeds it.
+const MaxCallbackLen = 64
+
+// MaxGameID is the longest game id a Callback may carry.
+const MaxGameID = 12
+
+// MaxCallbackNumber bounds Ply, Page and Arg of a Callback.
+const MaxCallbackNumber = math.MaxInt32
+
+// Errors of ParseCallback and Callback.Validate. Every error they return wraps ErrCallback;
+// a callback of an unknown format version also wraps ErrCallbackVersion.
+var (
+	ErrCallback        = errors.New("render: invalid callback data")
+	ErrCallbackVersion = errors.New("render: unknown callback data version")
+)
+
+// Action is what a button asks the bot to do.
+type Action uint8
+
+// The actions a button can carry. The comment after each says how Callback's fields are used
+// by the buttons this package makes; callers may use the fields of their own buttons as they
+// see fit, within the limits that Validate checks.
+const (
+	ActionNoop    Action = iota // a tap that changes nothing: an occupied square, a label (Square: the square)
+	ActionMove                  // play Square in Game, drawn at Ply
+	ActionPage                  // show page Page of the move picker of Game, drawn at Ply
+	ActionResign                // resign Game (Arg may tell a confirmation step)
+	ActionHint                  // ask for a hint in Game
+	ActionUndo                  // take back a move in Game
+	ActionRematch               // start a new game against the same opponent
+	ActionJoin                  // join the invitation Game (the first button of invitations)
+	ActionClaim                 // claim the win of Game when the opponent is idle
+	ActionSize                  // AI menu: board size Arg
+	ActionLevel                 // AI menu: level Arg
+	ActionColor                 // AI menu: colour Arg
+	ActionCancel                // cancel a menu, a lobby or a search
+	ActionLang                  // choose language Arg
+	ActionMenu                  // open menu step Arg
+	ActionRefresh               // post the board of Game again
+	numActions
+)
+
+// actionCodes holds the byte that stands for each action in encoded callback data.
+const actionCodes = "nmprhuajcslkxgeb"
+
+var actionNames = [numActions]string{
+	"noop", "move", "page", "resign", "hint", "undo", "rematch", "join", "claim",
+	"size", "level", "color", "cancel", "lang", "menu", "refresh",
+}
+
+// String returns the action's name ("move", "resign", …).
+func (a Action) String() string {
+	if a < numActions {
+		return actionNames[a]
+	}
+	return "Action(" + strconv.Itoa(int(a)) + ")"
+}
+
+// Callback is the decoded content of a button's callback_data. Anyone can send any callback
+// data, so a parsed Callback is well-formed but not trusted: the bot must check that the game
+// exists, that the player may act in it and that Ply is current.
+type Callback struct {
+	Action Action
+	// Game is the storage id of the game, lobby or menu: at most MaxGameID characters from
+	// [A-Za-z0-9_-]; empty when the action needs none.
+	Game string
+	// Ply is the number of moves (passes included) played when the board was drawn, so that a
+	// tap on an old board can be told from a current one.
+	Ply int
+	// Square is the board square of a move or of a tapped cell (0…255, engine.Square numbering).
+	Square engine.Square
+	// Page is the page of a paged keyboard, from 0.
+	Page int
+	// Arg carries a choice: a size, a level, a colour, a language, a confirmation step.
+	Arg int
+}
+
+// Validate reports whether c can be encoded: a known action, a game id of at most MaxGameID
+// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber and Square in 0…255.
+// The error wraps ErrCallback.
+func (c Callback) Validate() error {
+	if c.Action >= numActions {
+		return fmt.Errorf("%w: unknown action %d", ErrCallback, c.Action)
+	}
+	if err := checkGameID(c.Game); err != nil {
+		return err
+	}
+	if !c.Square.Valid() {
+		return fmt.Errorf("%w: square %d", ErrCallback, int(c.Square))
+	}
+	for _, n := range [...]int{c.Ply, c.Page, c.Arg} {
+		if n < 0 || n > MaxCallbackNumber {
+			return fmt.Errorf("%w: number %d out of range", ErrCallback, n)
+		}
+	}
+	return nil
+}
+
+func checkGameID(id string) error {
+	if len(id) > MaxGameID {
+		return fmt.Errorf("%w: game id longer than %d", ErrCallback, MaxGameID)
+	}
+	for i := 0; i < len(id); i++ {
+		if !idByte(id[i]) {
+			return fmt.Errorf("%w: byte %q in game id", ErrCallback, id[i])
+		}
+	}
+	return nil
+}
+
+func idByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+}
+
+// Encode returns the callback data of c: the version byte, the action byte, then the game id,
+// Ply, Square, Page and Arg separated by ':', numbers in lower-case base 36, zeros and the
+// empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3). It
+// is at most 42 bytes, so always within MaxCallbackLen, and ParseCallback(c.Encode()) returns
+// c. A Callback that fails Validate encodes as a plain noop ("1n") rather than as something
+// that would not parse.
+func (c Callback) Encode() string {
+	if c.Validate() != nil {
+		c = Callback{}
+	}
+	var buf [40]byte
+	b := append(buf[:0], CallbackVersion, actionCodes[c.Action])
+	b = append(b, c.Game...)
+	fields := [4]int{c.Ply, int(c.Square), c.Page, c.Arg}
+	last := len(fields) - 1
+	for last >= 0 && fields[last] == 0 {
+		last--
+	}
+	for _, n := range fields[:last+1] {
+		b = append(b, ':')
+		if n != 0 {
+			b = strconv.AppendInt(b, int64(n), 36)
+		}
+	}
+	return string(b)
+}
+
+// ParseCallback decodes callback data written by Callback.Encode. It accepts exactly the
+// strings Encode can produce, so Encode(ParseCallback(data)) == data for every accepted data;
+// anything else is an error wrapping ErrCallback (and ErrCallbackVersion when the version
+// byte is not CallbackVersion). It never panics.
+func ParseCallback(data string) (Callback, error) {
+	var c Callback
+	if data == "" {
+		return c, fmt.Errorf("%w: empty", ErrCallback)
+	}
+	if len(data) > MaxCallbackLen {
+		return c, fmt.Errorf("%w: %d bytes, more than %d", ErrCallback, len(data), MaxCallbackLen)
+	}
+	if data[0] != CallbackVersion {
+		return c, fmt.Errorf("%w: %w %q", ErrCallback, ErrCallbackVersion, data[0])
+	}
+	if len(data) < 2 {
+		return c, fmt.Errorf("%w: no action", ErrCallback)
+	}
+	a := strings.IndexByte(actionCodes, data[1])
+	if a < 0 {
+		return c, fmt.Errorf("%w: unknown action %q", ErrCallback, data[1])
+	}
+	c.Action = Action(a)
+	rest := data[2:]
+	game, rest, hasFields := strings.Cut(rest, ":")
+	if err := checkGameID(game); err != nil {
+		return Callback{}, err
+	}
+	c.Game = game
+	var fields [4]int
+	n := 0
+	for hasFields {
+		if n == len(fields) {
+			return Callback{}, fmt.Errorf("%w: too many fields", ErrCallback)
+		}
+		var f string
+		f, rest, hasFields = strings.Cut(rest, ":")
+		v, err := parseNumber(f)
+		if err != nil {
+			return Callback{}, err
+		}
+		fields[n] = v
+		n++
+	}
+	if n > 0 && fields[n-1] == 0 {
+		return Callback{}, fmt.Errorf("%w: trailing empty field", ErrCallback)
+	}
+	c.Ply, c.Square, c.Page, c.Arg = fields[0], engine.Square(fields[1]), fields[2], fields[3]
+	if err := c.Validate(); err != nil {
+		return Callback{}, err
+	}
+	return c, nil
+}
+
+// parseNumber reads a field as Encode writes it: empty for zero, otherwise lower-case base 36
+// without leading zeros, at most MaxCallbackNumber.
+func parseNumber(f string) (int, error) {
+	if f == "" {
+		return 0, nil
+	}
+	if f[0] == '0' {
+		return 0, fmt.Errorf("%w: leading zero in %q", ErrCallback, f)
+	}
+	for i := 0; i < len(f); i++ {
+		if !(f[i] >= '0' && f[i] <= '9' || f[i] >= 'a' && f[i] <= 'z') {
+			return 0, fmt.Errorf("%w: bad number %q", ErrCallback, f)
+		}
+	}
+	v, err := strconv.ParseInt(f, 36, 64)
+	if err != nil || v > MaxCallbackNumber {
+		return 0, fmt.Errorf("%w: number %q out of range", ErrCallback, f)
+	}
+	return int(v), nil
+}

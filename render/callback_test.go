@@ -1,0 +1,155 @@
+package render
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+func TestCallbackEncode(t *testing.T) {
+	d3 := engine.SquareAt(3, 2)
+	tests := []struct {
+		c    Callback
+		want string
+	}{
+		{Callback{}, "1n"},
+		{Callback{Action: ActionMove, Game: "Ab3", Ply: 17, Square: d3}, "1mAb3:h:z"},
+		{Callback{Action: ActionMove, Game: "g", Square: 0}, "1mg"},
+		{Callback{Action: ActionPage, Game: "g_-9", Ply: 1, Page: 2}, "1pg_-9:1::2"},
+		{Callback{Action: ActionSize, Arg: 16}, "1s::::g"},
+		{Callback{Action: ActionRefresh, Game: "x", Ply: 35}, "1bx:z"},
+		{Callback{Action: ActionMove, Game: "x", Square: 255}, "1mx::73"},
+		{Callback{Action: ActionJoin, Game: "ABCDEFGHIJKL"}, "1jABCDEFGHIJKL"},
+	}
+	for _, tt := range tests {
+		if got := tt.c.Encode(); got != tt.want {
+			t.Errorf("%+v.Encode() = %q, want %q", tt.c, got, tt.want)
+		}
+		got, err := ParseCallback(tt.want)
+		if err != nil || got != tt.c {
+			t.Errorf("ParseCallback(%q) = %+v, %v, want %+v", tt.want, got, err, tt.c)
+		}
+	}
+}
+
+// TestCallbackLongest encodes the longest callback there is: every field at its maximum.
+func TestCallbackLongest(t *testing.T) {
+	c := Callback{Action: numActions - 1, Game: strings.Repeat("Z", MaxGameID), Ply: MaxCallbackNumber,
+		Square: 255, Page: MaxCallbackNumber, Arg: MaxCallbackNumber}
+	s := c.Encode()
+	if len(s) > 42 || len(s) > MaxCallbackLen {
+		t.Fatalf("longest callback %q is %d bytes, want at most 42", s, len(s))
+	}
+	if got, err := ParseCallback(s); err != nil || got != c {
+		t.Fatalf("ParseCallback(%q) = %+v, %v, want %+v", s, got, err, c)
+	}
+}
+
+func TestCallbackAllActions(t *testing.T) {
+	seen := map[string]bool{}
+	for a := Action(0); a < numActions; a++ {
+		if seen[a.String()] || strings.HasPrefix(a.String(), "Action(") {
+			t.Errorf("action %d has name %q, duplicate or missing", a, a)
+		}
+		seen[a.String()] = true
+		c := Callback{Action: a, Game: "G1", Ply: 3, Square: 20, Page: 1, Arg: 2}
+		got, err := ParseCallback(c.Encode())
+		if err != nil || got != c {
+			t.Errorf("round trip of %v: %+v, %v", a, got, err)
+		}
+	}
+	if s := numActions.String(); s != "Action(16)" {
+		t.Errorf("numActions.String() = %q", s)
+	}
+}
+
+func TestCallbackInvalidEncodesNoop(t *testing.T) {
+	for _, c := range []Callback{
+		{Action: numActions},
+		{Action: ActionMove, Game: "has space"},
+		{Action: ActionMove, Game: strings.Repeat("a", MaxGameID+1)},
+		{Action: ActionMove, Square: engine.Pass},
+		{Action: ActionMove, Square: 256},
+		{Action: ActionPage, Page: -1},
+		{Action: ActionMove, Ply: MaxCallbackNumber + 1},
+		{Action: ActionSize, Arg: -3},
+	} {
+		if err := c.Validate(); !errors.Is(err, ErrCallback) {
+			t.Errorf("%+v.Validate() = %v, want ErrCallback", c, err)
+		}
+		if got := c.Encode(); got != "1n" {
+			t.Errorf("%+v.Encode() = %q, want the noop \"1n\"", c, got)
+		}
+	}
+}
+
+func TestParseCallbackErrors(t *testing.T) {
+	for _, data := range []string{
+		"", "1", "2m", "m", "1?", "1m ab", "1mab:", "1mab::", "1mab:0", "1mab:01", "1mab:A",
+		"1mab:1:2:3:4:5", "1mab:1:74", "1mab:::::", "1m:-1", "1mabcdefghijklm", "1m:zzzzzzz",
+		"1mab:1:\x00", "1m\xff", strings.Repeat("1", 65), "1m:+1", "1m: 1",
+	} {
+		c, err := ParseCallback(data)
+		if !errors.Is(err, ErrCallback) {
+			t.Errorf("ParseCallback(%q) = %+v, %v, want an ErrCallback", data, c, err)
+		}
+		if c != (Callback{}) {
+			t.Errorf("ParseCallback(%q) returned %+v with its error, want the zero Callback", data, c)
+		}
+	}
+	if _, err := ParseCallback("2mab"); !errors.Is(err, ErrCallbackVersion) {
+		t.Errorf("ParseCallback(\"2mab\") = %v, want ErrCallbackVersion", err)
+	}
+}
+
+func FuzzParseCallback(f *testing.F) {
+	for _, s := range []string{"1n", "1mAb3:h:z", "1pg_-9:1::2", "1s::::g", "2m", "1mab:01", "1jABCDEFGHIJKL"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		c, err := ParseCallback(data)
+		if err != nil {
+			if !errors.Is(err, ErrCallback) {
+				t.Fatalf("ParseCallback(%q) error %v does not wrap ErrCallback", data, err)
+			}
+			return
+		}
+		if got := c.Encode(); got != data {
+			t.Fatalf("Encode(ParseCallback(%q)) = %q", data, got)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("ParseCallback(%q) = %+v which fails Validate: %v", data, c, err)
+		}
+	})
+}
+
+func FuzzCallbackEncode(f *testing.F) {
+	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0)
+	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5)
+	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int) {
+		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg}
+		s := c.Encode()
+		if len(s) == 0 || len(s) > MaxCallbackLen {
+			t.Fatalf("%+v.Encode() = %q: %d bytes", c, s, len(s))
+		}
+		got, err := ParseCallback(s)
+		if err != nil {
+			t.Fatalf("ParseCallback(%q) = %v", s, err)
+		}
+		if c.Validate() == nil && got != c {
+			t.Fatalf("round trip of %+v gave %+v", c, got)
+		}
+	})
+}
+
+func BenchmarkCallback(b *testing.B) {
+	c := Callback{Action: ActionMove, Game: "Ab12xYz9", Ply: 60, Square: 200}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseCallback(c.Encode()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

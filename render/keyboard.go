@@ -1,0 +1,308 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/engine"
+)
+
+// Telegram's limits on an inline keyboard.
+const (
+	MaxRowButtons = 8   // buttons in one row
+	MaxButtons    = 100 // buttons in one keyboard
+)
+
+// MaxKeyboardSize is the largest board size that Keyboard draws as buttons; bigger boards need
+// a PNG and MovePicker.
+const MaxKeyboardSize = 8
+
+// The texts of the board's buttons. Only BlackDisc, WhiteDisc, LastBlack and LastWhite contain
+// a disc symbol (⚫ U+26AB, ⚪ U+26AA): no other button of this package shows one.
+const (
+	BlackDisc = "⚫"
+	WhiteDisc = "⚪"
+	LastBlack = "(" + BlackDisc + ")" // the last disc placed, black
+	LastWhite = "(" + WhiteDisc + ")" // the last disc placed, white
+	LegalMark = "·"                   // an empty square where the player to move may play
+	EmptyMark = "\u2800"              // any other empty square (a blank that Telegram does not trim)
+)
+
+// Errors of the keyboard builders; test them with errors.Is.
+var (
+	ErrKeyboard        = errors.New("render: keyboard breaks Telegram's limits")
+	ErrKeyboardTooBig  = errors.New("render: board too big for a keyboard")
+	ErrTooManyControls = errors.New("render: control rows leave no room for the board")
+)
+
+// KeyboardOptions says what a keyboard's buttons carry besides the board.
+type KeyboardOptions struct {
+	// Game is the storage id put in every button's callback data (see Callback.Game); one
+	// that Callback.Validate rejects makes the builders fail with ErrCallback.
+	Game string
+	// Controls are rows of buttons placed after the board or the move list: resign, hint,
+	// undo, rematch… Each row must hold 1…8 valid buttons.
+	Controls [][]models.InlineKeyboardButton
+	// Prev and Next label the move picker's navigation buttons; empty means "◀" and "▶".
+	Prev, Next string
+}
+
+// FitsKeyboard reports whether a board of the given size can be drawn as buttons by Keyboard.
+func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxKeyboardSize }
+
+// Keyboard draws the board of v as an inline keyboard followed by opt.Controls. Its first
+// Size rows hold Size buttons each, row 1 at the top and column a on the left: a black disc
+// shows BlackDisc, a white one WhiteDisc, the last disc placed LastBlack or LastWhite, an empty
+// square where the player to move may play LegalMark and any other empty square EmptyMark.
+// An empty square's button carries an ActionMove callback (the bot checks legality and can tell
+// the player why a move is illegal) while the game goes on; an occupied square's, and every
+// square's once the game is over, an ActionNoop; both name the square, opt.Game and v.Ply.
+// It fails with ErrKeyboardTooBig for boards bigger than MaxKeyboardSize, ErrSize for a View
+// without a valid board, and ErrTooManyControls or ErrKeyboard when the controls do not fit
+// Telegram's limits.
+func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
+	p := v.Position
+	n := p.Size()
+	if !engine.ValidSize(n) {
+		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", ErrSize, n)
+	}
+	if !FitsKeyboard(n) {
+		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d×%d", ErrKeyboardTooBig, n, n)
+	}
+	if err := checkGameID(opt.Game); err != nil {
+		return models.InlineKeyboardMarkup{}, err
+	}
+	if err := checkControls(opt.Controls, n*n); err != nil {
+		return models.InlineKeyboardMarkup{}, err
+	}
+	over := p.GameOver()
+	legal := p.Moves()
+	last := engine.Pass
+	if v.lastOK() {
+		last = v.Last
+	}
+	rows := make([][]models.InlineKeyboardButton, 0, n+len(opt.Controls))
+	buttons := make([]models.InlineKeyboardButton, n*n)
+	for r := 0; r < n; r++ {
+		row := buttons[r*n : (r+1)*n : (r+1)*n]
+		for c := 0; c < n; c++ {
+			sq := engine.SquareAt(c, r)
+			cb := Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Square: sq}
+			var text string
+			if col, ok := p.At(sq); ok {
+				switch {
+				case col == engine.Black && sq == last:
+					text = LastBlack
+				case col == engine.Black:
+					text = BlackDisc
+				case sq == last:
+					text = LastWhite
+				default:
+					text = WhiteDisc
+				}
+			} else {
+				text = EmptyMark
+				if legal.Has(sq) {
+					text = LegalMark
+				}
+				if !over {
+					cb.Action = ActionMove
+				}
+			}
+			row[c] = models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, copyRows(opt.Controls)...)
+	return models.InlineKeyboardMarkup{InlineKeyboard: rows}, nil
+}
+
+// MovePicker returns the keyboard of a board drawn as a picture: one button per legal move of
+// the player to move, labelled with the square's name ("d3", "k12") and carrying an ActionMove
+// callback (opt.Game, v.Ply), in rows of at most 8 in square order (row 1 first), followed by a
+// navigation row when the moves need more than one page, then opt.Controls. A page holds at
+// most 64 moves, in whole rows when there is room for a row, and never so many that the
+// keyboard passes 100 buttons; the navigation row is prev, "page/pages" (a noop) and next,
+// where prev and next carry ActionPage callbacks and are blank noops at the ends. A page out
+// of range shows the nearest page. It works for every size (the player to move may have no
+// moves: then only the controls remain) and fails with ErrSize for a View without a valid
+// board and with ErrTooManyControls or ErrKeyboard when the controls do not fit Telegram's
+// limits.
+func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
+	if n := v.Position.Size(); !engine.ValidSize(n) {
+		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", ErrSize, n)
+	}
+	if err := checkGameID(opt.Game); err != nil {
+		return models.InlineKeyboardMarkup{}, err
+	}
+	// The fewest buttons a picker needs besides the controls: one move and its navigation.
+	if err := checkControls(opt.Controls, 0); err != nil {
+		return models.InlineKeyboardMarkup{}, err
+	}
+	moves := v.Position.LegalMoves()
+	perPage, pages, err := pickerPages(len(moves), countButtons(opt.Controls))
+	if err != nil {
+		return models.InlineKeyboardMarkup{}, err
+	}
+	page = max(0, min(page, pages-1))
+	lo, hi := page*perPage, min(len(moves), (page+1)*perPage)
+	shown := moves[lo:hi]
+	rows := make([][]models.InlineKeyboardButton, 0, (len(shown)+7)/8+1+len(opt.Controls))
+	buttons := make([]models.InlineKeyboardButton, len(shown))
+	for i, sq := range shown {
+		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq}
+		buttons[i] = models.InlineKeyboardButton{Text: sq.String(), CallbackData: cb.Encode()}
+	}
+	for len(buttons) > 0 {
+		k := min(len(buttons), MaxRowButtons)
+		rows = append(rows, buttons[:k:k])
+		buttons = buttons[k:]
+	}
+	if pages > 1 {
+		prev, next := opt.Prev, opt.Next
+		if prev == "" {
+			prev = "◀"
+		}
+		if next == "" {
+			next = "▶"
+		}
+		nav := func(text string, to int) models.InlineKeyboardButton {
+			cb := Callback{Action: ActionPage, Game: opt.Game, Ply: v.Ply, Page: to}
+			if to < 0 || to >= pages {
+				text, cb = EmptyMark, Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
+			}
+			return models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
+		}
+		label := Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
+		rows = append(rows, []models.InlineKeyboardButton{
+			nav(prev, page-1),
+			{Text: strconv.Itoa(page+1) + "/" + strconv.Itoa(pages), CallbackData: label.Encode()},
+			nav(next, page+1),
+		})
+	}
+	rows = append(rows, copyRows(opt.Controls)...)
+	return models.InlineKeyboardMarkup{InlineKeyboard: rows}, nil
+}
+
+// pickerNav is the number of buttons of the move picker's navigation row.
+const pickerNav = 3
+
+// maxPageMoves caps the moves on one page of the move picker, so that a page stays a
+// manageable 8×8 block of buttons.
+const maxPageMoves = 64
+
+// pickerPages returns how many moves go on a page and how many pages n moves need when the
+// controls take ctl buttons.
+func pickerPages(n, ctl int) (perPage, pages int, err error) {
+	room := MaxButtons - ctl
+	if n <= min(room, maxPageMoves) {
+		return max(n, 1), 1, nil
+	}
+	perPage = min(room-pickerNav, maxPageMoves)
+	if perPage >= MaxRowButtons {
+		perPage -= perPage % MaxRowButtons // whole rows: every page looks the same
+	}
+	if perPage < 1 {
+		return 0, 0, fmt.Errorf("%w: %d control buttons", ErrTooManyControls, ctl)
+	}
+	return perPage, (n + perPage - 1) / perPage, nil
+}
+
+// checkControls checks the caller's control rows against Telegram's limits, given the buttons
+// the board itself needs; at least one more button (a move, or the navigation) must fit.
+func checkControls(rows [][]models.InlineKeyboardButton, board int) error {
+	if err := ValidateKeyboard(models.InlineKeyboardMarkup{InlineKeyboard: rows}); err != nil {
+		return fmt.Errorf("controls: %w", err)
+	}
+	need := board
+	if board == 0 {
+		need = pickerNav + 1
+	}
+	if n := countButtons(rows); n+need > MaxButtons {
+		return fmt.Errorf("%w: %d control buttons and %d for the board", ErrTooManyControls, n, need)
+	}
+	return nil
+}
+
+func countButtons(rows [][]models.InlineKeyboardButton) int {
+	n := 0
+	for _, r := range rows {
+		n += len(r)
+	}
+	return n
+}
+
+// copyRows copies the caller's rows so that the returned keyboard shares nothing with them.
+func copyRows(rows [][]models.InlineKeyboardButton) [][]models.InlineKeyboardButton {
+	out := make([][]models.InlineKeyboardButton, len(rows))
+	for i, r := range rows {
+		out[i] = append([]models.InlineKeyboardButton(nil), r...)
+	}
+	return out
+}
+
+// ValidateKeyboard reports whether m respects Telegram's limits: every row holds 1…8 buttons,
+// at most 100 buttons in all, every button has a non-blank text of valid UTF-8 and
+// callback_data of at most 64 bytes, non-empty unless the button does something else (a URL,
+// an inline query switch…). The error wraps ErrKeyboard and names the first offending button.
+func ValidateKeyboard(m models.InlineKeyboardMarkup) error {
+	total := 0
+	for i, row := range m.InlineKeyboard {
+		if len(row) == 0 || len(row) > MaxRowButtons {
+			return fmt.Errorf("%w: row %d has %d buttons", ErrKeyboard, i, len(row))
+		}
+		total += len(row)
+		for j, b := range row {
+			if err := validateButton(b); err != nil {
+				return fmt.Errorf("%w: button %d of row %d: %s", ErrKeyboard, j, i, err)
+			}
+		}
+	}
+	if total > MaxButtons {
+		return fmt.Errorf("%w: %d buttons, more than %d", ErrKeyboard, total, MaxButtons)
+	}
+	return nil
+}
+
+func validateButton(b models.InlineKeyboardButton) error {
+	if !utf8.ValidString(b.Text) || blank(b.Text) {
+		return fmt.Errorf("text %q is blank or not UTF-8", b.Text)
+	}
+	if len(b.CallbackData) > MaxCallbackLen {
+		return fmt.Errorf("callback data of %d bytes", len(b.CallbackData))
+	}
+	other := b.URL != "" || b.WebApp != nil || b.LoginURL != nil || b.SwitchInlineQuery != "" ||
+		b.SwitchInlineQueryCurrentChat != "" || b.SwitchInlineQueryChosenChat != nil ||
+		b.CopyText.Text != "" || b.CallbackGame != nil || b.Pay
+	if b.CallbackData == "" && !other {
+		return errors.New("no callback data and no other action")
+	}
+	return nil
+}
+
+// blank reports whether s is empty or only ASCII white space, which Telegram trims away.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Markup returns the keyboard that goes with the board of v: the board itself (Keyboard) when
+// it fits in buttons, otherwise the move picker (MovePicker) at the given page, in which case
+// picture is true and the board must be sent as an image (EncodePNG).
+func Markup(v View, page int, opt KeyboardOptions) (kb models.InlineKeyboardMarkup, picture bool, err error) {
+	if FitsKeyboard(v.Position.Size()) {
+		kb, err = Keyboard(v, opt)
+		return kb, false, err
+	}
+	kb, err = MovePicker(v, page, opt)
+	return kb, true, err
+}

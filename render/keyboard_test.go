@@ -1,0 +1,424 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/engine"
+)
+
+// checkBoardKeyboard checks the board rows of kb against v, cell by cell.
+func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, opt KeyboardOptions) {
+	t.Helper()
+	p := v.Position
+	n := p.Size()
+	if err := ValidateKeyboard(kb); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(kb.InlineKeyboard), n+len(opt.Controls); got != want {
+		t.Fatalf("keyboard has %d rows, want %d", got, want)
+	}
+	legal := p.Moves()
+	for r := 0; r < n; r++ {
+		row := kb.InlineKeyboard[r]
+		if len(row) != n {
+			t.Fatalf("row %d has %d buttons, want %d", r+1, len(row), n)
+		}
+		for c, b := range row {
+			sq := engine.SquareAt(c, r)
+			cb, err := ParseCallback(b.CallbackData)
+			if err != nil {
+				t.Fatalf("%v: %v", sq, err)
+			}
+			if cb.Square != sq || cb.Game != opt.Game || cb.Ply != v.Ply {
+				t.Errorf("%v: callback %+v, want square %v, game %q, ply %d", sq, cb, sq, opt.Game, v.Ply)
+			}
+			col, occupied := p.At(sq)
+			black, white := strings.Count(b.Text, BlackDisc), strings.Count(b.Text, WhiteDisc)
+			switch {
+			case occupied && col == engine.Black && (black != 1 || white != 0),
+				occupied && col == engine.White && (white != 1 || black != 0),
+				!occupied && black+white != 0:
+				t.Errorf("%v: text %q for disc %v (occupied %v)", sq, b.Text, col, occupied)
+			}
+			isLast := v.Last == sq
+			if occupied && isLast != (b.Text != BlackDisc && b.Text != WhiteDisc) {
+				t.Errorf("%v: text %q, last move %v: the last move must differ from other discs", sq, b.Text, v.Last)
+			}
+			if !occupied && (b.Text == LegalMark) != legal.Has(sq) {
+				t.Errorf("%v: text %q, legal %v", sq, b.Text, legal.Has(sq))
+			}
+			wantAction := ActionNoop
+			if !occupied && !p.GameOver() {
+				wantAction = ActionMove
+			}
+			if cb.Action != wantAction {
+				t.Errorf("%v: action %v, want %v", sq, cb.Action, wantAction)
+			}
+		}
+	}
+	for i, row := range kb.InlineKeyboard[n:] {
+		for j, b := range row {
+			if b != opt.Controls[i][j] {
+				t.Errorf("control %d,%d = %+v, want %+v", i, j, b, opt.Controls[i][j])
+			}
+			if strings.Contains(b.Text, BlackDisc) || strings.Contains(b.Text, WhiteDisc) {
+				t.Errorf("control %q shows a disc symbol", b.Text)
+			}
+		}
+	}
+}
+
+func TestKeyboardStart(t *testing.T) {
+	v := NewView(engine.MustStart(8))
+	opt := KeyboardOptions{Game: "g1"}
+	kb, err := Keyboard(v, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBoardKeyboard(t, kb, v, opt)
+	// The start: white on d4 and e5, black on d5 and e4; black may play d3, c4, f5, e6.
+	for _, tc := range []struct {
+		sq   string
+		text string
+	}{{"d4", WhiteDisc}, {"e5", WhiteDisc}, {"d5", BlackDisc}, {"e4", BlackDisc},
+		{"d3", LegalMark}, {"c4", LegalMark}, {"f5", LegalMark}, {"e6", LegalMark}, {"a1", EmptyMark}, {"h8", EmptyMark}} {
+		sq, _ := engine.ParseSquare(tc.sq)
+		if got := kb.InlineKeyboard[sq.Row()][sq.Col()].Text; got != tc.text {
+			t.Errorf("%s shows %q, want %q", tc.sq, got, tc.text)
+		}
+	}
+	if got, want := kb.InlineKeyboard[2][3].CallbackData, "1mg1::z"; got != want {
+		t.Errorf("d3 carries %q, want %q", got, want)
+	}
+}
+
+func TestKeyboardPositions(t *testing.T) {
+	for _, size := range []int{4, 6, 8} {
+		for seed := uint64(0); seed < 8; seed++ {
+			g := playRandom(t, size, seed, int(seed)*size*size/8+int(seed)%3)
+			v := ViewOf(g)
+			opt := KeyboardOptions{Game: fmt.Sprintf("s%d", seed), Controls: controlRows(int(seed) * 3)}
+			kb, err := Keyboard(v, opt)
+			if err != nil {
+				t.Fatalf("size %d seed %d: %v", size, seed, err)
+			}
+			checkBoardKeyboard(t, kb, v, opt)
+		}
+	}
+}
+
+func TestKeyboardFinished(t *testing.T) {
+	g := playRandom(t, 4, 1, 100)
+	if !g.Over() {
+		t.Fatal("the 4×4 game did not finish")
+	}
+	v := ViewOf(g)
+	kb, err := Keyboard(v, KeyboardOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBoardKeyboard(t, kb, v, KeyboardOptions{})
+}
+
+func TestKeyboardErrors(t *testing.T) {
+	v := NewView(engine.MustStart(8))
+	for _, tc := range []struct {
+		name string
+		v    View
+		opt  KeyboardOptions
+		want error
+	}{
+		{"10x10", NewView(engine.MustStart(10)), KeyboardOptions{}, ErrKeyboardTooBig},
+		{"zero view", View{}, KeyboardOptions{}, ErrSize},
+		{"bad game id", v, KeyboardOptions{Game: "a b"}, ErrCallback},
+		{"37 controls", v, KeyboardOptions{Controls: controlRows(37)}, ErrTooManyControls},
+		{"9 in a row", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{controlRows(9)[0], controlRows(9)[1]}}, nil},
+		{"wide row", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{append(controlRows(8)[0], controlRows(1)[0]...)}}, ErrKeyboard},
+		{"empty row", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{{}}}, ErrKeyboard},
+		{"no data", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{{{Text: "x"}}}}, ErrKeyboard},
+		{"long data", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{{{Text: "x", CallbackData: strings.Repeat("d", 65)}}}}, ErrKeyboard},
+		{"blank text", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{{{Text: " ", CallbackData: "1n"}}}}, ErrKeyboard},
+	} {
+		_, err := Keyboard(tc.v, tc.opt)
+		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("%s: Keyboard = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	// The largest control rows that fit: 36 buttons beside the 64 of the board.
+	kb, err := Keyboard(v, KeyboardOptions{Controls: controlRows(36)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countButtons(kb.InlineKeyboard); n != MaxButtons {
+		t.Errorf("board with 36 controls has %d buttons, want %d", n, MaxButtons)
+	}
+	// A URL button needs no callback data.
+	url := [][]models.InlineKeyboardButton{{{Text: "rules", URL: "https://example.org"}}}
+	if _, err := Keyboard(v, KeyboardOptions{Controls: url}); err != nil {
+		t.Errorf("URL control: %v", err)
+	}
+}
+
+// pickerPagesOf returns every page of the move picker of v.
+func pickerPagesOf(t *testing.T, v View, opt KeyboardOptions) []models.InlineKeyboardMarkup {
+	t.Helper()
+	var out []models.InlineKeyboardMarkup
+	for page := 0; ; page++ {
+		kb, err := MovePicker(v, page, opt)
+		if err != nil {
+			t.Fatalf("page %d: %v", page, err)
+		}
+		if err := ValidateKeyboard(kb); err != nil {
+			t.Fatalf("page %d: %v", page, err)
+		}
+		out = append(out, kb)
+		// The last page is the one without a working "next" button.
+		nav := navRow(kb, opt)
+		if nav == nil {
+			return out
+		}
+		next, err := ParseCallback(nav[2].CallbackData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next.Action != ActionPage {
+			return out
+		}
+		if next.Page != page+1 {
+			t.Fatalf("page %d: next goes to %d", page, next.Page)
+		}
+		if page > 300 {
+			t.Fatal("too many pages")
+		}
+	}
+}
+
+// navRow returns the navigation row of a picker page, nil when it has none.
+func navRow(kb models.InlineKeyboardMarkup, opt KeyboardOptions) []models.InlineKeyboardButton {
+	rows := kb.InlineKeyboard[:len(kb.InlineKeyboard)-len(opt.Controls)]
+	if len(rows) == 0 {
+		return nil
+	}
+	last := rows[len(rows)-1]
+	if cb, err := ParseCallback(last[0].CallbackData); err == nil && cb.Action != ActionMove {
+		return last
+	}
+	return nil
+}
+
+// checkPicker checks that the pages of v's picker list exactly its legal moves, each once.
+func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
+	t.Helper()
+	pages := pickerPagesOf(t, v, opt)
+	var listed []engine.Square
+	for i, kb := range pages {
+		for _, row := range kb.InlineKeyboard[:len(kb.InlineKeyboard)-len(opt.Controls)] {
+			for _, b := range row {
+				cb, err := ParseCallback(b.CallbackData)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(b.Text, BlackDisc) || strings.Contains(b.Text, WhiteDisc) {
+					t.Errorf("picker button %q shows a disc symbol", b.Text)
+				}
+				if cb.Action != ActionMove {
+					continue
+				}
+				if b.Text != cb.Square.String() || cb.Game != opt.Game || cb.Ply != v.Ply {
+					t.Errorf("page %d: button %q carries %+v", i, b.Text, cb)
+				}
+				listed = append(listed, cb.Square)
+			}
+		}
+		if len(pages) > 1 {
+			nav := navRow(kb, opt)
+			if nav == nil || nav[1].Text != fmt.Sprintf("%d/%d", i+1, len(pages)) {
+				t.Errorf("page %d: navigation %+v", i, nav)
+			}
+		}
+	}
+	want := v.Position.LegalMoves()
+	if fmt.Sprint(listed) != fmt.Sprint(want) {
+		t.Errorf("picker lists %v, want %v", listed, want)
+	}
+	return len(pages)
+}
+
+func TestMovePickerAllSizes(t *testing.T) {
+	for _, size := range sizes {
+		full := NewView(fullest(t, size))
+		t.Logf("%d×%d: fullest position has %d legal moves: %v", size, size, full.Position.MoveCount(), full.Position)
+		views := []View{NewView(engine.MustStart(size)), full}
+		for seed := uint64(0); seed < 4; seed++ {
+			views = append(views, ViewOf(playRandom(t, size, seed, int(seed+1)*size*size/5)))
+		}
+		for _, v := range views {
+			for _, ctl := range []int{0, 5, 36, 60, MaxButtons - pickerNav - 1} {
+				opt := KeyboardOptions{Game: "abcdefghijkl", Controls: controlRows(ctl)}
+				checkPicker(t, v, opt)
+				if FitsKeyboard(size) && ctl <= MaxButtons-size*size {
+					kb, err := Keyboard(v, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkBoardKeyboard(t, kb, v, opt)
+				}
+				kb, picture, err := Markup(v, 0, opt)
+				if err != nil && !(FitsKeyboard(size) && errors.Is(err, ErrTooManyControls)) {
+					t.Fatalf("Markup %d×%d with %d controls: %v", size, size, ctl, err)
+				}
+				if err == nil {
+					if picture == FitsKeyboard(size) {
+						t.Errorf("Markup %d×%d: picture %v", size, size, picture)
+					}
+					if err := ValidateKeyboard(kb); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPickerPagesArithmetic proves the page arithmetic for every move count a board can have
+// and every number of control buttons the picker accepts.
+func TestPickerPagesArithmetic(t *testing.T) {
+	for ctl := 0; ctl <= MaxButtons-pickerNav-1; ctl++ {
+		for n := 0; n <= 256; n++ {
+			per, pages, err := pickerPages(n, ctl)
+			if err != nil {
+				t.Fatalf("pickerPages(%d, %d): %v", n, ctl, err)
+			}
+			nav := 0
+			if pages > 1 {
+				nav = pickerNav
+			}
+			if per < 1 || per > maxPageMoves || per+nav+ctl > MaxButtons || per*pages < n || per*(pages-1) >= max(n, 1) {
+				t.Fatalf("pickerPages(%d, %d) = %d per page, %d pages", n, ctl, per, pages)
+			}
+		}
+	}
+	if _, err := MovePicker(View{}, 0, KeyboardOptions{}); !errors.Is(err, ErrSize) {
+		t.Errorf("MovePicker of the zero View = %v, want ErrSize", err)
+	}
+	if _, _, err := Markup(View{}, 0, KeyboardOptions{}); !errors.Is(err, ErrSize) {
+		t.Errorf("Markup of the zero View = %v, want ErrSize", err)
+	}
+	if _, err := MovePicker(NewView(engine.MustStart(16)), 0, KeyboardOptions{Controls: controlRows(97)}); !errors.Is(err, ErrTooManyControls) {
+		t.Errorf("MovePicker with 97 controls = %v, want ErrTooManyControls", err)
+	}
+}
+
+func TestMovePickerPaging(t *testing.T) {
+	v := NewView(fullest(t, 16))
+	opt := KeyboardOptions{Game: "g", Controls: controlRows(60), Prev: "‹", Next: "›"}
+	pages := checkPicker(t, v, opt)
+	if pages < 2 {
+		t.Fatalf("%d legal moves with 60 controls fit one page", v.Position.MoveCount())
+	}
+	first, _ := MovePicker(v, 0, opt)
+	nav := navRow(first, opt)
+	if nav[0].Text != EmptyMark || nav[2].Text != "›" {
+		t.Errorf("first page navigation %q %q %q", nav[0].Text, nav[1].Text, nav[2].Text)
+	}
+	// Out-of-range pages show the nearest one.
+	last, _ := MovePicker(v, pages-1, opt)
+	beyond, _ := MovePicker(v, pages+5, opt)
+	if fmt.Sprint(last) != fmt.Sprint(beyond) {
+		t.Error("a page past the end differs from the last page")
+	}
+	before, _ := MovePicker(v, -3, opt)
+	if fmt.Sprint(first) != fmt.Sprint(before) {
+		t.Error("a negative page differs from the first page")
+	}
+	nav = navRow(last, opt)
+	if nav[0].Text != "‹" || nav[2].Text != EmptyMark {
+		t.Errorf("last page navigation %q %q %q", nav[0].Text, nav[1].Text, nav[2].Text)
+	}
+	if cb, _ := ParseCallback(nav[0].CallbackData); cb.Action != ActionPage || cb.Page != pages-2 {
+		t.Errorf("prev of the last page carries %+v", cb)
+	}
+}
+
+func TestMovePickerNoMoves(t *testing.T) {
+	g := playRandom(t, 10, 3, 1000)
+	if !g.Over() {
+		t.Fatal("the game did not finish")
+	}
+	opt := KeyboardOptions{Controls: controlRows(3)}
+	kb, err := MovePicker(ViewOf(g), 0, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kb.InlineKeyboard) != 1 {
+		t.Errorf("finished game's picker has %d rows, want only the controls", len(kb.InlineKeyboard))
+	}
+}
+
+// keyboardLayout is a keyboard as the golden files hold it: one string per button,
+// "text | callback data".
+func keyboardLayout(kb models.InlineKeyboardMarkup) [][]string {
+	out := make([][]string, len(kb.InlineKeyboard))
+	for i, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			out[i] = append(out[i], b.Text+" | "+b.CallbackData)
+		}
+	}
+	return out
+}
+
+func TestKeyboardGolden(t *testing.T) {
+	ctl := [][]models.InlineKeyboardButton{{
+		{Text: "Resign", CallbackData: Callback{Action: ActionResign, Game: "Gm"}.Encode()},
+		{Text: "Hint", CallbackData: Callback{Action: ActionHint, Game: "Gm"}.Encode()},
+	}}
+	got := map[string][][]string{}
+	add := func(name string, kb models.InlineKeyboardMarkup, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got[name] = keyboardLayout(kb)
+	}
+	kb, err := Keyboard(NewView(engine.MustStart(8)), KeyboardOptions{Game: "Gm", Controls: ctl})
+	add("8x8 start", kb, err)
+	kb, err = Keyboard(ViewOf(playRandom(t, 8, 5, 23)), KeyboardOptions{Game: "Gm", Controls: ctl})
+	add("8x8 ply 23", kb, err)
+	kb, err = Keyboard(ViewOf(playRandom(t, 6, 2, 100)), KeyboardOptions{Game: "Gm"})
+	add("6x6 finished", kb, err)
+	kb, err = MovePicker(NewView(engine.MustStart(10)), 0, KeyboardOptions{Game: "Gm", Controls: ctl})
+	add("10x10 picker start", kb, err)
+	kb, err = MovePicker(ViewOf(playRandom(t, 16, 9, 90)), 0, KeyboardOptions{Game: "Gm", Controls: ctl})
+	add("16x16 picker ply 90", kb, err)
+	full := NewView(fullest(t, 16))
+	for page := 0; page < 2; page++ {
+		kb, err = MovePicker(full, page, KeyboardOptions{Game: "Gm", Controls: controlRows(40)})
+		add(fmt.Sprintf("16x16 fullest page %d", page), kb, err)
+	}
+	golden(t, "keyboards.golden.json", got)
+}
+
+func BenchmarkKeyboard8(b *testing.B) {
+	v := ViewOf(playRandom(b, 8, 5, 23))
+	opt := KeyboardOptions{Game: "Ab12xYz9", Controls: controlRows(4)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Keyboard(v, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMovePicker16(b *testing.B) {
+	v := NewView(fullest(b, 16))
+	opt := KeyboardOptions{Game: "Ab12xYz9", Controls: controlRows(4)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MovePicker(v, 1, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+// Package render turns Reversi positions into what a Telegram chat shows: the board as an
+// inline keyboard (8×8 and smaller), a PNG image of a board of any size with a move-picker
+// keyboard for boards too big for buttons, the status text under a board in Russian and
+// English, and the compact callback data of every button. It does no I/O of its own.
+//
+// Every keyboard it returns respects Telegram's limits (ValidateKeyboard): at most 8 buttons a
+// row, at most 100 in all, callback data of 1…64 bytes.
+package render
+
+import (
+	"github.com/reversibot/reversi/engine"
+)
+
+// View is one moment of a game as the renderers draw it. Make one with ViewOf or NewView; the
+// zero View is not a valid board.
+type View struct {
+	// Position is the board and the side to move.
+	Position engine.Position
+	// Last is the last disc placed, engine.Pass when no disc has been placed yet.
+	Last engine.Square
+	// LastBy is the colour that placed Last.
+	LastBy engine.Color
+	// Flipped are the discs that Last flipped; the PNG can highlight them.
+	Flipped engine.Set
+	// Passed reports that the last ply was a pass by the opponent of the side to move.
+	Passed bool
+	// Ply is the number of moves played, passes included; buttons carry it to spot stale taps.
+	Ply int
+}
+
+// NewView returns the View of a position with no history: no last move, Ply 0.
+func NewView(p engine.Position) View {
+	return View{Position: p, Last: engine.Pass}
+}
+
+// ViewOf returns the View of the current moment of g: its position, the last disc placed and
+// what it flipped (even when a pass followed it), whether the last ply was a pass, and the
+// number of plies played.
+func ViewOf(g *engine.Game) View {
+	v := NewView(g.Position())
+	moves := g.Moves()
+	v.Ply = len(moves)
+	first := g.Start().Side()
+	for i := len(moves) - 1; i >= 0; i-- {
+		if moves[i] == engine.Pass {
+			if i == len(moves)-1 {
+				v.Passed = true
+			}
+			continue
+		}
+		v.Last = moves[i]
+		v.LastBy = first
+		if i%2 == 1 {
+			v.LastBy = first.Opponent()
+		}
+		break
+	}
+	if v.Last != engine.Pass {
+		if sq, flipped, ok := g.LastMove(); ok && sq == v.Last {
+			v.Flipped = flipped
+		} else if ok && sq == engine.Pass {
+			v.Flipped = flippedBefore(g)
+		}
+	}
+	return v
+}
+
+// flippedBefore returns the discs flipped by the last disc placed when the last ply of g was a
+// pass: it replays the ply before the pass.
+func flippedBefore(g *engine.Game) engine.Set {
+	moves := g.Moves()
+	p := g.Start()
+	var flipped engine.Set
+	for _, m := range moves {
+		next, f, err := p.Play(m)
+		if err != nil {
+			return engine.Set{}
+		}
+		if m != engine.Pass {
+			flipped = f
+		}
+		p = next
+	}
+	return flipped
+}
+
+// lastOK reports whether v's last move is a square of the board holding a disc.
+func (v View) lastOK() bool {
+	if !v.Last.OnBoard(v.Position.Size()) {
+		return false
+	}
+	_, ok := v.Position.At(v.Last)
+	return ok
+}
