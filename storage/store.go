@@ -59,6 +59,10 @@ type Options struct {
 	DedupeTTL   time.Duration // update_id marks; default 1h
 	ResultTTL   time.Duration // marks that make RecordResult idempotent; default 30 days
 	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
+
+	// Observe, when set, is told the latency and error of every Redis command or pipeline the
+	// store sends (pipelines are named "pipeline"), for metrics.
+	Observe func(command string, took time.Duration, err error)
 }
 
 func (o *Options) fill() {
@@ -91,7 +95,44 @@ type Store struct {
 // New returns a Store over an existing client, which the caller keeps and closes.
 func New(client redis.UniversalClient, opts Options) *Store {
 	opts.fill()
+	if opts.Observe != nil {
+		client.AddHook(observeHook{opts.Observe})
+	}
 	return &Store{rdb: client, opt: opts, k: keys{p: opts.Prefix}}
+}
+
+// observeHook reports each command's latency to Options.Observe.
+type observeHook struct {
+	observe func(command string, took time.Duration, err error)
+}
+
+func (h observeHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h observeHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		start := time.Now()
+		err := next(ctx, cmd)
+		h.observe(cmd.Name(), time.Since(start), ignoreNil(err))
+		return err
+	}
+}
+
+func (h observeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		start := time.Now()
+		err := next(ctx, cmds)
+		h.observe("pipeline", time.Since(start), ignoreNil(err))
+		return err
+	}
+}
+
+// ignoreNil treats redis.Nil (a missing key) and NOSCRIPT (a script the client then loads) as
+// success.
+func ignoreNil(err error) error {
+	if errors.Is(err, redis.Nil) || (err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT")) {
+		return nil
+	}
+	return err
 }
 
 // Open connects to the Redis at url and checks that it answers. An empty url starts an
