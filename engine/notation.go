@@ -46,7 +46,8 @@ func (p *Position) UnmarshalText(b []byte) error {
 }
 
 // ParseBoard reads position text (N·N characters row by row from a1: 'X' or '*' black, 'O' white,
-// '-' or '.' empty; N is taken from the length) with the given side to move.
+// '-' or '.' empty, letters in either case, '0' also white; N is taken from the length and must
+// be a valid size) with the given side to move. Errors wrap ErrSize or ErrSyntax.
 func ParseBoard(text string, side Color) (Position, error) {
 	if side != Black && side != White {
 		return Position{}, fmt.Errorf("%w: side %d", ErrSyntax, side)

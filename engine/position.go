@@ -91,8 +91,12 @@ func MustStart(size int) Position {
 }
 
 // FromBitboards8 builds an 8×8 position from bitboards (bit row*8+col) of the side to move and
-// of its opponent.
+// of its opponent; a disc in both belongs to the side to move, and a side other than White means
+// Black.
 func FromBitboards8(player, opponent uint64, side Color) Position {
+	if side != White {
+		side = Black
+	}
 	p := Position{size: 8, side: side}
 	p.b8[side], p.b8[side^1] = player, opponent&^player
 	return p
@@ -127,6 +131,9 @@ func (p Position) Side() Color { return p.side }
 
 // Discs returns the squares holding discs of colour c.
 func (p Position) Discs(c Color) Set {
+	if c != Black && c != White {
+		return Set{}
+	}
 	if p.size == 8 {
 		return spread8(p.b8[c])
 	}
@@ -159,6 +166,9 @@ func (p Position) At(sq Square) (c Color, ok bool) {
 
 // Count returns the number of discs of colour c.
 func (p Position) Count(c Color) int {
+	if c != Black && c != White {
+		return 0
+	}
 	if p.size == 8 {
 		return popcount(p.b8[c])
 	}

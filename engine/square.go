@@ -131,8 +131,13 @@ type Set [4]uint64
 // Has reports whether s holds sq.
 func (s Set) Has(sq Square) bool { return sq.Valid() && s[sq>>6]>>(uint(sq)&63)&1 != 0 }
 
-// Add returns s with sq added.
-func (s Set) Add(sq Square) Set { s[sq>>6] |= 1 << (uint(sq) & 63); return s }
+// Add returns s with sq added; a Square that is not Valid (such as Pass) leaves s unchanged.
+func (s Set) Add(sq Square) Set {
+	if sq.Valid() {
+		s[sq>>6] |= 1 << (uint(sq) & 63)
+	}
+	return s
+}
 
 // Len counts the squares in s.
 func (s Set) Len() int {

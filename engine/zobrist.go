@@ -49,7 +49,13 @@ func (p Position) Hash() uint64 {
 
 // ZobristDisc returns the hash key of a disc of colour c on sq; ZobristWhiteToMove the key of
 // white to move. Position.Hash is the XOR of the keys of its discs, its side and its size.
-func ZobristDisc(c Color, sq Square) uint64 { return zobrist.disc[c][sq] }
+// A colour other than Black or White, or a Square that is not Valid, has the key 0.
+func ZobristDisc(c Color, sq Square) uint64 {
+	if (c != Black && c != White) || !sq.Valid() {
+		return 0
+	}
+	return zobrist.disc[c][sq]
+}
 
 // ZobristWhiteToMove is the hash key toggled when the side to move is white.
 func ZobristWhiteToMove() uint64 { return zobrist.white }
