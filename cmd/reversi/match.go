@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/engine/ai"
+)
+
+func init() {
+	commands["match"] = command{summary: "play AI levels against each other and print wins/draws/losses", run: runMatch}
+}
+
+// matchStats counts the results of a match from the first player's side.
+type matchStats struct {
+	wins, draws, losses int
+	discs               int          // sum of final disc differences for the first player
+	time                [2]moveTimes // per player: a, b
+}
+
+// moveTimes sums the thinking time of one player.
+type moveTimes struct {
+	n          int
+	total, max time.Duration
+}
+
+func (m *moveTimes) add(o moveTimes) {
+	m.n += o.n
+	m.total += o.total
+	m.max = max(m.max, o.max)
+}
+
+func (m moveTimes) String() string {
+	if m.n == 0 {
+		return "no moves"
+	}
+	return fmt.Sprintf("%d moves, mean %v, max %v", m.n, (m.total / time.Duration(m.n)).Round(time.Microsecond), m.max.Round(time.Microsecond))
+}
+
+// runMatch implements "reversi match".
+func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	a := fs.Int("a", 2, "level of the first player")
+	b := fs.Int("b", 1, "level of the second player")
+	games := fs.Int("games", 100, "games to play (even: each opening is played with both colours)")
+	size := fs.Int("size", 8, "board size")
+	plies := fs.Int("opening", 6, "random plies that open each game pair")
+	seed := fs.Uint64("seed", 1, "random seed (openings and the levels' choices)")
+	jobs := fs.Int("j", 1, "games played at once")
+	ladder := fs.Bool("ladder", false, "play every level against the one below (2v1 … 6v5) and print a Markdown table")
+	verbose := fs.Bool("v", false, "print each game")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-v]\n"+
+			"Plays AI against AI from random openings, each opening twice with colours swapped, and prints\n"+
+			"the first player's wins, draws and losses.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 {
+		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening or -j")
+		return 2
+	}
+	type pair struct{ a, b ai.Level }
+	var pairs []pair
+	if *ladder {
+		for l := ai.MinLevel + 1; l <= ai.MaxLevel; l++ {
+			pairs = append(pairs, pair{l, l - 1})
+		}
+		fmt.Fprintf(stdout, "| match (%dx%d, %d games) | wins | draws | losses | win %% | mean disc diff |\n", *size, *size, *games)
+		fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: |")
+	} else {
+		if !ai.Level(*a).Valid() || !ai.Level(*b).Valid() {
+			fmt.Fprintln(stderr, "reversi match: levels must be 1 to 6")
+			return 2
+		}
+		pairs = append(pairs, pair{ai.Level(*a), ai.Level(*b)})
+	}
+	for _, pr := range pairs {
+		st := playMatch(pr.a, pr.b, *games, *size, *plies, *seed, *jobs, func(g int, res string) {
+			if *verbose {
+				fmt.Fprintf(stderr, "game %d: %s\n", g+1, res)
+			}
+		})
+		n := st.wins + st.draws + st.losses
+		if *ladder {
+			fmt.Fprintf(stdout, "| level %d vs %d | %d | %d | %d | %.0f%% | %+.1f |\n", pr.a, pr.b, st.wins, st.draws, st.losses,
+				100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
+			fmt.Fprintf(stderr, "level %d: %v; level %d: %v\n", pr.a, st.time[0], pr.b, st.time[1])
+			continue
+		}
+		fmt.Fprintf(stdout, "level %d vs level %d on %dx%d: %d wins, %d draws, %d losses (%.0f%% wins, mean disc difference %+.1f)\n",
+			pr.a, pr.b, *size, *size, st.wins, st.draws, st.losses, 100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
+		fmt.Fprintf(stdout, "time per move: level %d: %v; level %d: %v\n", pr.a, st.time[0], pr.b, st.time[1])
+	}
+	return 0
+}
+
+// playMatch plays games between levels a and b; game i uses opening i/2 and gives a black in
+// even games, white in odd ones.
+func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int, report func(int, string)) matchStats {
+	var (
+		mu sync.Mutex
+		st matchStats
+		wg sync.WaitGroup
+	)
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				diff, rec, times := playGame(a, b, g, size, plies, seed)
+				mu.Lock()
+				st.time[0].add(times[0])
+				st.time[1].add(times[1])
+				switch {
+				case diff > 0:
+					st.wins++
+				case diff < 0:
+					st.losses++
+				default:
+					st.draws++
+				}
+				st.discs += diff
+				report(g, fmt.Sprintf("level %d %s, %+d: %s", a, []string{"black", "white"}[g%2], diff, rec))
+				mu.Unlock()
+			}
+		}()
+	}
+	for g := 0; g < games; g++ {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	return st
+}
+
+// opening returns the random opening of game pair k.
+func opening(size, plies int, seed uint64, k int) *engine.Game {
+	rng := rand.New(rand.NewPCG(seed, uint64(k)))
+	g := engine.NewGameFrom(engine.MustStart(size))
+	for i := 0; i < plies && !g.Over(); i++ {
+		moves := g.Position().LegalMoves()
+		if len(moves) == 0 {
+			g.Play(engine.Pass)
+			continue
+		}
+		g.Play(moves[rng.IntN(len(moves))])
+	}
+	return g
+}
+
+// playGame plays game g and returns the final disc difference (empties to the winner) for
+// level a, and the game record.
+func playGame(a, b ai.Level, g, size, plies int, seed uint64) (int, string, [2]moveTimes) {
+	var times [2]moveTimes
+	game := opening(size, plies, seed, g/2)
+	aColor := engine.Color(g % 2)
+	rngA := rand.New(rand.NewPCG(seed^0xa, uint64(g)))
+	rngB := rand.New(rand.NewPCG(seed^0xb, uint64(g)))
+	for !game.Over() {
+		p := game.Position()
+		lvl, rng, who := b, rngB, 1
+		if p.Side() == aColor {
+			lvl, rng, who = a, rngA, 0
+		}
+		start := time.Now()
+		m, err := ai.Choose(context.Background(), p, lvl, rng)
+		el := time.Since(start)
+		times[who].n++
+		times[who].total += el
+		times[who].max = max(times[who].max, el)
+		if err != nil {
+			panic(fmt.Sprintf("match: %v at %v", err, p))
+		}
+		if _, err := game.Play(m); err != nil {
+			panic(fmt.Sprintf("match: %v plays %v at %v: %v", lvl, m, p, err))
+		}
+	}
+	p := game.Position()
+	diff := p.FinalScore()
+	if p.Side() != aColor {
+		diff = -diff
+	}
+	return diff, game.Record(), times
+}

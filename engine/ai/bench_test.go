@@ -1,0 +1,53 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+func BenchmarkFlips8(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := midgame(b, rng, 8, 30)
+	pl, op, _ := p.Bitboards8()
+	b.ReportAllocs()
+	var sink uint64
+	for i := 0; i < b.N; i++ {
+		for m := moves8(pl, op); m != 0; m &= m - 1 {
+			sink ^= flips8(pl, op, bits.TrailingZeros64(m))
+		}
+	}
+	_ = sink
+}
+
+func BenchmarkEval8(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := midgame(b, rng, 8, 30)
+	pl, op, _ := p.Bitboards8()
+	tables, _ := defaultTables()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		eval8(tables[8], pl, op, moves8(pl, op))
+	}
+}
+
+// BenchmarkChoose measures one move per level from the same midgame position; levels 4–6 run
+// to their time budgets, so their ns/op is the budget actually used.
+func BenchmarkChoose(b *testing.B) {
+	for _, size := range []int{8, 16} {
+		rng := rand.New(rand.NewPCG(2, 2))
+		p := midgame(b, rng, size, size*size/3)
+		for l := MinLevel; l <= MaxLevel; l++ {
+			b.Run(fmt.Sprintf("%dx%d/level%d", size, size, l), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := Choose(context.Background(), p, l, rng); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

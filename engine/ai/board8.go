@@ -1,0 +1,157 @@
+package ai
+
+import (
+	"math/bits"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// The 8×8 fast path works on two uint64 bitboards, bit row*8+col, for the side to move (p) and
+// its opponent (o).
+
+const (
+	fileA8 = 0x0101010101010101
+	fileH8 = 0x8080808080808080
+	rank1  = 0x00000000000000ff
+	rank8  = 0xff00000000000000
+)
+
+// rays8[sq][d] holds the squares met walking from sq in direction d, sq excluded. Directions
+// 0…3 step to higher bit indexes, 4…7 to lower ones.
+var rays8 [64][8]uint64
+
+// Masks of every row, column and diagonal through a square, for stability.
+var (
+	lineRow8, lineCol8, lineDiag8, lineAnti8 [64]uint64
+)
+
+func init() {
+	dirs := [8][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, 0}, {0, -1}, {-1, -1}, {1, -1}}
+	for sq := 0; sq < 64; sq++ {
+		c0, r0 := sq&7, sq>>3
+		for d, v := range dirs {
+			var ray uint64
+			for c, r := c0+v[0], r0+v[1]; c >= 0 && c < 8 && r >= 0 && r < 8; c, r = c+v[0], r+v[1] {
+				ray |= 1 << uint(r*8+c)
+			}
+			rays8[sq][d] = ray
+		}
+		b := uint64(1) << uint(sq)
+		lineRow8[sq] = rays8[sq][0] | rays8[sq][4] | b
+		lineCol8[sq] = rays8[sq][1] | rays8[sq][5] | b
+		lineDiag8[sq] = rays8[sq][2] | rays8[sq][6] | b
+		lineAnti8[sq] = rays8[sq][3] | rays8[sq][7] | b
+	}
+}
+
+// flips8 returns the discs of o flipped by p playing on the empty square sq; zero when the move
+// is illegal. Each direction is branch-free: find the first square along the ray that is not
+// the opponent's, and keep the squares before it when it is p's.
+func flips8(p, o uint64, sq int) uint64 {
+	r := &rays8[sq&63]
+	return up8(p, o, r[0]) | up8(p, o, r[1]) | up8(p, o, r[2]) | up8(p, o, r[3]) |
+		down8(p, o, r[4]) | down8(p, o, r[5]) | down8(p, o, r[6]) | down8(p, o, r[7])
+}
+
+// up8 is the flips along a ray of increasing bit indexes.
+func up8(p, o, ray uint64) uint64 {
+	x := ray &^ o
+	t := x & -x & p // the outflanking disc, or 0
+	return ray & (t - 1) & -((t | -t) >> 63)
+}
+
+// down8 is the flips along a ray of decreasing bit indexes.
+func down8(p, o, ray uint64) uint64 {
+	x := ray &^ o
+	t := uint64(1) << uint(bits.Len64(x)-1) & p // the outflanking disc, or 0
+	return ray &^ (t<<1 - 1) & -((t | -t) >> 63)
+}
+
+// moves8 returns the legal moves of p against o.
+func moves8(p, o uint64) uint64 { return engine.Moves8(p, o) }
+
+func popcnt(x uint64) int { return bits.OnesCount64(x) }
+
+// neighbours8 returns the squares next to any square of x.
+func neighbours8(x uint64) uint64 {
+	h := x | (x<<1)&^fileA8 | (x>>1)&^fileH8
+	return (h | h<<8 | h>>8) &^ x
+}
+
+// fullLines8 returns, for an occupancy, the squares whose row, column, diagonal and
+// anti-diagonal are each full, as four masks.
+func fullLines8(occ uint64) (row, col, diag, anti uint64) {
+	for i := 0; i < 8; i++ {
+		if m := lineRow8[i*8]; occ&m == m {
+			row |= m
+		}
+		if m := lineCol8[i]; occ&m == m {
+			col |= m
+		}
+	}
+	for i := 0; i < 8; i++ {
+		// diagonals start on row 1 (a1…h1) and on column a (a2…a8).
+		if m := lineDiag8[i]; occ&m == m {
+			diag |= m
+		}
+		if m := lineAnti8[i]; occ&m == m {
+			anti |= m
+		}
+		if i > 0 {
+			if m := lineDiag8[i*8]; occ&m == m {
+				diag |= m
+			}
+			if m := lineAnti8[i*8+7]; occ&m == m {
+				anti |= m
+			}
+		}
+	}
+	return
+}
+
+// stable8 returns the discs of p that can never flip, by a standard lower bound: a disc is stable
+// when along each of the four lines through it the line is full, or a neighbour on that line is
+// the edge or a stable disc of the same colour.
+func stable8(p, o uint64) uint64 {
+	row, col, diag, anti := fullLines8(p | o)
+	if p&0x8100000000000081 == 0 && row|col|diag|anti == 0 {
+		return 0 // only a corner or a full line can anchor a stable disc
+	}
+	const edge = fileA8 | fileH8 | rank1 | rank8
+	row |= fileA8 | fileH8
+	col |= rank1 | rank8
+	diag |= edge
+	anti |= edge
+	var s uint64
+	for {
+		h := row | (s<<1)&^fileA8 | (s>>1)&^fileH8
+		v := col | s<<8 | s>>8
+		d := diag | (s<<9)&^fileA8 | (s>>9)&^fileH8
+		a := anti | (s<<7)&^fileH8 | (s>>7)&^fileA8
+		n := p & h & v & d & a
+		if n == s {
+			return s
+		}
+		s = n
+	}
+}
+
+// final8 is the exact score of a finished game for p: the disc difference with the empty
+// squares given to the winner.
+func final8(p, o uint64) int {
+	np, no := popcnt(p), popcnt(o)
+	d := np - no
+	switch {
+	case d > 0:
+		d += 64 - np - no
+	case d < 0:
+		d -= 64 - np - no
+	}
+	return d
+}
+
+// toSquare8 turns a bit index into an engine square.
+func toSquare8(b int) engine.Square { return engine.SquareAt(b&7, b>>3) }
+
+// fromSquare8 turns an engine square of an 8×8 board into a bit index.
+func fromSquare8(sq engine.Square) int { return sq.Row()*8 + sq.Col() }

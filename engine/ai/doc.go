@@ -1,0 +1,11 @@
+// Package ai plays Reversi: an evaluation tuned by self-play, an iterative-deepening
+// principal-variation search with a transposition table, an exact endgame solver and six
+// playing levels, on every board size the engine supports.
+//
+// Every search owns its own tables, so any number of searches may run at once. Budgets are
+// hard ceilings: a search stops at its deadline or when its context is cancelled and answers
+// with the best move it has found so far.
+//
+// Scores are from the side to move's point of view. Midgame scores are in hundredths of a disc;
+// exact endgame scores follow the Othello world convention (empty squares go to the winner).
+package ai

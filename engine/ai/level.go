@@ -1,0 +1,188 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// Level is a playing strength from 1 (a beginner) to 6 (the strongest the budget allows).
+type Level int
+
+// The levels, weakest first.
+const (
+	LevelBeginner Level = iota + 1
+	LevelNovice
+	LevelCasual
+	LevelClub
+	LevelExpert
+	LevelMaster
+)
+
+// MinLevel and MaxLevel bound the valid levels.
+const (
+	MinLevel = LevelBeginner
+	MaxLevel = LevelMaster
+)
+
+// Valid reports whether l is one of the six levels.
+func (l Level) Valid() bool { return l >= MinLevel && l <= MaxLevel }
+
+// String returns the level's English name, such as "beginner" or "master".
+func (l Level) String() string {
+	switch l {
+	case LevelBeginner:
+		return "beginner"
+	case LevelNovice:
+		return "novice"
+	case LevelCasual:
+		return "casual"
+	case LevelClub:
+		return "club"
+	case LevelExpert:
+		return "expert"
+	case LevelMaster:
+		return "master"
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// Budget returns the hard ceiling on the time level l may think on a board of the given size.
+func (l Level) Budget(size int) time.Duration {
+	switch {
+	case l <= LevelCasual:
+		return 45 * time.Millisecond
+	case l == LevelClub:
+		return 250 * time.Millisecond
+	case l == LevelExpert:
+		return 500 * time.Millisecond
+	case size == 8:
+		return 950 * time.Millisecond
+	}
+	return 1900 * time.Millisecond
+}
+
+// levelConfig returns the search settings of level l on a board of the given size.
+func levelConfig(l Level, size int) config {
+	c := config{tableBits: 12}
+	small := size <= 8
+	switch l {
+	case LevelNovice:
+		c.depth, c.jump, c.margin = 1, 4, 200
+	case LevelCasual:
+		c.depth, c.jump, c.margin = 2, 6, 100
+	case LevelClub:
+		c.depth, c.jump, c.margin, c.tableBits = 4, 8, 30, 16
+	case LevelExpert:
+		c.depth, c.jump, c.tableBits = 7, 8, 18
+	case LevelMaster:
+		c.depth, c.jump, c.tableBits = 0, 10, 18
+	}
+	if !small {
+		c.jump = min(c.jump, 6)
+	}
+	return c
+}
+
+// Choose picks a move for the side to move at level l; rng (which may be nil for a fixed
+// choice) supplies the level's randomness, so a seeded rng makes games reproducible when the
+// search is not cut short by time. It returns engine.Pass when the side to move must pass,
+// and answers within l.Budget(size) or when ctx is done, whichever comes first. It fails for
+// an invalid level, a finished game, or a context already done before it starts.
+func Choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (engine.Square, error) {
+	r, err := ChooseResult(ctx, p, l, rng)
+	return r.Move, err
+}
+
+// ChooseResult is Choose that also returns the search's result.
+func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (Result, error) {
+	if !l.Valid() {
+		return Result{}, ErrLevel
+	}
+	if !engine.ValidSize(p.Size()) {
+		return Result{}, ErrPosition
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if p.GameOver() {
+		return Result{}, ErrGameOver
+	}
+	if !p.HasMoves() {
+		return Result{Move: engine.Pass}, nil
+	}
+	if l == LevelBeginner {
+		return beginner(ctx, p, rng)
+	}
+	cfg := levelConfig(l, p.Size())
+	cfg.ctx = ctx
+	cfg.rng = rng
+	cfg.start = time.Now()
+	cfg.deadline = cfg.start.Add(l.Budget(p.Size()))
+	if l == LevelMaster {
+		cfg.soft = l.Budget(p.Size()) * 2 / 5
+	}
+	return run(&cfg, p)
+}
+
+// beginner plays a random legal move, except that near the end it never picks a losing move
+// when a move that does not lose exists.
+func beginner(ctx context.Context, p engine.Position, rng *rand.Rand) (Result, error) {
+	moves := p.LegalMoves()
+	pick := func(ms []engine.Square) engine.Square {
+		if rng == nil {
+			return ms[0]
+		}
+		return ms[rng.IntN(len(ms))]
+	}
+	if p.Empties() <= 8 {
+		var safe []engine.Square
+		start := time.Now()
+		deadline := start.Add(LevelBeginner.Budget(p.Size()))
+		for _, m := range moves {
+			q, _, _ := p.Play(m)
+			cfg := &config{ctx: ctx, jump: 64, tableBits: 10, mustScore: true, start: start, deadline: deadline}
+			r, err := run(cfg, q)
+			score := 0
+			switch {
+			case errors.Is(err, ErrGameOver):
+				score = -q.FinalScore()
+			case err != nil:
+				return Result{}, err
+			case r.Exact:
+				score = -r.Score
+			}
+			if score >= 0 {
+				safe = append(safe, m)
+			}
+		}
+		if len(safe) > 0 {
+			moves = safe
+		}
+	}
+	return Result{Move: pick(moves)}, nil
+}
+
+// Hint returns a good move for the side to move quickly (within about a third of a second),
+// for a player asking for advice. It returns engine.Pass when the side to move must pass.
+func Hint(ctx context.Context, p engine.Position) (engine.Square, error) {
+	if !engine.ValidSize(p.Size()) {
+		return engine.Pass, ErrPosition
+	}
+	if p.GameOver() {
+		return engine.Pass, ErrGameOver
+	}
+	if !p.HasMoves() {
+		return engine.Pass, nil
+	}
+	cfg := levelConfig(LevelExpert, p.Size())
+	cfg.ctx = ctx
+	cfg.start = time.Now()
+	cfg.deadline = cfg.start.Add(300 * time.Millisecond)
+	r, err := run(&cfg, p)
+	return r.Move, err
+}

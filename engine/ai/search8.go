@@ -1,0 +1,329 @@
+package ai
+
+import (
+	"math/bits"
+	"sort"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// searcher8 is one 8×8 search: its tables belong to it alone.
+type searcher8 struct {
+	control
+	end     []endEntry
+	endMask uint64
+	mid     []midEntry
+	midMask uint64
+	ev      *evalTable
+	// exactAt: the midgame search switches to the exact solver when at most this many squares
+	// are empty.
+	exactAt int
+}
+
+// midEntry is a transposition-table slot of the midgame search.
+type midEntry struct {
+	p, o   uint64
+	lo, hi int16
+	depth  int8
+	move   int8
+	used   bool
+}
+
+func newSearcher8(cfg *config, ev *evalTable) *searcher8 {
+	s := &searcher8{control: newControl(cfg, pollEvery), ev: ev, exactAt: cfg.exactAt}
+	s.end = make([]endEntry, 1<<cfg.tableBits)
+	s.endMask = uint64(len(s.end) - 1)
+	s.mid = make([]midEntry, 1<<(cfg.tableBits-1))
+	s.midMask = uint64(len(s.mid) - 1)
+	return s
+}
+
+const infScore = 1 << 14
+
+func floorDiv100(x int) int {
+	if x >= 0 {
+		return x / 100
+	}
+	return -((-x + 99) / 100)
+}
+
+func ceilDiv100(x int) int { return -floorDiv100(-x) }
+
+// pvs is the midgame negascout search; scores are in hundredths of a disc, exact scores are
+// multiplied by 100.
+func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
+	s.nodes++
+	if s.nodes >= s.nextCheck && s.poll() {
+		return 0
+	}
+	if s.abort {
+		return 0
+	}
+	n := popcnt(^(p | o))
+	if n <= s.exactAt || depth >= n {
+		a, b := floorDiv100(alpha), ceilDiv100(beta)
+		a, b = max(a, -64), min(b, 64)
+		if a >= b {
+			a = b - 1
+		}
+		return s.solve(p, o, a, b) * 100
+	}
+	moves := moves8(p, o)
+	if moves == 0 {
+		if moves8(o, p) == 0 {
+			return final8(p, o) * 100
+		}
+		return -s.pvs(o, p, depth, -beta, -alpha)
+	}
+	if depth == 0 {
+		return eval8(s.ev, p, o, moves)
+	}
+	e := &s.mid[hash8(p, o)&s.midMask]
+	ttMove := -1
+	if e.used && e.p == p && e.o == o {
+		ttMove = int(e.move)
+		if int(e.depth) >= depth {
+			lo, hi := int(e.lo), int(e.hi)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+			alpha, beta = max(alpha, lo), min(beta, hi)
+		}
+	}
+	var list [32]move8
+	cnt := s.orderMid(p, o, moves, ttMove, depth, list[:0])
+	alpha0 := alpha
+	best, bestMove := -infScore, -1
+	for i := 0; i < cnt; i++ {
+		m := &list[i]
+		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
+		var v int
+		if i == 0 {
+			v = -s.pvs(no, np, depth-1, -beta, -alpha)
+		} else {
+			v = -s.pvs(no, np, depth-1, -alpha-1, -alpha)
+			if v > alpha && v < beta && !s.abort {
+				v = -s.pvs(no, np, depth-1, -beta, -v)
+			}
+		}
+		if s.abort {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m.sq
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	lo, hi := -infScore, infScore
+	switch {
+	case best <= alpha0:
+		hi = best
+	case best >= beta:
+		lo = best
+	default:
+		lo, hi = best, best
+	}
+	*e = midEntry{p: p, o: o, lo: int16(lo), hi: int16(hi), depth: int8(depth), move: int8(bestMove), used: true}
+	return best
+}
+
+// orderMid sorts the moves for the midgame search: the table move first, then by a shallow
+// evaluation when the remaining depth pays for it, else by mobility and square value.
+func (s *searcher8) orderMid(p, o, moves uint64, ttMove, depth int, list []move8) int {
+	for moves != 0 {
+		sq := bits.TrailingZeros64(moves)
+		moves &= moves - 1
+		f := flips8(p, o, sq)
+		np, no := p|f|1<<uint(sq), o&^f
+		var key int
+		switch {
+		case sq == ttMove:
+			key = 1 << 20
+		case depth >= 3:
+			om := moves8(no, np)
+			if om == 0 {
+				key = 1 << 18
+			} else {
+				key = -eval8(s.ev, no, np, om)
+			}
+		default:
+			om := moves8(no, np)
+			key = -popcnt(om)*64 + squareValue8[sq]*4
+		}
+		list = append(list, move8{flips: f, sq: sq, key: key})
+	}
+	for i := 1; i < len(list); i++ {
+		m := list[i]
+		j := i
+		for j > 0 && list[j-1].key < m.key {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = m
+	}
+	return len(list)
+}
+
+// rootMove8 is a move at the root with its latest score.
+type rootMove8 struct {
+	sq    int
+	flips uint64
+	score int
+	exact bool // score is the move's value, not a bound
+}
+
+// run is iterative deepening at the root.
+func (s *searcher8) run(p, o uint64) Result {
+	moves := moves8(p, o)
+	n := popcnt(^(p | o))
+	if moves == 0 {
+		if moves8(o, p) == 0 {
+			return Result{Move: engine.Pass, Score: final8(p, o) * 100, Exact: true}
+		}
+		return s.runPass(o, p)
+	}
+	var root []rootMove8
+	var list [32]move8
+	cnt := s.orderMid(p, o, moves, -1, 1, list[:0])
+	for i := 0; i < cnt; i++ {
+		root = append(root, rootMove8{sq: list[i].sq, flips: list[i].flips})
+	}
+	res := Result{Move: toSquare8(root[0].sq), Depth: 0}
+	maxDepth := s.cfg.depth
+	if maxDepth <= 0 || maxDepth > n {
+		maxDepth = n
+	}
+	if len(root) == 1 && s.cfg.margin == 0 && !s.cfg.mustScore {
+		// A forced move: answer at once with a shallow score.
+		maxDepth = min(maxDepth, 1)
+	}
+	for d := 1; d <= maxDepth; d++ {
+		d = s.cfg.iterDepth(d, n)
+		exact := d >= n
+		iterStart := s.elapsed()
+		best, ok := s.rootIteration(p, o, root, d)
+		if !ok {
+			// Aborted: keep a move that this partial iteration proved better than the last
+			// iteration's choice.
+			if best >= 0 && res.Depth > 0 && root[best].exact && root[best].sq != fromSquare8(res.Move) {
+				res.Move = toSquare8(root[best].sq)
+				res.Score = root[best].score
+			}
+			break
+		}
+		res = s.result(p, o, root, best, d, exact)
+		if exact || s.outOfTime(iterStart) {
+			break
+		}
+	}
+	res.Nodes = s.nodes
+	res.Time = s.elapsed()
+	return res
+}
+
+// runPass answers for a side that must pass.
+func (s *searcher8) runPass(p, o uint64) Result {
+	r := s.run(p, o)
+	r.Score = -r.Score
+	r.PV = append([]engine.Square{engine.Pass}, r.PV...)
+	r.Move = engine.Pass
+	return r
+}
+
+// rootIteration searches every root move to depth d; it returns the index of the best move
+// and false when aborted (the index then names the best move finished so far, or −1).
+func (s *searcher8) rootIteration(p, o uint64, root []rootMove8, d int) (int, bool) {
+	// Keep the previous iteration's order: best first.
+	sort.SliceStable(root, func(i, j int) bool { return root[i].score > root[j].score })
+	alpha, beta := -infScore, infScore
+	best := -1
+	margin := s.cfg.margin
+	for i := range root {
+		m := &root[i]
+		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
+		var v int
+		if i == 0 {
+			v = -s.pvs(no, np, d-1, -beta, -alpha)
+		} else {
+			a := alpha - margin
+			v = -s.pvs(no, np, d-1, -a-1, -a)
+			if v > a && !s.abort {
+				v = -s.pvs(no, np, d-1, -beta, -a)
+			}
+			m.exact = v > a
+		}
+		if s.abort {
+			return best, false
+		}
+		if i == 0 {
+			m.exact = true
+		}
+		m.score = v
+		if best < 0 || v > root[best].score {
+			best = i
+			alpha = v
+		}
+	}
+	return best, true
+}
+
+// result builds the answer of a finished iteration, applying the level's randomness.
+func (s *searcher8) result(p, o uint64, root []rootMove8, best, d int, exact bool) Result {
+	pick := best
+	if s.cfg.margin > 0 && s.cfg.rng != nil {
+		var cands []int
+		for i := range root {
+			if root[i].exact && root[i].score >= root[best].score-s.cfg.margin {
+				cands = append(cands, i)
+			}
+		}
+		if len(cands) > 1 {
+			pick = cands[s.cfg.rng.IntN(len(cands))]
+		}
+	}
+	m := root[pick]
+	r := Result{Move: toSquare8(m.sq), Score: m.score, Exact: exact, Depth: d}
+	r.PV = append(r.PV, r.Move)
+	np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
+	r.PV = s.pv(no, np, r.PV, d-1)
+	return r
+}
+
+// pv follows the tables from (p, o) to extend a principal variation.
+func (s *searcher8) pv(p, o uint64, pv []engine.Square, depth int) []engine.Square {
+	for ; depth > 0 && len(pv) < 64; depth-- {
+		moves := moves8(p, o)
+		if moves == 0 {
+			if moves8(o, p) == 0 {
+				return pv
+			}
+			pv = append(pv, engine.Pass)
+			p, o = o, p
+			continue
+		}
+		sq := -1
+		if e := &s.mid[hash8(p, o)&s.midMask]; e.used && e.p == p && e.o == o {
+			sq = int(e.move)
+		} else if e, _ := s.endSlot(p, o, 0); e != nil {
+			sq = int(e.move)
+		}
+		if sq < 0 || moves&(1<<uint(sq)) == 0 {
+			return pv
+		}
+		f := flips8(p, o, sq)
+		pv = append(pv, toSquare8(sq))
+		p, o = o&^f, p|f|1<<uint(sq)
+	}
+	return pv
+}

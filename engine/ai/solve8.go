@@ -1,0 +1,300 @@
+package ai
+
+import "math/bits"
+
+// The exact endgame solver of the 8×8 fast path. Scores are exact final disc differences for
+// the side to move with the empty squares given to the winner; the search is fail-soft
+// negamax with principal-variation windows.
+
+// quadrant8 masks the four 4×4 quadrants; a move into a quadrant with an odd number of empty
+// squares is tried first (parity ordering).
+var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f00000000, 0xf0f0f0f000000000}
+
+// Solver thresholds: below shallowEmpties the solver walks the empty squares in parity order
+// without sorting; from hashEmpties on it uses the transposition table.
+const (
+	shallowEmpties = 6
+	hashEmpties    = 9
+	// deepOrderEmpties: from here on moves are ordered with the evaluation too.
+	deepOrderEmpties = 14
+	// searchOrderEmpties: from here on moves are ordered by a shallow search.
+	searchOrderEmpties = 16
+)
+
+// endEntry is a transposition-table slot of the endgame solver: the position itself (so no
+// collision can corrupt an exact score), the bounds found and the best move.
+type endEntry struct {
+	p, o   uint64
+	lo, hi int8
+	move   int8
+	n      int8 // empty squares: deeper entries are kept longer
+	used   bool
+}
+
+// endSlot finds (p, o) in its two-slot bucket; when absent it returns nil and the slot to
+// replace: the first slot keeps the deepest position, the second the most recent one.
+func (s *searcher8) endSlot(p, o uint64, n int) (hit, victim *endEntry) {
+	i := hash8(p, o) & s.endMask &^ 1
+	a, b := &s.end[i], &s.end[i+1]
+	switch {
+	case a.used && a.p == p && a.o == o:
+		return a, a
+	case b.used && b.p == p && b.o == o:
+		return b, b
+	case !a.used || n >= int(a.n):
+		return nil, a
+	}
+	return nil, b
+}
+
+func hash8(p, o uint64) uint64 {
+	h := p*0x9e3779b97f4a7c15 ^ (o+0x632be59bd9b4e019)*0xc2b2ae3d27d4eb4f
+	return h ^ h>>31
+}
+
+// oddEmpties returns the empty squares that lie in quadrants holding an odd number of them.
+func oddEmpties(empty uint64) uint64 {
+	var odd uint64
+	for _, q := range quadrant8 {
+		if popcnt(empty&q)&1 == 1 {
+			odd |= q & empty
+		}
+	}
+	return odd
+}
+
+// solve returns the exact score of (p, o) within the window (alpha, beta), fail-soft.
+func (s *searcher8) solve(p, o uint64, alpha, beta int) int {
+	empty := ^(p | o)
+	n := popcnt(empty)
+	switch {
+	case n == 0:
+		s.nodes++
+		return popcnt(p)*2 - 64
+	case n == 1:
+		s.nodes++
+		return last1(p, o, bits.TrailingZeros64(empty))
+	case n < shallowEmpties:
+		return s.solveShallow(p, o, alpha, beta, empty, false)
+	}
+	return s.solveDeep(p, o, alpha, beta, n, false)
+}
+
+// last1 scores the last empty square sq.
+func last1(p, o uint64, sq int) int {
+	np := popcnt(p)
+	if f := flips8(p, o, sq); f != 0 {
+		return 2*(np+popcnt(f)+1) - 64
+	}
+	if f := flips8(o, p, sq); f != 0 {
+		return 2*(np-popcnt(f)) - 64
+	}
+	// Nobody can play the last square: it goes to the winner.
+	d := 2*np - 63
+	if d > 0 {
+		return d + 1
+	}
+	return d - 1
+}
+
+// solveShallow searches the last few empty squares without move generation: it tries each
+// empty square, odd quadrants first.
+func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, passed bool) int {
+	s.nodes++
+	best := -65
+	odd := oddEmpties(empty)
+	for _, set := range [2]uint64{odd, empty &^ odd} {
+		for set != 0 {
+			sq := bits.TrailingZeros64(set)
+			set &= set - 1
+			f := flips8(p, o, sq)
+			if f == 0 {
+				continue
+			}
+			np, no := p|f|1<<uint(sq), o&^f
+			ne := empty &^ (1 << uint(sq))
+			var v int
+			if ne&(ne-1) == 0 {
+				s.nodes++
+				v = -last1(no, np, bits.TrailingZeros64(ne))
+			} else {
+				v = -s.solveShallow(no, np, -beta, -max(alpha, best), ne, false)
+			}
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
+			}
+		}
+	}
+	if best == -65 {
+		if passed {
+			return final8(p, o)
+		}
+		return -s.solveShallow(o, p, -beta, -alpha, empty, true)
+	}
+	return best
+}
+
+// solveDeep is the solver for positions with many empty squares: fastest-first ordering,
+// stability cut-offs and the transposition table.
+func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int {
+	s.nodes++
+	if s.nodes >= s.nextCheck && s.poll() {
+		return 0
+	}
+	if s.abort {
+		return 0
+	}
+	// Stability cut-off: the opponent's stable discs bound what p can reach.
+	if alpha >= 20 {
+		if top := 64 - 2*popcnt(stable8(o, p)); top <= alpha {
+			return top
+		}
+	}
+	var e, hit *endEntry
+	ttMove := -1
+	if n >= hashEmpties {
+		hit, e = s.endSlot(p, o, n)
+		if hit != nil {
+			lo, hi := int(hit.lo), int(hit.hi)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+			alpha, beta = max(alpha, lo), min(beta, hi)
+			ttMove = int(hit.move)
+		}
+	}
+	moves := moves8(p, o)
+	if moves == 0 {
+		if passed || moves8(o, p) == 0 {
+			return final8(p, o)
+		}
+		return -s.solveDeep(o, p, -beta, -alpha, n, true)
+	}
+	var list [32]move8
+	cnt := s.orderEnd(p, o, moves, ttMove, list[:0])
+	alpha0 := alpha
+	best, bestMove := -65, -1
+	for i := 0; i < cnt; i++ {
+		m := &list[i]
+		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
+		var v int
+		if n-1 < shallowEmpties {
+			if i == 0 {
+				v = -s.solveShallow(no, np, -beta, -alpha, ^(np | no), false)
+			} else {
+				v = -s.solveShallow(no, np, -alpha-1, -alpha, ^(np | no), false)
+				if v > alpha && v < beta {
+					v = -s.solveShallow(no, np, -beta, -v, ^(np | no), false)
+				}
+			}
+		} else if i == 0 {
+			v = -s.solveDeep(no, np, -beta, -alpha, n-1, false)
+		} else {
+			v = -s.solveDeep(no, np, -alpha-1, -alpha, n-1, false)
+			if v > alpha && v < beta && !s.abort {
+				v = -s.solveDeep(no, np, -beta, -v, n-1, false)
+			}
+		}
+		if s.abort {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m.sq
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	if e != nil {
+		lo, hi := -64, 64
+		switch {
+		case best <= alpha0:
+			hi = best
+		case best >= beta:
+			lo = best
+		default:
+			lo, hi = best, best
+		}
+		if hit != nil {
+			lo, hi = max(lo, int(hit.lo)), min(hi, int(hit.hi))
+		}
+		*e = endEntry{p: p, o: o, lo: int8(lo), hi: int8(hi), move: int8(bestMove), n: int8(n), used: true}
+	}
+	return best
+}
+
+// move8 is a move with its flips and ordering key.
+type move8 struct {
+	flips uint64
+	sq    int
+	key   int
+}
+
+// squareValue8 orders moves that are otherwise equal: corners first, X-squares last.
+var squareValue8 = [64]int{
+	18, 4, 16, 12, 12, 16, 4, 18,
+	4, 2, 6, 8, 8, 6, 2, 4,
+	16, 6, 14, 10, 10, 14, 6, 16,
+	12, 8, 10, 0, 0, 10, 8, 12,
+	12, 8, 10, 0, 0, 10, 8, 12,
+	16, 6, 14, 10, 10, 14, 6, 16,
+	4, 2, 6, 8, 8, 6, 2, 4,
+	18, 4, 16, 12, 12, 16, 4, 18,
+}
+
+// orderEnd fills list with the moves sorted fastest-first: fewest replies for the opponent
+// (corners counted twice), then parity and square value; the table move goes first.
+func (s *searcher8) orderEnd(p, o, moves uint64, ttMove int, list []move8) int {
+	odd := oddEmpties(^(p | o))
+	n := popcnt(^(p | o))
+	deep := n >= deepOrderEmpties
+	for moves != 0 {
+		sq := bits.TrailingZeros64(moves)
+		moves &= moves - 1
+		f := flips8(p, o, sq)
+		np, no := p|f|1<<uint(sq), o&^f
+		om := moves8(no, np)
+		key := -(popcnt(om)+popcnt(om&0x8100000000000081))*64 + squareValue8[sq]
+		if deep {
+			var v int
+			if n >= searchOrderEmpties && om != 0 {
+				v = s.pvs(no, np, 2+(n-searchOrderEmpties)/3, -infScore, infScore)
+			} else {
+				v = eval8(s.ev, no, np, om)
+			}
+			key = -(popcnt(om)+popcnt(om&0x8100000000000081))*32 - v/4
+		}
+		if odd&(1<<uint(sq)) != 0 {
+			key += 8
+		}
+		// Fewer empty squares next to our discs leaves the opponent fewer future moves.
+		key -= popcnt(neighbours8(np) &^ no)
+		if sq == ttMove {
+			key = 1 << 20
+		}
+		list = append(list, move8{flips: f, sq: sq, key: key})
+	}
+	// Insertion sort, best key first.
+	for i := 1; i < len(list); i++ {
+		m := list[i]
+		j := i
+		for j > 0 && list[j-1].key < m.key {
+			list[j] = list[j-1]
+			j--
+		}
+		list[j] = m
+	}
+	return len(list)
+}

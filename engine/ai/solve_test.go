@@ -1,0 +1,133 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// minimax is the plain reference: the exact score (empties to the winner) by full search
+// over engine.Position, with no pruning and no tricks.
+func minimax(p engine.Position) int {
+	moves := p.LegalMoves()
+	if len(moves) == 0 {
+		if p.GameOver() {
+			return p.FinalScore()
+		}
+		q, _, err := p.Play(engine.Pass)
+		if err != nil {
+			panic(err)
+		}
+		return -minimax(q)
+	}
+	best := -1000
+	for _, m := range moves {
+		q, _, err := p.Play(m)
+		if err != nil {
+			panic(err)
+		}
+		best = max(best, -minimax(q))
+	}
+	return best
+}
+
+// randomPosition plays random moves from the start until exactly empties squares are empty
+// and the game is not over; ok is false when a game ended first.
+func randomPosition(rng *rand.Rand, size, empties int) (engine.Position, bool) {
+	p := engine.MustStart(size)
+	for p.Empties() > empties {
+		if p.GameOver() {
+			return p, false
+		}
+		moves := p.LegalMoves()
+		if len(moves) == 0 {
+			p, _, _ = p.Play(engine.Pass)
+			continue
+		}
+		p, _, _ = p.Play(moves[rng.IntN(len(moves))])
+	}
+	return p, !p.GameOver()
+}
+
+// solveWindow runs the package's exact solver on p with the window (alpha, beta).
+func solveWindow(p engine.Position, alpha, beta int) int {
+	cfg := &config{ctx: context.Background(), tableBits: 12}
+	if pl, op, ok := p.Bitboards8(); ok {
+		tables, _ := defaultTables()
+		s := newSearcher8(cfg, tables[8])
+		return s.solve(pl, op, alpha, beta)
+	}
+	g := geoms[p.Size()]
+	tables, _ := defaultTables()
+	s := newSearcherN(cfg, g, tables[p.Size()])
+	return s.solve(toSetN(p.Discs(p.Side())), toSetN(p.Discs(p.Side().Opponent())), alpha, beta)
+}
+
+// TestSolverAgainstMinimax compares the exact solver with plain minimax on random positions
+// with at most 10 empty squares on every size from 4×4 to 10×10, with full and narrow
+// windows (checking the fail-soft bound contract), and Solve's score and move on some.
+func TestSolverAgainstMinimax(t *testing.T) {
+	// 2,100 positions in all (350 in -short); 10×10 costs the most, so it gets fewer.
+	perSize := map[int]int{4: 600, 6: 600, 8: 600, 10: 300}
+	if testing.Short() {
+		perSize = map[int]int{4: 100, 6: 100, 8: 100, 10: 50}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{4, 6, 8, 10} {
+		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
+			done := 0
+			for done < perSize[size] {
+				empties := 1 + rng.IntN(10)
+				if size == 4 {
+					empties = 1 + rng.IntN(9)
+				}
+				p, ok := randomPosition(rng, size, empties)
+				if !ok {
+					continue
+				}
+				done++
+				want := minimax(p)
+				if got := solveWindow(p, -size*size, size*size); got != want {
+					t.Fatalf("%v: solve = %+d, minimax = %+d", p, got, want)
+				}
+				// A random window: the fail-soft result must bound the true score correctly.
+				a := rng.IntN(2*size*size+1) - size*size
+				b := a + 1 + rng.IntN(8)
+				v := solveWindow(p, a, b)
+				switch {
+				case want <= a && (v > a || v < want):
+					t.Fatalf("%v window (%d,%d): %d, true %d (fail low must give true ≤ v ≤ alpha)", p, a, b, v, want)
+				case want >= b && (v < b || v > want):
+					t.Fatalf("%v window (%d,%d): %d, true %d (fail high must give beta ≤ v ≤ true)", p, a, b, v, want)
+				case want > a && want < b && v != want:
+					t.Fatalf("%v window (%d,%d): %d, true %d", p, a, b, v, want)
+				}
+				if done%10 == 0 {
+					best, score, err := Solve(context.Background(), p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if score != want {
+						t.Fatalf("%v: Solve score %+d, want %+d", p, score, want)
+					}
+					if best == engine.Pass {
+						if !p.MustPass() {
+							t.Fatalf("%v: Solve passes with legal moves", p)
+						}
+						continue
+					}
+					q, _, err := p.Play(best)
+					if err != nil {
+						t.Fatalf("%v: Solve move %v: %v", p, best, err)
+					}
+					if got := -minimax(q); got != want {
+						t.Fatalf("%v: Solve move %v scores %+d, best is %+d", p, best, got, want)
+					}
+				}
+			}
+		})
+	}
+}
