@@ -16,8 +16,7 @@ func (a setN) or(b setN) setN  { return setN{a[0] | b[0], a[1] | b[1], a[2] | b[
 func (a setN) andNot(b setN) setN {
 	return setN{a[0] &^ b[0], a[1] &^ b[1], a[2] &^ b[2], a[3] &^ b[3]}
 }
-func (a setN) empty() bool       { return a[0]|a[1]|a[2]|a[3] == 0 }
-func (a setN) equal(b setN) bool { return a == b }
+func (a setN) empty() bool { return a[0]|a[1]|a[2]|a[3] == 0 }
 func (a setN) count() int {
 	return bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) + bits.OnesCount64(a[2]) + bits.OnesCount64(a[3])
 }
@@ -25,16 +24,6 @@ func (a setN) has(i int) bool { return a[i>>6]>>(uint(i)&63)&1 != 0 }
 func (a setN) with(i int) setN {
 	a[i>>6] |= 1 << (uint(i) & 63)
 	return a
-}
-
-// first returns the lowest bit index of a, or -1.
-func (a setN) first() int {
-	for w := 0; w < 4; w++ {
-		if a[w] != 0 {
-			return w*64 + bits.TrailingZeros64(a[w])
-		}
-	}
-	return -1
 }
 
 func shlN(s setN, k uint) setN {
