@@ -1,0 +1,145 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		// go-redis keeps a connection-reaper goroutine per pool until Close; miniredis
+		// servers are closed by t.Cleanup.
+		goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
+		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+	)
+}
+
+// firstMover is a deterministic AI: it plays the lowest legal square; its hint is the highest.
+type firstMover struct{}
+
+func (firstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Square, error) {
+	return pos.Moves().First(), nil
+}
+
+func (firstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
+	ms := pos.LegalMoves()
+	return ms[len(ms)-1], nil
+}
+
+// clock is a settable clock shared by the store and the service.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+type env struct {
+	t     testing.TB
+	svc   *host.Service
+	store *storage.Store
+	clock *clock
+	ctx   context.Context
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	c := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	st := storagetest.New(t, storage.Options{Now: c.Now})
+	pool := host.NewAIPool(2, 8)
+	svc := host.New(host.Config{Store: st, Mover: firstMover{}, Pool: pool, Now: c.Now,
+		Rand: rand.New(rand.NewPCG(1, 2)), IdleAfter: time.Hour, AllowSmall: true})
+	t.Cleanup(func() { svc.Close(); pool.Close() })
+	return &env{t: t, svc: svc, store: st, clock: c, ctx: context.Background()}
+}
+
+var (
+	alice = storage.Player{UserID: 101, Name: "Alice", ChatID: 101, Lang: "en"}
+	bob   = storage.Player{UserID: 202, Name: "Bob", ChatID: 202, Lang: "ru"}
+	carol = storage.Player{UserID: 303, Name: "Carol", ChatID: 303, Lang: "en"}
+)
+
+const group = -1001
+
+// ok fails the test on err and returns r.
+func (e *env) ok(r *host.Result, err error) *host.Result {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatalf("unexpected error: %v", err)
+	}
+	return r
+}
+
+// profile returns a user's profile.
+func (e *env) profile(userID int64) *storage.Profile {
+	e.t.Helper()
+	p, err := e.store.Profile(e.ctx, userID)
+	if err != nil {
+		e.t.Fatalf("Profile(%d): %v", userID, err)
+	}
+	return p
+}
+
+func wantErr(t testing.TB, what string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("%s: error %v, want %v", what, err, want)
+	}
+}
+
+// firstLegal returns the lowest legal move of the side to move.
+func firstLegal(t testing.TB, r *host.Result) engine.Square {
+	t.Helper()
+	ms := r.Pos.LegalMoves()
+	if len(ms) == 0 {
+		t.Fatalf("no legal move in %v", r.Pos)
+	}
+	return ms[0]
+}
+
+// checkConsistent replays the stored moves with the engine and compares with the Result.
+func checkConsistent(t testing.TB, r *host.Result) {
+	t.Helper()
+	sq := make([]engine.Square, len(r.Game.Moves))
+	for i, b := range r.Game.Moves {
+		sq[i] = engine.Square(b)
+	}
+	eg, err := engine.Replay(r.Game.Size, sq)
+	if err != nil {
+		t.Fatalf("stored moves do not replay: %v", err)
+	}
+	pos := eg.Position()
+	for pos.MustPass() {
+		pos, _, _ = pos.Play(engine.Pass)
+	}
+	if pos != r.Pos {
+		t.Fatalf("Result.Pos = %v, replay gives %v", r.Pos, pos)
+	}
+	if pos.GameOver() && r.Game.Status != storage.StatusFinished {
+		t.Fatalf("no side can move but the game is %v", r.Game.Status)
+	}
+	if r.Game.Status == storage.StatusFinished && r.Game.Reason == storage.EndNormal && !pos.GameOver() {
+		t.Fatalf("game ended normally in a position with moves: %v", pos)
+	}
+}
