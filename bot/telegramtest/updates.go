@@ -272,7 +272,7 @@ func (s *Server) post(ctx context.Context, target, secret string, body []byte) e
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	_ = resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fmt.Errorf("Wrong response from the webhook: %s", resp.Status)
+		return fmt.Errorf("wrong response from the webhook: %s", resp.Status)
 	}
 	return nil
 }

@@ -1,0 +1,375 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
+)
+
+// replayGame plays the stored moves of g, inserting the forced passes (also after the last
+// move), as package host does.
+func replayGame(g *storage.Game) (*engine.Game, error) {
+	eg, err := engine.NewGame(g.Size)
+	if err != nil {
+		return nil, err
+	}
+	passes := func() {
+		for eg.Position().MustPass() {
+			if _, err := eg.Play(engine.Pass); err != nil {
+				return
+			}
+		}
+	}
+	for i, m := range g.Moves {
+		passes()
+		if _, err := eg.Play(engine.Square(m)); err != nil {
+			return nil, fmt.Errorf("game %s move %d: %w", g.ID, i+1, err)
+		}
+	}
+	passes()
+	return eg, nil
+}
+
+// viewLang is the language of the board message ref of g: a player's own private chat speaks
+// that player's language, any other chat the game's.
+func viewLang(g *storage.Game, ref storage.BoardRef) string {
+	if ref.InlineID == "" && ref.ChatID != 0 {
+		for _, p := range g.Players {
+			if p.UserID != 0 && p.ChatID == ref.ChatID && p.Lang != "" {
+				return normLang(p.Lang)
+			}
+		}
+	}
+	return normLang(g.Lang)
+}
+
+// playerName is how the board names a player.
+func playerName(g *storage.Game, i int, lang string) string {
+	p := g.Players[i]
+	if p.UserID == 0 && g.AILevel > 0 {
+		return tr(lang, "game.bot_name", levelName(lang, g.AILevel))
+	}
+	return p.Name
+}
+
+// levelName is the name of an AI level.
+func levelName(lang string, level int) string {
+	return i18n.Level(lang, level)
+}
+
+// statusOf returns the render status of g.
+func statusOf(g *storage.Game, v render.View, lang string) render.StatusInfo {
+	s := render.StatusInfo{View: v, Black: playerName(g, 0, lang), White: playerName(g, 1, lang)}
+	if g.Status == storage.StatusFinished {
+		s.End = render.EndNormal
+		loser := engine.White
+		if g.Outcome == storage.OutcomeWhite {
+			loser = engine.Black
+		}
+		switch g.Reason {
+		case storage.EndResign:
+			s.End, s.Loser = render.EndResigned, loser
+		case storage.EndTimeout:
+			s.End, s.Loser = render.EndTimeout, loser
+		case storage.EndAbandoned:
+			s.End = render.EndCancelled
+		}
+	}
+	return s
+}
+
+// cb encodes a callback.
+func cb(a render.Action, game string, ply int) string {
+	return render.Callback{Action: a, Game: game, Ply: ply}.Encode()
+}
+
+// button makes a callback button.
+func button(text, data string) models.InlineKeyboardButton {
+	return models.InlineKeyboardButton{Text: text, CallbackData: data}
+}
+
+// controls are the rows of buttons after a board.
+func controls(g *storage.Game, lang string) [][]models.InlineKeyboardButton {
+	ply := host.Ply(g)
+	switch g.Status {
+	case storage.StatusFinished:
+		if g.Reason == storage.EndAbandoned {
+			return nil
+		}
+		return [][]models.InlineKeyboardButton{{button(tr(lang, "btn.rematch"), cb(render.ActionRematch, g.ID, ply))}}
+	case storage.StatusPlaying:
+		if g.AILevel > 0 {
+			row := []models.InlineKeyboardButton{}
+			if g.AILevel <= host.MaxHintLevel {
+				row = append(row, button(tr(lang, "btn.hint"), cb(render.ActionHint, g.ID, ply)))
+			}
+			row = append(row, button(tr(lang, "btn.undo"), cb(render.ActionUndo, g.ID, ply)),
+				button(tr(lang, "btn.resign"), cb(render.ActionResign, g.ID, ply)))
+			return [][]models.InlineKeyboardButton{row}
+		}
+		return [][]models.InlineKeyboardButton{{
+			button(tr(lang, "btn.resign"), cb(render.ActionResign, g.ID, ply)),
+			button(tr(lang, "btn.claim"), cb(render.ActionClaim, g.ID, ply)),
+		}}
+	}
+	return nil
+}
+
+// boardContent draws game g for the message ref at move-picker page page. A chat message of
+// a board bigger than a keyboard is a photo; an inline message of such a board (which cannot
+// get a new upload) shows the board as text instead, with the same move picker.
+func boardContent(g *storage.Game, ref storage.BoardRef, page int) (content, error) {
+	lang := viewLang(g, ref)
+	if g.Status == storage.StatusLobby {
+		return lobbyContent(g, lang, ""), nil
+	}
+	eg, err := replayGame(g)
+	if err != nil {
+		return content{}, err
+	}
+	v := render.ViewOf(eg)
+	v.Ply = host.Ply(g) // the ply package host checks taps against (passes not counted)
+	text := render.Status(lang, statusOf(g, v, lang))
+	if note := passNote(g, eg, lang); note != "" {
+		text = note + "\n" + text
+	}
+	if g.Status == storage.StatusFinished && len(g.Moves) > 0 {
+		text += "\n" + tr(lang, "result.record", eg.Record())
+	}
+	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang)}
+	if render.FitsKeyboard(g.Size) {
+		kb, err := render.Keyboard(v, opt)
+		if err != nil {
+			return content{}, err
+		}
+		return content{text: text, kb: &kb}, nil
+	}
+	var kb models.InlineKeyboardMarkup
+	if g.Status == storage.StatusPlaying {
+		kb, err = render.MovePicker(v, page, opt)
+	} else {
+		kb = models.InlineKeyboardMarkup{InlineKeyboard: opt.Controls}
+	}
+	if err != nil {
+		return content{}, err
+	}
+	c := content{text: text, kb: &kb}
+	if len(kb.InlineKeyboard) == 0 {
+		c.kb = nil
+	}
+	if ref.InlineID != "" {
+		c.text = textBoard(v.Position) + "\n" + text
+		return c, nil
+	}
+	c.photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: g.Status != storage.StatusPlaying})
+	return c, err
+}
+
+// passNote announces the passes played since the side to move last placed a disc (several
+// passes in a row happen when the opponent moves again and again). The pass of the very last
+// ply is left to the status text, which tells it.
+func passNote(g *storage.Game, eg *engine.Game, lang string) string {
+	moves := eg.Moves()
+	n := len(moves)
+	if n == 0 || moves[n-1] == engine.Pass || g.Status != storage.StatusPlaying {
+		return ""
+	}
+	first := eg.Start().Side()
+	side := eg.Position().Side()
+	passes := 0
+	var passer engine.Color
+	for i := n - 1; i >= 0; i-- {
+		by := first
+		if i%2 == 1 {
+			by = first.Opponent()
+		}
+		if moves[i] != engine.Pass {
+			if by == side {
+				break
+			}
+			continue
+		}
+		passes++
+		passer = by
+	}
+	if passes == 0 {
+		return ""
+	}
+	sym := render.BlackDisc
+	if passer == engine.White {
+		sym = render.WhiteDisc
+	}
+	return tr(lang, "game.pass", sym+" "+playerName(g, int(passer), lang))
+}
+
+// textBoard draws a position as lines of symbols, for inline messages of large boards:
+// a header of column letters, then one line per row with its number.
+func textBoard(p engine.Position) string {
+	n := p.Size()
+	var sb strings.Builder
+	sb.WriteString("    ")
+	for c := 0; c < n; c++ {
+		sb.WriteByte(byte('a' + c))
+	}
+	sb.WriteByte('\n')
+	for r := 0; r < n; r++ {
+		fmt.Fprintf(&sb, "%2d ", r+1)
+		for c := 0; c < n; c++ {
+			col, ok := p.At(engine.SquareAt(c, r))
+			switch {
+			case !ok:
+				sb.WriteString("🟩")
+			case col == engine.Black:
+				sb.WriteString(render.BlackDisc)
+			default:
+				sb.WriteString(render.WhiteDisc)
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// lobbyContent is an invitation: its first button joins the game. For invites the button is
+// a deep link (a forwarded message keeps only URL buttons working for others).
+func lobbyContent(g *storage.Game, lang, username string) content {
+	creator := g.Players[0].Name
+	var text string
+	var join models.InlineKeyboardButton
+	switch g.Flow {
+	case storage.FlowInvite:
+		text = tr(lang, "invite.text", creator, g.Size, g.Size)
+		join = models.InlineKeyboardButton{Text: tr(lang, "invite.button"),
+			URL: "https://t.me/" + username + "?start=j" + g.ID}
+	case storage.FlowInline:
+		text = tr(lang, "inline.text", creator, g.Size, g.Size)
+		join = button(tr(lang, "lobby.join"), cb(render.ActionJoin, g.ID, 0))
+	default:
+		switch g.CreatorColor {
+		case 0, 1:
+			text = tr(lang, "lobby.text_color", creator, g.Size, g.Size, colorName(lang, int(g.CreatorColor)))
+		default:
+			text = tr(lang, "lobby.text", creator, g.Size, g.Size, tr(lang, "lobby.random_colors"))
+		}
+		join = button(tr(lang, "lobby.join"), cb(render.ActionJoin, g.ID, 0))
+	}
+	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{join},
+		{button(tr(lang, "lobby.cancel"), cb(render.ActionCancel, g.ID, 0))},
+	}}
+	return content{text: text, kb: kb}
+}
+
+// colorName names colour i (0 black, 1 white) in words.
+func colorName(lang string, i int) string {
+	if i == 1 {
+		return tr(lang, "color.name_white")
+	}
+	return tr(lang, "color.name_black")
+}
+
+// refresh schedules an edit of every board of g, drawn from the store when sent.
+func (b *Bot) refresh(g *storage.Game) {
+	if g == nil {
+		return
+	}
+	for _, ref := range g.Boards {
+		b.scheduleBoard(g.ID, ref)
+	}
+}
+
+// scheduleBoard schedules an edit of the board message ref of game id. The board is drawn
+// from the store when the edit is sent, and drawn again when a 429 made it wait, so a board
+// held back by the rate limit is never sent out of date.
+func (b *Bot) scheduleBoard(id string, ref storage.BoardRef) {
+	b.schedule(ref, func(ctx context.Context) {
+		err := b.retry(ctx, "editBoard", func() error {
+			g, err := b.store.Game(ctx, id)
+			if err != nil {
+				if errors.Is(err, storage.ErrNotFound) {
+					return nil
+				}
+				return err
+			}
+			if !hasBoard(g, ref) {
+				return nil // the message was replaced by a newer board
+			}
+			c, err := boardContent(g, ref, 0)
+			if err != nil {
+				b.log.Error("edit: draw", "game", id, "err", err)
+				return nil
+			}
+			return b.editOnce(ctx, ref, c)
+		})
+		if err != nil {
+			b.log.Warn("edit", "game", id, "err", b.scrub(err))
+		}
+	})
+}
+
+// hasBoard reports whether ref is one of g's board messages.
+func hasBoard(g *storage.Game, ref storage.BoardRef) bool {
+	for _, r := range g.Boards {
+		if r == ref {
+			return true
+		}
+	}
+	return false
+}
+
+// postBoard sends the board of g to chat as a new message and records it as the chat's board.
+func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) error {
+	ref := storage.BoardRef{ChatID: chatID}
+	c, err := boardContent(g, ref, 0)
+	if err != nil {
+		return err
+	}
+	var msg *models.Message
+	if c.photo != nil {
+		msg, err = b.sendPhoto(ctx, chatID, c.photo, c.text, c.kb)
+	} else {
+		msg, err = b.sendText(ctx, chatID, c.text, c.kb)
+	}
+	if err != nil {
+		return err
+	}
+	ref.MessageID = msg.ID
+	g2, err := b.svc.AddBoard(ctx, g.ID, ref)
+	if err != nil {
+		return err
+	}
+	// A move may have come between drawing and recording the message: draw it again then.
+	if len(g2.Moves) != len(g.Moves) || g2.Status != g.Status {
+		b.scheduleBoard(g.ID, ref)
+	}
+	return nil
+}
+
+// boardChats returns the chats where a new game's boards are posted.
+func boardChats(g *storage.Game) []int64 {
+	switch g.Flow {
+	case storage.FlowInvite, storage.FlowMatch:
+		var out []int64
+		for _, p := range g.Players {
+			if p.ChatID != 0 {
+				out = append(out, p.ChatID)
+			}
+		}
+		return out
+	case storage.FlowInline:
+		return nil
+	}
+	if g.ChatID != 0 {
+		return []int64{g.ChatID}
+	}
+	return nil
+}

@@ -1,0 +1,416 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
+)
+
+// tap is one callback query being handled. Its answer is sent exactly once: by the first
+// call of answer, or with no text when the handler returns without answering.
+type tap struct {
+	b        *Bot
+	q        *models.CallbackQuery
+	user     who
+	ref      storage.BoardRef // the message tapped (chat or inline)
+	private  bool
+	answered bool
+}
+
+// answer answers the tap once; later calls do nothing.
+func (t *tap) answer(ctx context.Context, text string, alert bool) error {
+	if t.answered {
+		return nil
+	}
+	t.answered = true
+	return t.b.answer(ctx, t.q.ID, text, alert)
+}
+
+// fail answers the tap with the alert text of a host error; internal errors are returned.
+func (t *tap) fail(ctx context.Context, err error) error {
+	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), true)
+	if host.Code(err) == "internal" {
+		return err
+	}
+	return aerr
+}
+
+// onCallback handles a button tap.
+func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
+	t := &tap{b: b, q: q, user: b.whoIs(ctx, &q.From)}
+	if q.InlineMessageID != "" {
+		t.ref = storage.BoardRef{InlineID: q.InlineMessageID}
+	} else if msg := q.Message.Message; msg != nil {
+		t.ref = storage.BoardRef{ChatID: msg.Chat.ID, MessageID: msg.ID}
+		t.private = msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == q.From.ID
+	} else if im := q.Message.InaccessibleMessage; im != nil {
+		t.ref = storage.BoardRef{ChatID: im.Chat.ID, MessageID: im.MessageID}
+		t.private = im.Chat.ID == q.From.ID
+	}
+	defer func() {
+		if !t.answered {
+			if aerr := t.answer(ctx, "", false); aerr != nil && err == nil {
+				err = aerr
+			}
+		}
+	}()
+	c, perr := render.ParseCallback(q.Data)
+	if perr != nil {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	switch c.Action {
+	case render.ActionNoop:
+		if c.Game != "" {
+			return t.answer(ctx, tr(t.user.lang, "err.occupied"), false)
+		}
+		return t.answer(ctx, "", false)
+	case render.ActionMove:
+		return b.tapMove(ctx, t, c)
+	case render.ActionPage:
+		return b.tapPage(ctx, t, c)
+	case render.ActionResign:
+		res, err := b.svc.Resign(ctx, c.Game, t.user.id)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		b.afterStep(res)
+		return nil
+	case render.ActionHint:
+		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		sq, err := b.svc.Hint(hctx, c.Game, t.user.id)
+		cancel()
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		return t.answer(ctx, tr(t.user.lang, "game.hint", sq.String()), true)
+	case render.ActionUndo:
+		res, err := b.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		b.afterStep(res)
+		return nil
+	case render.ActionClaim:
+		res, err := b.svc.ClaimIdle(ctx, c.Game, t.user.id)
+		if err != nil {
+			var idle *host.IdleError
+			if errors.As(err, &idle) {
+				return t.answer(ctx, tr(t.user.lang, "game.idle_wait", i18n.Duration(t.user.lang, idle.Left)), true)
+			}
+			return t.fail(ctx, err)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		b.afterStep(res)
+		return nil
+	case render.ActionRematch:
+		return b.tapRematch(ctx, t, c)
+	case render.ActionJoin:
+		return b.tapJoin(ctx, t, c)
+	case render.ActionCancel:
+		return b.tapCancel(ctx, t, c)
+	case render.ActionMenu:
+		return b.tapMainMenu(ctx, t, c)
+	case render.ActionSize, render.ActionLevel, render.ActionColor:
+		return b.tapMenu(ctx, t, c)
+	case render.ActionLang:
+		return b.tapLang(ctx, t, c)
+	case render.ActionRefresh:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		if res, err := b.svc.Game(ctx, c.Game); err == nil {
+			b.refresh(res.Game)
+		}
+		return nil
+	}
+	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+}
+
+// tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
+func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := b.svc.Move(ctx, c.Game, t.user.id, c.Square, c.Ply)
+	if err != nil {
+		ferr := t.fail(ctx, err)
+		if errors.Is(err, host.ErrNotYourTurn) || errors.Is(err, host.ErrStale) {
+			b.catchUp(ctx, c.Game, t.ref, t.user.id)
+		}
+		return ferr
+	}
+	b.met.Move("human")
+	if err := t.answer(ctx, "", false); err != nil {
+		b.log.Warn("answer", "err", b.scrub(err))
+	}
+	b.afterStep(res)
+	if res.NeedAI {
+		b.aiReply(ctx, res.Game.ID)
+	}
+	return nil
+}
+
+// catchUp brings a player's out-of-date board up to date after a tap that could not be
+// applied (the process may have stopped before the board was drawn or recorded), and wakes
+// the AI if it owes a move.
+func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user int64) {
+	res, err := b.svc.Game(ctx, id)
+	if err != nil || host.Side(res.Game, user) < 0 || ref == (storage.BoardRef{}) {
+		return
+	}
+	g := res.Game
+	if !hasBoard(g, ref) {
+		if g, err = b.svc.AddBoard(ctx, id, ref); err != nil {
+			return
+		}
+	}
+	if res.NeedAI {
+		b.aiReply(ctx, id)
+		return
+	}
+	b.scheduleBoard(g.ID, ref)
+}
+
+// tapPage shows another page of the move picker in the tapped message.
+func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := b.svc.Game(ctx, c.Game)
+	if err != nil {
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if !hasBoard(res.Game, t.ref) || host.Ply(res.Game) != c.Ply {
+		b.scheduleBoard(res.Game.ID, t.ref)
+		return nil
+	}
+	cont, err := boardContent(res.Game, t.ref, c.Page)
+	if err != nil {
+		return err
+	}
+	return b.editMarkup(ctx, t.ref, cont.kb)
+}
+
+// tapRematch starts (or finds) the rematch of a finished game.
+func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := b.svc.Rematch(ctx, c.Game, t.user.id)
+	if err != nil {
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if res.Existing {
+		return nil
+	}
+	return b.started(ctx, res)
+}
+
+// tapJoin joins a lobby: a group lobby or an inline post (created on first tap if the
+// chosen_inline_result did not come first).
+func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
+	id := c.Game
+	if t.ref.InlineID != "" {
+		g, err := b.inlineLobby(ctx, t.ref.InlineID, c)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		id = g.ID
+	}
+	res, err := b.svc.Join(ctx, id, t.user.player(0))
+	if err != nil {
+		if errors.Is(err, host.ErrOwnLobby) {
+			return t.answer(ctx, tr(t.user.lang, "err.own_lobby"), true)
+		}
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	return b.started(ctx, res)
+}
+
+// tapCancel cancels a lobby (its creator only) or the user's search.
+func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
+	if c.Game == "" && t.ref.InlineID == "" {
+		left, err := b.svc.CancelFind(ctx, t.user.id)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		key := "find.not_queued"
+		if left {
+			key = "find.cancelled"
+		}
+		return b.edit(ctx, t.ref, content{text: tr(t.user.lang, key)})
+	}
+	id := c.Game
+	if t.ref.InlineID != "" && id == "" {
+		g, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		if err != nil {
+			return t.fail(ctx, host.ErrNoGame)
+		}
+		id = g.ID
+	}
+	g, err := b.svc.Game(ctx, id)
+	if err != nil {
+		return t.fail(ctx, err)
+	}
+	if g.Game.Status != storage.StatusLobby {
+		return t.fail(ctx, host.ErrLobbyTaken)
+	}
+	if g.Game.Players[0].UserID != t.user.id {
+		return t.fail(ctx, host.ErrNotYourGame)
+	}
+	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
+		func() error { return t.answer(ctx, tr(t.user.lang, "lobby.cancelled"), false) })
+}
+
+// tapMenu walks the AI menu: size, level, colour, then the game starts in that chat.
+func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
+	lang := t.user.lang
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(lang, "err.bad_request"), true)
+	}
+	if !t.private {
+		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+	}
+	switch c.Action {
+	case render.ActionSize:
+		if !b.svc.ValidSize(c.Arg) {
+			return t.fail(ctx, host.ErrBadSize)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_level"), levelMenu(lang, c.Arg))
+	case render.ActionLevel:
+		if !b.svc.ValidSize(c.Page) {
+			return t.fail(ctx, host.ErrBadSize)
+		}
+		if c.Arg < 1 || c.Arg > host.MaxLevel {
+			return t.fail(ctx, host.ErrBadLevel)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_color"),
+			colorMenu(lang, c.Page, c.Arg))
+	case render.ActionColor:
+		color := host.ChooseRandom
+		switch c.Arg {
+		case 0:
+			color = host.ChooseBlack
+		case 1:
+			color = host.ChooseWhite
+		}
+		var failed error
+		err := b.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
+			failed = err
+			return t.fail(ctx, err)
+		})
+		if failed != nil {
+			return err
+		}
+		if aerr := t.answer(ctx, "", false); aerr != nil && err == nil {
+			err = aerr
+		}
+		if err == nil {
+			// The menu has done its job: leave a short note instead of stale buttons.
+			sz := strconv.Itoa(c.Page)
+			_ = b.editMenu(ctx, t.ref, sz+"×"+sz+", "+levelName(lang, c.Ply), nil)
+		}
+		return err
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
+}
+
+// editMenu replaces a menu message.
+func (b *Bot) editMenu(ctx context.Context, ref storage.BoardRef, text string, kb *models.InlineKeyboardMarkup) error {
+	return b.edit(ctx, ref, content{text: text, kb: kb})
+}
+
+// tapLang sets the language from the /lang buttons.
+func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
+	lang := langEN
+	switch c.Arg {
+	case 1:
+	case 2:
+		lang = langRU
+	default:
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if err := b.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, tr(lang, "lang.set"), false); err != nil {
+		return err
+	}
+	return b.edit(ctx, t.ref, content{text: tr(lang, "lang.set")})
+}
+
+// tapMainMenu follows an entry of the /start menu.
+func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	lang := t.user.lang
+	if !t.private {
+		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+	}
+	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
+	switch c.Arg {
+	case menuMain:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "start.welcome", t.user.name), mainMenu(lang))
+	case menuAI:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
+	case menuFriend:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.reply(ctx, m, tr(lang, "menu.friend_how"))
+	case menuFind:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.cmdFind(ctx, m)
+	case menuRules:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.replyKey(ctx, m, "rules.text")
+	case menuStats:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.cmdStats(ctx, m)
+	}
+	return t.answer(ctx, tr(lang, "err.bad_request"), true)
+}

@@ -1,0 +1,257 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/storage"
+)
+
+// Limits on waiting for Telegram's rate limits.
+const (
+	maxRetries    = 4
+	maxRetryAfter = 60 * time.Second
+)
+
+// retry runs fn, and again after a 429 once retry_after has passed (at most maxRetries
+// times). It records failures in the metrics.
+func (b *Bot) retry(ctx context.Context, method string, fn func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		b.met.TelegramError(method, errKind(err))
+		var tooMany *tgbot.TooManyRequestsError
+		if !errors.As(err, &tooMany) || attempt >= maxRetries {
+			return err
+		}
+		wait := min(time.Duration(tooMany.RetryAfter)*time.Second, maxRetryAfter)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// errKind classifies a Bot API error for the metrics.
+func errKind(err error) string {
+	var tooMany *tgbot.TooManyRequestsError
+	switch {
+	case errors.As(err, &tooMany):
+		return "too_many_requests"
+	case notModified(err):
+		return "not_modified"
+	case errors.Is(err, tgbot.ErrorForbidden):
+		return "forbidden"
+	case errors.Is(err, tgbot.ErrorBadRequest):
+		return "bad_request"
+	case strings.Contains(err.Error(), "error response from telegram"):
+		return "server"
+	}
+	return "network"
+}
+
+// notModified reports Telegram's harmless answer to an edit that changes nothing.
+func notModified(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "message is not modified")
+}
+
+// inlineEditOK reports the library's failure to decode the `true` that a successful edit of
+// an inline message returns (go-telegram/bot v1.19.0 decodes every edit result as a Message).
+func inlineEditOK(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "error decode response result") &&
+		strings.Contains(err.Error(), "cannot unmarshal bool")
+}
+
+// markup returns m as a ReplyMarkup, nil (no keyboard) when m is nil.
+func markup(m *models.InlineKeyboardMarkup) models.ReplyMarkup {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// sendText sends a plain text message.
+func (b *Bot) sendText(ctx context.Context, chatID int64, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
+	var msg *models.Message
+	err := b.retry(ctx, "sendMessage", func() error {
+		var err error
+		msg, err = b.tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: clip(text, 4096),
+			ReplyMarkup: markup(kb)})
+		return err
+	})
+	return msg, err
+}
+
+// sendPhoto sends a PNG with a caption.
+func (b *Bot) sendPhoto(ctx context.Context, chatID int64, png []byte, caption string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
+	var msg *models.Message
+	err := b.retry(ctx, "sendPhoto", func() error {
+		var err error
+		msg, err = b.tg.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
+			Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(png)},
+			Caption: clip(caption, 1024), ReplyMarkup: markup(kb)})
+		return err
+	})
+	return msg, err
+}
+
+// answer answers a callback query (once; the caller makes sure of that).
+func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
+	return b.retry(ctx, "answerCallbackQuery", func() error {
+		_, err := b.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
+			CallbackQueryID: queryID, Text: clip(text, 200), ShowAlert: alert && text != ""})
+		return err
+	})
+}
+
+// content is what one board message shows.
+type content struct {
+	text  string // the text, or the caption of a photo
+	kb    *models.InlineKeyboardMarkup
+	photo []byte // a PNG when the message is a photo
+}
+
+// edit replaces the content of the message ref. "Message is not modified" is success, and so
+// is the `true` an inline edit returns.
+func (b *Bot) edit(ctx context.Context, ref storage.BoardRef, c content) error {
+	return b.retry(ctx, editMethod(ref, c), func() error { return b.editOnce(ctx, ref, c) })
+}
+
+// editMethod is the Bot API method that edit uses for c.
+func editMethod(ref storage.BoardRef, c content) string {
+	if c.photo != nil && ref.InlineID == "" {
+		return "editMessageMedia"
+	}
+	return "editMessageText"
+}
+
+// editOnce makes one edit request, without retries.
+func (b *Bot) editOnce(ctx context.Context, ref storage.BoardRef, c content) error {
+	var err error
+	if editMethod(ref, c) == "editMessageMedia" {
+		_, err = b.tg.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
+			MessageID: ref.MessageID, ReplyMarkup: markup(c.kb),
+			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.text, 1024),
+				MediaAttachment: bytes.NewReader(c.photo)}})
+	} else {
+		p := &tgbot.EditMessageTextParams{Text: clip(c.text, 4096), ReplyMarkup: markup(c.kb)}
+		if ref.InlineID != "" {
+			p.InlineMessageID = ref.InlineID
+		} else {
+			p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
+		}
+		_, err = b.tg.EditMessageText(ctx, p)
+	}
+	if notModified(err) || (ref.InlineID != "" && inlineEditOK(err)) {
+		return nil
+	}
+	return err
+}
+
+// editMarkup replaces only the keyboard of the message ref.
+func (b *Bot) editMarkup(ctx context.Context, ref storage.BoardRef, kb *models.InlineKeyboardMarkup) error {
+	return b.retry(ctx, "editMessageReplyMarkup", func() error {
+		p := &tgbot.EditMessageReplyMarkupParams{ReplyMarkup: markup(kb)}
+		if ref.InlineID != "" {
+			p.InlineMessageID = ref.InlineID
+		} else {
+			p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
+		}
+		_, err := b.tg.EditMessageReplyMarkup(ctx, p)
+		if notModified(err) || (ref.InlineID != "" && inlineEditOK(err)) {
+			return nil
+		}
+		return err
+	})
+}
+
+// clip cuts s to at most n characters (runes; Telegram counts UTF-16 units, and the bot's
+// texts keep well inside the limits, so this only guards against surprises).
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// refKey names the message ref for the editor.
+func refKey(ref storage.BoardRef) string {
+	if ref.InlineID != "" {
+		return "i:" + ref.InlineID
+	}
+	return strconv.FormatInt(ref.ChatID, 10) + ":" + strconv.Itoa(ref.MessageID)
+}
+
+// editor coalesces the edits of each message: while an edit of a message is on its way, newer
+// requests for it replace each other, and only the newest is sent next. A request names a game,
+// not a content: the content is drawn from the store when the edit is sent, so it always shows
+// the newest state, whatever order the requests came in.
+type editor struct {
+	mu sync.Mutex
+	m  map[string]*editSlot
+}
+
+type editSlot struct {
+	pending func(ctx context.Context)
+	running bool
+}
+
+// schedule asks for an edit of ref; do performs it. It returns at once.
+func (b *Bot) schedule(ref storage.BoardRef, do func(ctx context.Context)) {
+	key := refKey(ref)
+	e := &b.edits
+	e.mu.Lock()
+	s := e.m[key]
+	if s == nil {
+		s = &editSlot{}
+		e.m[key] = s
+	}
+	s.pending = do
+	if s.running {
+		e.mu.Unlock()
+		return
+	}
+	s.running = true
+	e.mu.Unlock()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		for {
+			e.mu.Lock()
+			do := s.pending
+			s.pending = nil
+			if do == nil {
+				s.running = false
+				delete(e.m, key)
+				e.mu.Unlock()
+				return
+			}
+			e.mu.Unlock()
+			ctx, cancel := context.WithTimeout(b.base, 2*maxRetryAfter)
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						b.log.Error("panic in edit", "panic", r)
+					}
+				}()
+				do(ctx)
+			}()
+			cancel()
+		}
+	}()
+}
