@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the bot's configuration, read from the environment by LoadConfig.
+type Config struct {
+	Token         string        // TELEGRAM_BOT_TOKEN, required
+	APIURL        string        // TELEGRAM_API_URL, Bot API base URL
+	RedisURL      string        // REDIS_URL; empty means an embedded in-memory Redis
+	RedisPrefix   string        // REDIS_PREFIX, the start of every key, so bots can share a Redis
+	WebhookURL    string        // WEBHOOK_URL; set means webhook mode
+	WebhookSecret string        // WEBHOOK_SECRET, required in webhook mode
+	ListenAddr    string        // LISTEN_ADDR, where the webhook is served
+	MetricsAddr   string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables
+	LogLevel      slog.Level    // LOG_LEVEL: debug, info, warn, error
+	LogFormat     string        // LOG_FORMAT: json or text
+	AIWorkers     int           // AI_WORKERS: searches that may run at once
+	IdleClaim     time.Duration // IDLE_CLAIM_AFTER: how long a player may stall before the opponent may claim the game
+}
+
+// DefaultAPIURL is Telegram's Bot API server.
+const DefaultAPIURL = "https://api.telegram.org"
+
+var (
+	tokenPattern  = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]{20,}$`)
+	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+)
+
+// LoadConfig reads the configuration from getenv (os.Getenv in production) and checks every
+// value. Its errors name the variable and say what a good value looks like; they never repeat the
+// token.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := Config{
+		Token:         strings.TrimSpace(getenv("TELEGRAM_BOT_TOKEN")),
+		APIURL:        strings.TrimRight(orDefault(getenv("TELEGRAM_API_URL"), DefaultAPIURL), "/"),
+		RedisURL:      strings.TrimSpace(getenv("REDIS_URL")),
+		RedisPrefix:   orDefault(getenv("REDIS_PREFIX"), "reversi:"),
+		WebhookURL:    strings.TrimSpace(getenv("WEBHOOK_URL")),
+		WebhookSecret: getenv("WEBHOOK_SECRET"),
+		ListenAddr:    orDefault(getenv("LISTEN_ADDR"), ":8080"),
+		MetricsAddr:   orDefault(getenv("METRICS_ADDR"), ":9090"),
+		LogFormat:     strings.ToLower(orDefault(getenv("LOG_FORMAT"), "json")),
+		AIWorkers:     runtime.GOMAXPROCS(0),
+		IdleClaim:     24 * time.Hour,
+	}
+	var errs []error
+	switch {
+	case c.Token == "":
+		errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN is required: the token BotFather gave you"))
+	case !tokenPattern.MatchString(c.Token):
+		errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN does not look like a bot token (digits, a colon, then letters, digits, _ or -)"))
+	}
+	if err := checkURL("TELEGRAM_API_URL", c.APIURL); err != nil {
+		errs = append(errs, err)
+	}
+	if c.RedisURL != "" {
+		u, err := url.Parse(c.RedisURL)
+		if err != nil || !strings.HasPrefix(u.Scheme, "redis") && u.Scheme != "unix" {
+			errs = append(errs, errors.New("REDIS_URL must look like redis://host:6379/0 (or rediss://, redis+cluster://, redis+sentinel://, unix://); leave it empty for an embedded store"))
+		}
+	}
+	if c.WebhookURL != "" {
+		if u, err := url.Parse(c.WebhookURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			errs = append(errs, errors.New("WEBHOOK_URL must be an https:// URL that reaches LISTEN_ADDR"))
+		}
+		if !secretPattern.MatchString(c.WebhookSecret) {
+			errs = append(errs, errors.New("WEBHOOK_SECRET is required in webhook mode: 1-256 characters of A-Z, a-z, 0-9, _ and -"))
+		}
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", getenv("LOG_LEVEL")))
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		errs = append(errs, fmt.Errorf("LOG_FORMAT must be json or text, not %q", c.LogFormat))
+	}
+	if v := getenv("AI_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1024 {
+			errs = append(errs, fmt.Errorf("AI_WORKERS must be a whole number from 1 to 1024, not %q", v))
+		}
+		c.AIWorkers = n
+	}
+	if v := getenv("IDLE_CLAIM_AFTER"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			errs = append(errs, fmt.Errorf("IDLE_CLAIM_AFTER must be a duration of at least 1m, like 24h, not %q", v))
+		}
+		c.IdleClaim = d
+	}
+	return c, errors.Join(errs...)
+}
+
+func orDefault(v, def string) string {
+	if strings.TrimSpace(v) == "" {
+		return def
+	}
+	return strings.TrimSpace(v)
+}
+
+func checkURL(name, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s must be an http(s) URL, not %q", name, v)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodToken = "123456:AAbbCCddEEffGGhhIIjjKKllMMnn"
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken}))
+	if err != nil {
+		t.Fatalf("LoadConfig = %v, want no error", err)
+	}
+	if c.APIURL != DefaultAPIURL || c.ListenAddr != ":8080" || c.MetricsAddr != ":9090" || c.LogFormat != "json" ||
+		c.AIWorkers < 1 || c.IdleClaim != 24*time.Hour || c.WebhookURL != "" || c.RedisURL != "" {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestLoadConfigRejectsBadValues(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"no token", map[string]string{}, "TELEGRAM_BOT_TOKEN is required"},
+		{"bad token", map[string]string{"TELEGRAM_BOT_TOKEN": "secret-ish-value"}, "does not look like a bot token"},
+		{"bad api url", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"},
+		{"bad redis", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "REDIS_URL": "mysql://x"}, "REDIS_URL"},
+		{"webhook without secret", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "https://example.org/hook"}, "WEBHOOK_SECRET is required"},
+		{"webhook not https", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "http://example.org/hook", "WEBHOOK_SECRET": "s3cret"}, "WEBHOOK_URL must be an https"},
+		{"bad level", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "LOG_LEVEL": "loud"}, "LOG_LEVEL"},
+		{"bad format", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "LOG_FORMAT": "xml"}, "LOG_FORMAT"},
+		{"bad workers", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_WORKERS": "0"}, "AI_WORKERS"},
+		{"bad idle", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "IDLE_CLAIM_AFTER": "5s"}, "IDLE_CLAIM_AFTER"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadConfig(env(tt.env))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("LoadConfig error = %v, want one mentioning %q", err, tt.want)
+			}
+			if tok := tt.env["TELEGRAM_BOT_TOKEN"]; tok != "" && strings.Contains(err.Error(), tok) {
+				t.Errorf("error %q repeats the token", err)
+			}
+		})
+	}
+}
+
+func TestLoadConfigWebhookMode(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{
+		"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "https://bot.example.org/tg", "WEBHOOK_SECRET": "abc_DEF-123",
+		"LISTEN_ADDR": "127.0.0.1:8443", "LOG_LEVEL": "debug", "AI_WORKERS": "3", "IDLE_CLAIM_AFTER": "2h",
+		"TELEGRAM_API_URL": "http://127.0.0.1:8081/",
+	}))
+	if err != nil {
+		t.Fatalf("LoadConfig = %v", err)
+	}
+	if c.ListenAddr != "127.0.0.1:8443" || c.AIWorkers != 3 || c.IdleClaim != 2*time.Hour || c.APIURL != "http://127.0.0.1:8081" {
+		t.Errorf("config = %+v", c)
+	}
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reversibot/reversi/bot/telegramtest"
+)
+
+// syncBuffer is a bytes.Buffer safe for the process's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// TestBinaryPlaysAndStopsCleanly builds the real binary, runs it against the fake Bot API (and the
+// Redis at REDIS_URL, or its embedded one), plays a move against the AI, scrapes /healthz and
+// /metrics, then stops it with SIGTERM and expects a clean exit.
+func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "reversibot")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	srv := telegramtest.Start(t)
+	metricsAddr := freeAddr(t)
+	var logs syncBuffer
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"TELEGRAM_BOT_TOKEN="+srv.Token(),
+		"TELEGRAM_API_URL="+srv.URL(),
+		"REDIS_URL="+os.Getenv("REDIS_URL"),
+		fmt.Sprintf("REDIS_PREFIX=test:%d:", time.Now().UnixNano()),
+		"METRICS_ADDR="+metricsAddr,
+		"WEBHOOK_URL=",
+		"LOG_LEVEL=debug",
+	)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("bot log:\n%s", logs.String())
+		}
+	}()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool { return v.Calls("getUpdates") > 0 }); err != nil {
+		t.Fatalf("bot never polled: %v", err)
+	}
+	if len(srv.Commands("")) == 0 || len(srv.Commands("ru")) == 0 {
+		t.Errorf("commands registered: en %d, ru %d; want both languages", len(srv.Commands("")), len(srv.Commands("ru")))
+	}
+
+	alice := srv.NewUser("Alice", "en")
+	if _, err := alice.Send(alice.ID(), "/ai 8 1 black"); err != nil {
+		t.Fatal(err)
+	}
+	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.Message) bool { return m.ButtonCount() >= 64 })
+	if err != nil {
+		t.Fatalf("no 8×8 board came: %v", err)
+	}
+	moveRow, moveCol := -1, -1
+	for r, row := range board.Buttons()[:8] {
+		for c, b := range row {
+			if strings.Contains(b.Text, "·") {
+				moveRow, moveCol = r, c
+			}
+		}
+	}
+	if moveRow < 0 {
+		t.Fatalf("board shows no legal move mark: %v", board.Buttons())
+	}
+	before := board.Content()
+	qid, err := alice.PressAt(board, moveRow, moveCol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
+		t.Fatalf("tap never answered: %v", err)
+	}
+	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
+		m, ok := v.Message(alice.ID(), board.ID)
+		return ok && m.Content() != before
+	}); err != nil {
+		t.Fatalf("board never changed after the move: %v", err)
+	}
+
+	if code, body := get(t, "http://"+metricsAddr+"/healthz"); code != 200 {
+		t.Errorf("/healthz = %d %q, want 200", code, body)
+	}
+	_, metrics := get(t, "http://"+metricsAddr+"/metrics")
+	for _, want := range []string{"reversi_updates_total", "reversi_moves_total", "reversi_games_started_total", "reversi_redis_duration_seconds"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("after SIGTERM the bot exited with %v, want 0", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("bot did not stop after SIGTERM")
+	}
+	out := logs.String()
+	if strings.Contains(out, srv.Token()) {
+		t.Error("the log contains the bot token")
+	}
+	if !strings.Contains(out, "stopped cleanly") {
+		t.Errorf("log lacks the clean-stop line")
+	}
+}
