@@ -143,11 +143,27 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 		t.Fatalf("board never changed after the move: %v", err)
 	}
 
+	// Finish the game: resignation ends it with a result and the record.
+	if _, err := alice.Send(alice.ID(), "/resign"); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
+		m, ok := v.Message(alice.ID(), board.ID)
+		return ok && strings.Contains(m.Content(), "Game record:")
+	}); err != nil {
+		t.Fatalf("the game never ended after /resign: %v", err)
+	}
+
 	if code, body := get(t, "http://"+metricsAddr+"/healthz"); code != 200 {
 		t.Errorf("/healthz = %d %q, want 200", code, body)
 	}
 	_, metrics := get(t, "http://"+metricsAddr+"/metrics")
-	for _, want := range []string{"reversi_updates_total", "reversi_moves_total", "reversi_games_started_total", "reversi_redis_duration_seconds"} {
+	for _, want := range []string{
+		`reversi_updates_total{outcome="ok",type="message"}`, `reversi_updates_total{outcome="ok",type="callback_query"}`,
+		`reversi_moves_total{by="human"} 1`, `reversi_moves_total{by="ai"}`,
+		`reversi_games_started_total{flow="ai"} 1`, `reversi_games_finished_total{flow="ai",reason="resign"} 1`,
+		"reversi_ai_think_seconds_count", "reversi_redis_duration_seconds_count",
+	} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
@@ -167,6 +183,12 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	out := logs.String()
 	if strings.Contains(out, srv.Token()) {
 		t.Error("the log contains the bot token")
+	}
+	if n := strings.Count(out, `"msg":"update"`); n < 3 {
+		t.Errorf("log has %d update lines, want one per handled update (at least 3)", n)
+	}
+	if !strings.Contains(out, `"outcome":"ok"`) {
+		t.Errorf("update log lines lack their outcome")
 	}
 	if !strings.Contains(out, "stopped cleanly") {
 		t.Errorf("log lacks the clean-stop line")
