@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -88,5 +89,25 @@ func TestOpenUnreachable(t *testing.T) {
 	_, err := storage.Open(context.Background(), "redis://127.0.0.1:1/0?max_retries=-1&dial_timeout=1s", storage.Options{})
 	if !errors.Is(err, storage.ErrUnavailable) {
 		t.Fatalf("Open(unreachable) = %v, want ErrUnavailable", err)
+	}
+}
+
+func TestNewClientFailsFastByDefault(t *testing.T) {
+	c, err := storage.NewClient("redis://127.0.0.1:6379/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	o := c.(*redis.Client).Options()
+	if o.DialTimeout != time.Second || o.MaxRetryBackoff != 100*time.Millisecond {
+		t.Errorf("defaults: dial timeout %v, max retry backoff %v; want 1s, 100ms", o.DialTimeout, o.MaxRetryBackoff)
+	}
+	c2, err := storage.NewClient("redis://127.0.0.1:6379/0?dial_timeout=3s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if got := c2.(*redis.Client).Options().DialTimeout; got != 3*time.Second {
+		t.Errorf("dial_timeout=3s gave %v", got)
 	}
 }

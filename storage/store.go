@@ -171,6 +171,14 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// Defaults NewClient applies unless the URL sets dial_timeout or max_retry_backoff: a bot must
+// tell a player within a Telegram callback's few seconds that Redis is down, so connection
+// attempts and retries give up sooner than go-redis's defaults (5 s, 512 ms).
+const (
+	defaultDialTimeout     = time.Second
+	defaultMaxRetryBackoff = 100 * time.Millisecond
+)
+
 // NewClient returns a go-redis client for url, in the forms Open documents. It does not
 // connect; the caller closes the client.
 func NewClient(rawURL string) (redis.UniversalClient, error) {
@@ -190,11 +198,23 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
+		if !q.Has("dial_timeout") {
+			o.DialTimeout = defaultDialTimeout
+		}
+		if !q.Has("max_retry_backoff") {
+			o.MaxRetryBackoff = defaultMaxRetryBackoff
+		}
 		return redis.NewClient(o), nil
 	case "cluster":
 		o, err := redis.ParseClusterURL(u.String())
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
+		}
+		if !q.Has("dial_timeout") {
+			o.DialTimeout = defaultDialTimeout
+		}
+		if !q.Has("max_retry_backoff") {
+			o.MaxRetryBackoff = defaultMaxRetryBackoff
 		}
 		return redis.NewClusterClient(o), nil
 	case "sentinel":
@@ -204,6 +224,12 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		}
 		if o.MasterName == "" {
 			return nil, fmt.Errorf("storage: REDIS_URL: sentinel needs master_name")
+		}
+		if !q.Has("dial_timeout") {
+			o.DialTimeout = defaultDialTimeout
+		}
+		if !q.Has("max_retry_backoff") {
+			o.MaxRetryBackoff = defaultMaxRetryBackoff
 		}
 		return redis.NewFailoverClient(o), nil
 	}
