@@ -97,8 +97,26 @@ func button(text, data string) models.InlineKeyboardButton {
 	return models.InlineKeyboardButton{Text: text, CallbackData: data}
 }
 
-// controls are the rows of buttons after a board.
-func controls(g *storage.Game, lang string) [][]models.InlineKeyboardButton {
+// viewer is the player whose own private chat shows the board message ref of g: 0 black,
+// 1 white, -1 when the message is seen by both or by others (a group, an inline message).
+func viewer(g *storage.Game, ref storage.BoardRef) int {
+	if ref.InlineID != "" || ref.ChatID <= 0 {
+		return -1
+	}
+	for i, p := range g.Players {
+		if p.UserID != 0 && (p.ChatID == ref.ChatID || p.UserID == ref.ChatID) {
+			return i
+		}
+	}
+	return -1
+}
+
+// controls are the rows of buttons after a board; turn is the side to move (0 black, 1
+// white) and seer the viewer of the message (see viewer). In a game between people the claim
+// button is left out of a player's own board while it is their turn, since a claim can only
+// come from the player kept waiting; on a board both players see it stays, and a claim made
+// too early gets an alert saying how long is left.
+func controls(g *storage.Game, lang string, turn, seer int) [][]models.InlineKeyboardButton {
 	ply := host.Ply(g)
 	switch g.Status {
 	case storage.StatusFinished:
@@ -116,18 +134,20 @@ func controls(g *storage.Game, lang string) [][]models.InlineKeyboardButton {
 				button(tr(lang, "btn.resign"), cb(render.ActionResign, g.ID, ply)))
 			return [][]models.InlineKeyboardButton{row}
 		}
-		return [][]models.InlineKeyboardButton{{
-			button(tr(lang, "btn.resign"), cb(render.ActionResign, g.ID, ply)),
-			button(tr(lang, "btn.claim"), cb(render.ActionClaim, g.ID, ply)),
-		}}
+		row := []models.InlineKeyboardButton{button(tr(lang, "btn.resign"), cb(render.ActionResign, g.ID, ply))}
+		if seer < 0 || seer != turn {
+			row = append(row, button(tr(lang, "btn.claim"), cb(render.ActionClaim, g.ID, ply)))
+		}
+		return [][]models.InlineKeyboardButton{row}
 	}
 	return nil
 }
 
-// boardContent draws game g for the message ref at move-picker page page. A chat message of
-// a board bigger than a keyboard is a photo; an inline message of such a board (which cannot
-// get a new upload) shows the board as text instead, with the same move picker.
-func boardContent(g *storage.Game, ref storage.BoardRef, page int) (content, error) {
+// boardContent draws game g for the message ref at move-picker page page, in style (see
+// styleOf). A chat message of a board bigger than a keyboard, or of an 8×8 board in
+// StyleImage, is a photo with the move picker; an inline message of a large board (which
+// cannot get a new upload) shows the board as text instead, with the same move picker.
+func boardContent(g *storage.Game, ref storage.BoardRef, page int, style storage.BoardStyle) (content, error) {
 	lang := viewLang(g, ref)
 	if g.Status == storage.StatusLobby {
 		return lobbyContent(g, lang, ""), nil
@@ -145,8 +165,8 @@ func boardContent(g *storage.Game, ref storage.BoardRef, page int) (content, err
 	if g.Status == storage.StatusFinished && len(g.Moves) > 0 {
 		text += "\n" + tr(lang, "result.record", eg.Record())
 	}
-	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang)}
-	if render.FitsKeyboard(g.Size) {
+	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, int(eg.Position().Side()), viewer(g, ref))}
+	if render.FitsKeyboard(g.Size) && (style != storage.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)
 		if err != nil {
 			return content{}, err
@@ -303,7 +323,7 @@ func (b *Bot) scheduleBoard(id string, ref storage.BoardRef) {
 			if !hasBoard(g, ref) {
 				return nil // the message was replaced by a newer board
 			}
-			c, err := boardContent(g, ref, 0)
+			c, err := boardContent(g, ref, 0, b.styleOf(ctx, g, ref))
 			if err != nil {
 				b.log.Error("edit: draw", "game", id, "err", err)
 				return nil
@@ -329,7 +349,7 @@ func hasBoard(g *storage.Game, ref storage.BoardRef) bool {
 // postBoard sends the board of g to chat as a new message and records it as the chat's board.
 func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) error {
 	ref := storage.BoardRef{ChatID: chatID}
-	c, err := boardContent(g, ref, 0)
+	c, err := boardContent(g, ref, 0, b.styleOf(ctx, g, ref))
 	if err != nil {
 		return err
 	}

@@ -111,6 +111,9 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 			if errors.As(err, &idle) {
 				return t.answer(ctx, tr(t.user.lang, "game.idle_wait", i18n.Duration(t.user.lang, idle.Left)), true)
 			}
+			if errors.Is(err, host.ErrNotIdle) {
+				return t.answer(ctx, tr(t.user.lang, "game.claim_own_turn"), true)
+			}
 			return t.fail(ctx, err)
 		}
 		if err := t.answer(ctx, "", false); err != nil {
@@ -197,7 +200,7 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 		b.scheduleBoard(res.Game.ID, t.ref)
 		return nil
 	}
-	cont, err := boardContent(res.Game, t.ref, c.Page)
+	cont, err := boardContent(res.Game, t.ref, c.Page, b.styleOf(ctx, res.Game, t.ref))
 	if err != nil {
 		return err
 	}
@@ -411,6 +414,8 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 			return err
 		}
 		return b.cmdStats(ctx, m)
+	case menuStyle, menuStyleButtons, menuStyleImage:
+		return b.tapStyle(ctx, t, m, c.Arg)
 	}
 	return t.answer(ctx, tr(lang, "err.bad_request"), true)
 }

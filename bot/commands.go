@@ -21,6 +21,8 @@ type who struct {
 	id   int64
 	name string
 	lang string // "ru" or "en": the user's choice (/lang), else Telegram's language_code
+	// style is how the user wants 8×8 boards drawn (/style).
+	style storage.BoardStyle
 }
 
 // player is the user as a game player whose board (if any) is in chat.
@@ -43,8 +45,11 @@ func displayName(u *models.User) string {
 // whoIs resolves the user: their stored language choice beats Telegram's language_code.
 func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
 	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, err := b.store.Profile(ctx, u.ID); err == nil && p.Lang != "" {
-		w.lang = normLang(p.Lang)
+	if p, err := b.store.Profile(ctx, u.ID); err == nil {
+		if p.Lang != "" {
+			w.lang = normLang(p.Lang)
+		}
+		w.style = p.Style
 	}
 	return w
 }
@@ -171,6 +176,8 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 		err = b.cmdTop(ctx, m)
 	case "lang":
 		err = b.cmdLang(ctx, m)
+	case "style":
+		err = b.cmdStyle(ctx, m)
 	default:
 		err = b.replyKey(ctx, m, "err.unknown_command")
 	}
@@ -200,7 +207,7 @@ func mainMenu(lang string) *models.InlineKeyboardMarkup {
 		{m("menu.ai", menuAI)},
 		{m("menu.friend", menuFriend), m("menu.find", menuFind)},
 		{m("menu.rules", menuRules), m("menu.stats", menuStats)},
-		{button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
+		{m("menu.style", menuStyle), button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
 	}}
 }
 
@@ -270,10 +277,7 @@ func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 func (b *Bot) started(ctx context.Context, res *host.Result) error {
 	g := res.Game
 	b.met.GameStarted(g.Flow.String())
-	for _, ref := range g.Boards { // the lobby's messages, if it was one
-		if ref.InlineID != "" {
-			continue
-		}
+	for _, ref := range res.Lobby { // the lobby's messages, if it was one
 		lang := viewLang(g, ref)
 		text := tr(lang, "game.players", playerName(g, 0, lang), playerName(g, 1, lang))
 		if err := b.edit(ctx, ref, content{text: text}); err != nil {
@@ -412,7 +416,7 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 		size = 8
 	}
 	l := host.Lobby{Flow: storage.FlowGroup, Creator: m.user.player(0), ChatID: m.chat, Size: size,
-		Color: color, Lang: m.lang}
+		Color: color, Lang: m.lang, Style: m.user.style}
 	if m.private {
 		l.Flow, l.ChatID, l.Creator.ChatID = storage.FlowInvite, 0, m.chat
 	}

@@ -22,6 +22,8 @@ func FuzzProcessUpdate(f *testing.F) {
 		`{"update_id":6,"inline_query":{"id":"iq","from":{"id":5,"first_name":"B"},"query":"12"}}`,
 		`{"update_id":7,"chosen_inline_result":{"result_id":"g8","from":{"id":5,"first_name":"B"},"inline_message_id":"im1"}}`,
 		`{"update_id":8,"message":{"message_id":9,"chat":{"id":0},"text":""}}`,
+		`{"update_id":10,"message":{"message_id":10,"chat":{"id":100000001,"type":"private"},"from":{"id":100000001,"first_name":"A"},"text":"/style image"}}`,
+		`{"update_id":11,"callback_query":{"id":"q4","from":{"id":100000001,"first_name":"A"},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + render.Callback{Action: render.ActionMenu, Arg: 8}.Encode() + `"}}`,
 		`{"update_id":9,"callback_query":{"id":"q3","from":{"id":0},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + render.Callback{Action: render.ActionColor, Page: 8, Ply: 9, Arg: 5}.Encode() + `"}}`,
 	}
 	for _, s := range seeds {

@@ -25,9 +25,14 @@ import (
 //	        varint Created (unix seconds, 0 = zero time), varint Updated-Created (seconds)
 //	        uvarint len(Moves), Moves
 //
+// Version 2 is version 1 followed by: varint LastMoveAt (unix seconds, 0 = zero time), one
+// byte Style. MarshalBinary writes version 1 when both are zero, so games that do not use
+// them encode as they always did, and version 1 records still decode (with both zero).
+//
 // A string is a uvarint length and that many bytes. The ID is not stored: it is the key.
 const (
 	gameFormat    = 1
+	gameFormat2   = 2 // gameFormat with LastMoveAt and Style appended
 	waiterFormat  = 1
 	gameHeaderLen = 13
 	maxString     = 1024 // bytes in one string field
@@ -53,7 +58,7 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	n := gameHeaderLen + 4*binary.MaxVarintLen64 + len(g.Moves) + len(g.InlineID) + len(g.Lang)
+	n := gameHeaderLen + 5*binary.MaxVarintLen64 + 1 + len(g.Moves) + len(g.InlineID) + len(g.Lang)
 	for _, p := range g.Players {
 		n += 2*binary.MaxVarintLen64 + len(p.Name) + len(p.Lang) + 4
 	}
@@ -88,6 +93,11 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	buf = binary.AppendVarint(buf, updated-created)
 	buf = binary.AppendUvarint(buf, uint64(len(g.Moves)))
 	buf = append(buf, g.Moves...)
+	if last := unixOrZero(g.LastMoveAt); last != 0 || g.Style != StyleButtons {
+		buf[0] = gameFormat2
+		buf = binary.AppendVarint(buf, last)
+		buf = append(buf, byte(g.Style))
+	}
 	return buf, nil
 }
 
@@ -97,7 +107,8 @@ func (g *Game) validate() error {
 		return invalidf("board size %d", g.Size)
 	case g.Version < 0 || g.Version > maxVersion:
 		return invalidf("version %d", g.Version)
-	case g.Flow >= flowCount || g.Status >= statusCount || g.Outcome >= outcomeCount || g.Reason >= reasonCount:
+	case g.Flow >= flowCount || g.Status >= statusCount || g.Outcome >= outcomeCount || g.Reason >= reasonCount ||
+		g.Style >= styleCount:
 		return invalidf("enum value out of range")
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return invalidf("creator colour %d", g.CreatorColor)
@@ -106,7 +117,7 @@ func (g *Game) validate() error {
 	case len(g.Boards) > maxBoards:
 		return invalidf("%d board messages", len(g.Boards))
 	}
-	for _, t := range []time.Time{g.Created, g.Updated} {
+	for _, t := range []time.Time{g.Created, g.Updated, g.LastMoveAt} {
 		if s := unixOrZero(t); s < 0 || s > maxUnix {
 			return invalidf("timestamp %v", t)
 		}
@@ -167,7 +178,7 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	if len(data) < gameHeaderLen {
 		return invalidf("game record of %d bytes", len(data))
 	}
-	if data[0] != gameFormat {
+	if data[0] != gameFormat && data[0] != gameFormat2 {
 		return invalidf("game format %d", data[0])
 	}
 	var out Game
@@ -211,6 +222,16 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	out.Created, out.Updated = timeOrZero(created), timeOrZero(updated)
 	nm := int(r.uvarint(maxSize * maxSize))
 	out.Moves = r.bytes(nm)
+	if data[0] == gameFormat2 {
+		last := r.varint()
+		if last < 0 || last > maxUnix {
+			r.fail("timestamp")
+		}
+		out.LastMoveAt = timeOrZero(last)
+		if st := r.bytes(1); len(st) == 1 {
+			out.Style = BoardStyle(st[0])
+		}
+	}
 	if r.err != nil {
 		return r.err
 	}

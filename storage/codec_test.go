@@ -65,6 +65,15 @@ func TestGameRoundTrip(t *testing.T) {
 		"16x16 full":       fullGame16(),
 		"AI lobby, inline": ai,
 		"empty 4x4":        {Size: 4},
+		"last move, image": func() *storage.Game {
+			g := sampleGame(5)
+			g.Created, g.Updated = created, created.Add(time.Hour)
+			g.LastMoveAt = created.Add(30 * time.Minute)
+			g.Style = storage.StyleImage
+			return g
+		}(),
+		"image style only": {Size: 8, Style: storage.StyleImage},
+		"last move only":   {Size: 8, LastMoveAt: created},
 	}
 	for name, g := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -93,7 +102,7 @@ func normal(g *storage.Game) *storage.Game {
 	if len(c.Boards) == 0 {
 		c.Boards = nil
 	}
-	c.Created, c.Updated = c.Created.UTC(), c.Updated.UTC()
+	c.Created, c.Updated, c.LastMoveAt = c.Created.UTC(), c.Updated.UTC(), c.LastMoveAt.UTC()
 	return c
 }
 
@@ -112,6 +121,8 @@ func TestMarshalRejects(t *testing.T) {
 		"long name":       func(g *storage.Game) { g.Players[0].Name = string(make([]byte, 2000)) },
 		"too many boards": func(g *storage.Game) { g.Boards = make([]storage.BoardRef, 33) },
 		"before 1970":     func(g *storage.Game) { g.Created = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"last move 1960":  func(g *storage.Game) { g.LastMoveAt = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"bad style":       func(g *storage.Game) { g.Style = 2 },
 	}
 	for name, spoil := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -141,9 +152,64 @@ func TestUnmarshalRejectsDamage(t *testing.T) {
 		t.Errorf("trailing byte: %v, want ErrInvalid", err)
 	}
 	other := append([]byte(nil), data...)
+	other[0] = 3
+	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("format 3: %v, want ErrInvalid", err)
+	}
+	// A version 1 record claiming version 2 lacks the appended fields.
 	other[0] = 2
 	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
-		t.Errorf("format 2: %v, want ErrInvalid", err)
+		t.Errorf("format 2 without its fields: %v, want ErrInvalid", err)
+	}
+	// A version 2 record with an unknown style.
+	v2 := sampleGame(3)
+	v2.Style = storage.StyleImage
+	data, err = v2.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] = 9
+	if err := g.UnmarshalBinary(data); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("style 9: %v, want ErrInvalid", err)
+	}
+}
+
+// TestGameFormatCompatible checks that a record written before LastMoveAt and Style existed
+// (format 1) still decodes, and that a game without them still encodes in format 1.
+func TestGameFormatCompatible(t *testing.T) {
+	// sampleGame(2) with Version 3, Created 2026-11-29 12:00 UTC, Updated 90 s later, as
+	// format 1 wrote it (produced by the encoder of commit 97a99a9).
+	old := []byte{0x1, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x8, 0x11, 0x0, 0xff, 0x0,
+		0xaa, 0xb4, 0xde, 0x75, 0xd, 'A', 'l', 'i', 'c', 'e', ' ', 'L', 'i', 'd', 'd', 'e', 'l', 'l',
+		0xaa, 0xb4, 0xde, 0x75, 0x2, 'e', 'n',
+		0xe2, 0xa2, 0xf3, 0xad, 0x7, 0xa, 0xd0, 0x91, 0xd0, 0xbe, 0xd1, 0x80, 0xd0, 0xb8, 0xd1, 0x81,
+		0xe2, 0xa2, 0xf3, 0xad, 0x7, 0x2, 'r', 'u',
+		0xaa, 0xb4, 0xde, 0x75, 0x0, 0x2, 'e', 'n',
+		0x2, 0xaa, 0xb4, 0xde, 0x75, 0xa4, 0x42, 0x0, 0xe2, 0xa2, 0xf3, 0xad, 0x7, 0x9a, 0x1, 0x0,
+		0x80, 0xcf, 0xe0, 0xb0, 0xd, 0xb4, 0x1,
+		0x2, 0x0, 0x1}
+	want := sampleGame(2)
+	want.Version = 3
+	want.Created = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	want.Updated = want.Created.Add(90 * time.Second)
+	data, err := want.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(data, old) {
+		t.Errorf("MarshalBinary of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
+	}
+	var got storage.Game
+	if err := got.UnmarshalBinary(old); err != nil {
+		t.Fatalf("UnmarshalBinary(format 1) = %v", err)
+	}
+	if !reflect.DeepEqual(normal(&got), normal(want)) {
+		t.Errorf("format 1 record decoded as\n%+v\nwant\n%+v", got, *want)
+	}
+	// Setting a new field switches to format 2 and costs a few bytes.
+	want.LastMoveAt = want.Updated
+	if data, err = want.MarshalBinary(); err != nil || data[0] != 2 || len(data) != len(old)+6 {
+		t.Errorf("with LastMoveAt: format %d, %d bytes, %v; want format 2, %d bytes", data[0], len(data), err, len(old)+6)
 	}
 }
 
@@ -155,6 +221,11 @@ func FuzzGameDecode(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		f.Add(data)
+	}
+	v2 := sampleGame(7)
+	v2.LastMoveAt, v2.Style = time.Unix(1790000600, 0), storage.StyleImage
+	if data, err := v2.MarshalBinary(); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte{})

@@ -100,6 +100,10 @@ func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
 	for f := range m {
 		switch f {
 		case "n", "lg":
+		case "st":
+			if m[f] == "i" {
+				p.Style = StyleImage
+			}
 		case "w":
 			p.Stats.Wins = num(f)
 		case "l":
@@ -156,6 +160,18 @@ func (s *Store) SetLang(ctx context.Context, userID int64, lang string) error {
 		return wrap("set lang", s.rdb.HDel(ctx, s.k.user(userID), "lg").Err())
 	}
 	return wrap("set lang", s.rdb.HSet(ctx, s.k.user(userID), "lg", lang).Err())
+}
+
+// SetStyle stores how the user wants 8×8 boards drawn; StyleButtons (the default) forgets
+// the choice. An unknown style gives ErrInvalid.
+func (s *Store) SetStyle(ctx context.Context, userID int64, style BoardStyle) error {
+	switch style {
+	case StyleButtons:
+		return wrap("set style", s.rdb.HDel(ctx, s.k.user(userID), "st").Err())
+	case StyleImage:
+		return wrap("set style", s.rdb.HSet(ctx, s.k.user(userID), "st", "i").Err())
+	}
+	return invalidf("board style %v", style)
 }
 
 // ChatLang returns the language chosen for a chat, or "" if none was.

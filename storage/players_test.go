@@ -52,6 +52,20 @@ func TestProfileDefaults(t *testing.T) {
 	if err != nil || p.Name != "Zoë" || p.Lang != "ru" || p.Stats.Rating != 1200 {
 		t.Fatalf("Profile = %+v, %v; want name Zoë, lang ru, rating 1200", p, err)
 	}
+	if p.Style != storage.StyleButtons {
+		t.Errorf("Profile(new).Style = %v, want buttons", p.Style)
+	}
+	for _, st := range []storage.BoardStyle{storage.StyleImage, storage.StyleButtons, storage.StyleImage} {
+		if err := s.SetStyle(ctx, 777, st); err != nil {
+			t.Fatalf("SetStyle(%v) = %v", st, err)
+		}
+		if p, err = s.Profile(ctx, 777); err != nil || p.Style != st || p.Lang != "ru" {
+			t.Fatalf("after SetStyle(%v): Profile = %+v, %v", st, p, err)
+		}
+	}
+	if err := s.SetStyle(ctx, 777, 7); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("SetStyle(7) = %v, want ErrInvalid", err)
+	}
 	if lang, err := s.ChatLang(ctx, -100); err != nil || lang != "" {
 		t.Fatalf("ChatLang(new) = %q, %v; want empty", lang, err)
 	}

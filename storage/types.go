@@ -121,6 +121,30 @@ func (r EndReason) String() string {
 	return fmt.Sprintf("reason(%d)", uint8(r))
 }
 
+// BoardStyle is how a person wants boards that fit a keyboard (8×8) drawn. Larger boards are
+// always images.
+type BoardStyle uint8
+
+// The board styles. The zero value, StyleButtons, is the default.
+const (
+	// StyleButtons draws the board as inline keyboard buttons.
+	StyleButtons BoardStyle = iota
+	// StyleImage draws the board as a picture with a keyboard of the legal moves.
+	StyleImage
+	styleCount
+)
+
+// String returns "buttons", "image", or "style(N)" for an unknown value.
+func (s BoardStyle) String() string {
+	switch s {
+	case StyleButtons:
+		return "buttons"
+	case StyleImage:
+		return "image"
+	}
+	return fmt.Sprintf("style(%d)", uint8(s))
+}
+
 // Player is one side of a game. The AI's Player has UserID 0.
 type Player struct {
 	UserID int64
@@ -168,6 +192,14 @@ type Game struct {
 	Outcome Outcome
 	Reason  EndReason
 
+	// Style is how boards of this game that fit a keyboard are drawn in chats other than a
+	// player's own private chat (a group, for instance); the bot sets it when the game opens.
+	Style BoardStyle
+	// LastMoveAt is when the player to move got the turn: the game's start or the last move
+	// (second precision), for idle claims. It is kept as the caller sets it; zero in games
+	// stored before the field existed.
+	LastMoveAt time.Time
+
 	// Created and Updated are set by the store (second precision): Created by CreateGame,
 	// Updated by CreateGame and every successful UpdateGame.
 	Created, Updated time.Time
@@ -201,7 +233,9 @@ type Profile struct {
 	UserID int64
 	Name   string
 	Lang   string // "" until the user chooses one
-	Stats  Stats
+	// Style is how the user wants 8×8 boards drawn; StyleButtons until they choose.
+	Style BoardStyle
+	Stats Stats
 }
 
 // RankEntry is one line of a leaderboard.

@@ -40,6 +40,7 @@ func (s *Service) NewAIGame(ctx context.Context, user storage.Player, chatID int
 
 // create stores a new game in play, binds its chats, and reports it.
 func (s *Service) create(ctx context.Context, g *storage.Game) (*Result, error) {
+	g.LastMoveAt = s.now()
 	if err := s.st.CreateGame(ctx, g); err != nil {
 		return nil, err
 	}
@@ -154,6 +155,7 @@ func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int
 		n--
 		undone := len(st.g.Moves) - n
 		st.g.Moves = st.g.Moves[:n:n]
+		st.g.LastMoveAt = s.now()
 		if st, err = replay(st.g); err != nil {
 			return nil, err
 		}

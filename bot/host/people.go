@@ -21,6 +21,9 @@ type Lobby struct {
 	Size     int
 	Color    Choice // the creator's colour; ChooseRandom draws it when the second player joins
 	Lang     string // language of the hosting chat
+	// Style is how the game's 8×8 boards are drawn in chats that are no player's own private
+	// chat (Game.Style): the bot passes the creator's preference. Rematches keep it.
+	Style storage.BoardStyle
 }
 
 // OpenLobby opens a game between people waiting for its second player. A group lobby is bound
@@ -35,7 +38,7 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 		return nil, ErrBadRequest
 	}
 	g := &storage.Game{Size: l.Size, Flow: l.Flow, Status: storage.StatusLobby,
-		CreatorColor: int8(l.Color), Lang: l.Lang}
+		CreatorColor: int8(l.Color), Lang: l.Lang, Style: l.Style}
 	if l.Color != ChooseBlack && l.Color != ChooseWhite {
 		g.CreatorColor = int8(ChooseRandom)
 	}
@@ -96,7 +99,8 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 // ErrLobbyTaken once the game has its second player, ErrGameOver for a cancelled lobby, and
 // ErrAlreadyPlaying when the joiner's private chat (needed for invites: user.ChatID) has a
 // game in play. For invites both private chats are bound to the game: send each player a board
-// and AddBoard it.
+// and AddBoard it. The lobby's chat messages leave Game.Boards (see Result.Lobby), so a move
+// made before the new boards are posted never turns an invitation into a second board.
 func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) (*Result, error) {
 	if user.UserID == 0 {
 		return nil, ErrBadRequest
@@ -132,6 +136,16 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 		}
 		g.Players[side], g.Players[1-side] = creator, user
 		g.Status = storage.StatusPlaying
+		g.LastMoveAt = s.now()
+		var lobbyMsgs, kept []storage.BoardRef
+		for _, b := range g.Boards {
+			if b.InlineID != "" {
+				kept = append(kept, b)
+			} else {
+				lobbyMsgs = append(lobbyMsgs, b)
+			}
+		}
+		g.Boards = kept
 		if err := s.update(ctx, g); err != nil {
 			return nil, err
 		}
@@ -141,7 +155,9 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 		if err := s.bind(ctx, g); err != nil {
 			return nil, err
 		}
-		return s.result(st, nil), nil
+		r := s.result(st, nil)
+		r.Lobby = lobbyMsgs
+		return r, nil
 	})
 }
 
@@ -194,7 +210,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, userID int64) (*Re
 		}
 		g := &storage.Game{Size: old.Size, Flow: old.Flow, Status: storage.StatusPlaying,
 			CreatorColor: old.CreatorColor, AILevel: old.AILevel, ChatID: old.ChatID,
-			InlineID: old.InlineID, Lang: old.Lang}
+			InlineID: old.InlineID, Lang: old.Lang, Style: old.Style}
 		if old.AILevel > 0 {
 			user := old.Players[side]
 			side := int(old.CreatorColor)

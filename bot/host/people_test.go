@@ -98,6 +98,48 @@ func TestPeopleGameInGroup(t *testing.T) {
 	wantErr(t, "the group after the end", err, host.ErrNoGame)
 }
 
+// TestJoinReleasesLobbyMessages checks that the invitation message stops being a board when
+// the game starts (so a move made before the new boards are posted cannot draw a board into
+// it), that an inline lobby message stays the board, and that the lobby's style carries into
+// the game and its rematch.
+func TestJoinReleasesLobbyMessages(t *testing.T) {
+	e := newEnv(t)
+	lobby := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8,
+		Color: host.ChooseWhite, Style: storage.StyleImage}))
+	invite := storage.BoardRef{ChatID: alice.ChatID, MessageID: 5}
+	if _, err := e.svc.AddBoard(e.ctx, lobby.Game.ID, invite); err != nil {
+		t.Fatal(err)
+	}
+	r := e.ok(e.svc.Join(e.ctx, lobby.Game.ID, bob))
+	if len(r.Game.Boards) != 0 || len(r.Lobby) != 1 || r.Lobby[0] != invite {
+		t.Fatalf("after Join: Boards %+v, Lobby %+v; want no boards and the invitation", r.Game.Boards, r.Lobby)
+	}
+	if r.Game.Style != storage.StyleImage {
+		t.Errorf("game style %v, want the lobby's image", r.Game.Style)
+	}
+	// Bob (black) moves before Alice's board is posted: the step lists no board of Alice's.
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, bob.UserID, firstLegal(t, r), host.AnyPly))
+	for _, b := range r.Game.Boards {
+		if b.ChatID == alice.ChatID {
+			t.Fatalf("the invitation is a board again: %+v", r.Game.Boards)
+		}
+	}
+	r = e.ok(e.svc.Resign(e.ctx, r.Game.ID, alice.UserID))
+	re := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, bob.UserID))
+	if re.Game.Style != storage.StyleImage {
+		t.Errorf("rematch style %v, want image", re.Game.Style)
+	}
+
+	in := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInline, Creator: carol, InlineID: "inl-1", Size: 8}))
+	if _, err := e.svc.AddBoard(e.ctx, in.Game.ID, storage.BoardRef{InlineID: "inl-1"}); err != nil {
+		t.Fatal(err)
+	}
+	r = e.ok(e.svc.Join(e.ctx, in.Game.ID, storage.Player{UserID: 404, Name: "Dan"}))
+	if len(r.Game.Boards) != 1 || r.Game.Boards[0].InlineID != "inl-1" || len(r.Lobby) != 0 {
+		t.Fatalf("inline join: Boards %+v, Lobby %+v; want the inline message as the board", r.Game.Boards, r.Lobby)
+	}
+}
+
 func TestRandomColours(t *testing.T) {
 	e := newEnv(t)
 	seen := map[int64]int{}
@@ -312,6 +354,41 @@ func TestClaimIdle(t *testing.T) {
 	ai := e.ok(e.svc.NewAIGame(e.ctx, carol, carol.ChatID, 8, 1, host.ChooseWhite))
 	_, err = e.svc.ClaimIdle(e.ctx, ai.Game.ID, carol.UserID)
 	wantErr(t, "claim against the AI", err, host.ErrPeopleOnly)
+}
+
+// TestClaimIdleCountsFromLastMove checks that the idle clock runs from the last move, not
+// from the game's last write: posting the board again (AddBoard) does not restart it.
+func TestClaimIdleCountsFromLastMove(t *testing.T) {
+	e := newEnv(t)
+	r := startGroupGame(t, e, 8, host.ChooseBlack) // Alice black, to move
+	start := e.clock.Now()
+	if !r.Game.LastMoveAt.Equal(start) {
+		t.Fatalf("LastMoveAt after the join = %v, want %v", r.Game.LastMoveAt, start)
+	}
+	e.clock.Add(50 * time.Minute)
+	g, err := e.svc.AddBoard(e.ctx, r.Game.ID, storage.BoardRef{ChatID: r.Game.ChatID, MessageID: 999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Updated.Equal(e.clock.Now()) || !g.LastMoveAt.Equal(start) {
+		t.Fatalf("after AddBoard: Updated %v, LastMoveAt %v; want %v and %v", g.Updated, g.LastMoveAt, e.clock.Now(), start)
+	}
+	if left := e.svc.IdleLeft(g); left != 10*time.Minute {
+		t.Fatalf("IdleLeft after reposting the board = %v, want 10m", left)
+	}
+	e.clock.Add(10 * time.Minute)
+	r = e.ok(e.svc.ClaimIdle(e.ctx, r.Game.ID, bob.UserID))
+	if r.End == nil || r.End.Reason != storage.EndTimeout {
+		t.Fatalf("claim an hour after the join (50 minutes after /board) ended %+v", r.End)
+	}
+
+	// A game stored before LastMoveAt existed counts from its last update.
+	old := r.Game.Clone()
+	old.LastMoveAt = time.Time{}
+	old.Updated = e.clock.Now().Add(-15 * time.Minute)
+	if left := e.svc.IdleLeft(old); left != 45*time.Minute {
+		t.Errorf("IdleLeft without LastMoveAt = %v, want 45m", left)
+	}
 }
 
 func TestMatchmaking(t *testing.T) {

@@ -86,6 +86,7 @@ func checkSquare(pos engine.Position, sq engine.Square) error {
 // commit writes a game whose moves changed, ending it first when neither side can move, and
 // settles a finished game.
 func (s *Service) commit(ctx context.Context, st *state, played []Played) (*Result, error) {
+	st.g.LastMoveAt = s.now()
 	if st.pos().GameOver() {
 		st.g.Status = storage.StatusFinished
 		st.g.Outcome = outcomeOf(st.pos().Outcome())
@@ -163,7 +164,14 @@ func (s *Service) ClaimIdle(ctx context.Context, gameID string, userID int64) (*
 }
 
 // IdleLeft returns how long the player to move in g may still wait before the opponent may
-// claim the game; zero or less once the claim is open.
+// claim the game; zero or less once the claim is open. The time counts from when that player
+// got the turn (Game.LastMoveAt: the last move, or the start of the game), so posting the
+// board again or any other write that plays no move does not restart it. A game stored
+// before LastMoveAt existed counts from its last update.
 func (s *Service) IdleLeft(g *storage.Game) time.Duration {
-	return g.Updated.Add(s.idleAfter).Sub(s.now())
+	since := g.LastMoveAt
+	if since.IsZero() {
+		since = g.Updated
+	}
+	return since.Add(s.idleAfter).Sub(s.now())
 }

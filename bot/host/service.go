@@ -238,6 +238,11 @@ type Result struct {
 	Queued bool
 	// Existing reports that Rematch found the rematch already made, and returns it.
 	Existing bool
+	// Lobby lists, after Join, the chat messages that showed the invitation. Join takes them
+	// out of Game.Boards, so no later step draws a board into them: say there that the game
+	// began, and post new boards. (An inline lobby message stays in Boards: it becomes the
+	// board.)
+	Lobby []storage.BoardRef
 	// RecordErr is set when the game finished but its result could not be recorded (the
 	// store failed); the game is over all the same, and Settle records it later.
 	RecordErr error
@@ -528,7 +533,7 @@ func (s *Service) CurrentInline(ctx context.Context, inlineID string) (*Result, 
 // AddBoard records a message that shows the game's board, for later steps to update (it is
 // then in Result.Game.Boards). A chat keeps one board: a newer message in the same chat
 // replaces the older one. It retries on conflicts, since it changes nothing a player sees.
-// Like every write it moves the game's Updated time, from which ClaimIdle counts.
+// It moves the game's Updated time but not LastMoveAt, from which ClaimIdle counts.
 func (s *Service) AddBoard(ctx context.Context, gameID string, ref storage.BoardRef) (*storage.Game, error) {
 	if ref.ChatID == 0 && ref.InlineID == "" {
 		return nil, ErrBadRequest

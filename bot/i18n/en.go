@@ -16,6 +16,7 @@ var en = map[Key]string{
 	"cmd.rules":  "How to play Reversi",
 	"cmd.help":   "What the bot can do",
 	"cmd.lang":   "Language: /lang ru or /lang en",
+	"cmd.style":  "8×8 boards as buttons or a picture: /style buttons|image",
 
 	// /start and its menu.
 	"start.welcome":     "Hello, %s! I host games of Reversi (Othello): against me, against a friend, in a group or against a random opponent. What shall we play?", // user name
@@ -26,6 +27,7 @@ var en = map[Key]string{
 	"menu.stats":        "📊 My stats",
 	"menu.lang":         "🌐 Язык: русский",
 	"menu.back":         "« Back",
+	"menu.style":        "🎨 Board style",
 	"menu.choose_size":  "Choose the board size:",
 	"menu.choose_level": "Choose the bot's level:",
 	"menu.choose_color": "Choose your colour (black moves first):",
@@ -48,6 +50,7 @@ var en = map[Key]string{
 /stats, /top — results and ratings.
 /rules — how to play.
 /lang ru | en — language.
+/style buttons | image — how 8×8 boards look: a board of buttons to tap, or a picture with buttons for your legal moves (larger boards are always pictures). Your choice is used in your private chats, and a group game uses the choice of whoever opened it.
 
 You can also type my name in any chat to offer a game there.`,
 
@@ -149,17 +152,26 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"game.passes_both": "Neither side can move.",
 
 	// Buttons under a board.
-	"btn.undo":     "↩ Undo",
-	"btn.hint":     "💡 Hint",
-	"btn.resign":   "🏳 Resign",
-	"btn.rematch":  "🔁 Rematch",
-	"btn.claim":    "⏰ Claim win",
-	"btn.refresh":  "🔄 Refresh",
-	"btn.picture":  "🖼 Picture",
-	"btn.keyboard": "⌨ Buttons",
-	"btn.prev":     "◀",
-	"btn.next":     "▶",
-	"btn.new_game": "🆕 New game",
+	"btn.undo":    "↩ Undo",
+	"btn.hint":    "💡 Hint",
+	"btn.resign":  "🏳 Resign",
+	"btn.rematch": "🔁 Rematch",
+	"btn.claim":   "⏰ Claim win",
+
+	// /style.
+	"style.choose":        "How should I draw 8×8 boards for you? Buttons: the board is a keyboard you tap. Picture: an image with buttons for your legal moves. Now: %s.", // style name
+	"style.buttons":       "⬛ Buttons",
+	"style.image":         "🖼 Picture",
+	"style.name_buttons":  "buttons",
+	"style.name_image":    "picture",
+	"style.set":           "8×8 boards will be drawn as %s.", // style name
+	"game.claim_own_turn": "It is your turn: you can claim the win only while your opponent keeps you waiting.",
+	"btn.refresh":         "🔄 Refresh",
+	"btn.picture":         "🖼 Picture",
+	"btn.keyboard":        "⌨ Buttons",
+	"btn.prev":            "◀",
+	"btn.next":            "▶",
+	"btn.new_game":        "🆕 New game",
 
 	// Results.
 	"result.win":      "%s wins %d : %d.",                  // winner name, winner discs, loser discs

@@ -135,7 +135,7 @@ type Command struct {
 }
 
 // commands are the commands of the menu, in its order.
-var commands = []string{"start", "ai", "new", "find", "cancel", "board", "move", "resign", "stats", "top", "rules", "help", "lang"}
+var commands = []string{"start", "ai", "new", "find", "cancel", "board", "move", "resign", "stats", "top", "rules", "help", "lang", "style"}
 
 // Commands returns the command menu in lang.
 func Commands(lang string) []Command {
