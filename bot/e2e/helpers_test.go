@@ -1,0 +1,238 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/go-telegram/bot/models"
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
+
+	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
+)
+
+// quietRedis drops go-redis's own log lines (dial failures while a test has Redis down).
+type quietRedis struct{}
+
+func (quietRedis) Printf(context.Context, string, ...any) {}
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quietRedis{})
+	code := m.Run()
+	if code == 0 {
+		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+		if err := goleak.Find(
+			goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
+			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+			goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+			goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
+		); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// firstMover is a deterministic, instant AI: it plays the lowest legal square.
+type firstMover struct{}
+
+func (firstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Square, error) {
+	return pos.Moves().First(), nil
+}
+
+func (firstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
+	return pos.Moves().First(), nil
+}
+
+// redisURL is where the shared Redis of a test lives: REDIS_URL, or an embedded server.
+func redisURL(t *testing.T) string {
+	t.Helper()
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		return u
+	}
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		t.Fatalf("embedded redis: %v", err)
+	}
+	t.Cleanup(m.Close)
+	return "redis://" + m.Addr()
+}
+
+// openStores returns n stores, each with its own connections (as n processes would have),
+// over one Redis database and one key prefix of the test's own, deleted when the test ends.
+func openStores(t *testing.T, url string, n int) []*storage.Store {
+	t.Helper()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	prefix := "e2e:" + hex.EncodeToString(b[:]) + ":"
+	var out []*storage.Store
+	for range n {
+		client, err := storage.NewClient(url)
+		if err != nil {
+			t.Fatalf("redis client: %v", err)
+		}
+		t.Cleanup(func() { client.Close() })
+		s := storage.New(client, storage.Options{Prefix: prefix})
+		if err := s.Ping(context.Background()); err != nil {
+			t.Fatalf("redis %s: %v", url, err)
+		}
+		out = append(out, s)
+	}
+	client := out[0].Client()
+	t.Cleanup(func() { deletePrefix(t, client, prefix) })
+	return out
+}
+
+// deletePrefix removes the test's keys (on a single server; the tests do not use a cluster).
+func deletePrefix(t *testing.T, c redis.UniversalClient, prefix string) {
+	ctx := context.Background()
+	iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+	for iter.Next(ctx) {
+		c.Unlink(ctx, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Errorf("clean up %s*: %v", prefix, err)
+	}
+}
+
+// logBuffer is a log sink shared by the bots of a test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// logger writes text lines tagged with the process name into l.
+func (l *logBuffer) logger(name string) *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, nil)).With("proc", name)
+}
+
+// guard bounds a wait that should succeed; it is a failing guard, not a synchronisation tool.
+func guard(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// callbackOf parses the callback data of b; ok is false for a button without valid data.
+func callbackOf(b models.InlineKeyboardButton) (render.Callback, bool) {
+	c, err := render.ParseCallback(b.CallbackData)
+	return c, err == nil
+}
+
+// boardPly is the ply carried by the game buttons of m, -1 when it has none.
+func boardPly(m telegramtest.Message) int {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Game != "" {
+				return c.Ply
+			}
+		}
+	}
+	return -1
+}
+
+// gameID is the game named by m's buttons, "" when none.
+func gameID(m telegramtest.Message) string {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Game != "" {
+				return c.Game
+			}
+		}
+	}
+	return ""
+}
+
+// moveButton returns the button of m that plays sq.
+func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboardButton, bool) {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && c.Square == sq {
+				return b, true
+			}
+		}
+	}
+	return models.InlineKeyboardButton{}, false
+}
+
+// shownBoard reads the discs of an 8×8 keyboard board as position text (X black, O white,
+// - empty), row 1 first.
+func shownBoard(m telegramtest.Message) string {
+	var sb strings.Builder
+	rows := m.Buttons()
+	for r := 0; r < 8 && r < len(rows); r++ {
+		for _, b := range rows[r] {
+			switch {
+			case strings.Contains(b.Text, render.BlackDisc):
+				sb.WriteByte('X')
+			case strings.Contains(b.Text, render.WhiteDisc):
+				sb.WriteByte('O')
+			default:
+				sb.WriteByte('-')
+			}
+		}
+	}
+	return sb.String()
+}
+
+// positionText is p as shownBoard writes it.
+func positionText(p engine.Position) string {
+	var sb strings.Builder
+	n := p.Size()
+	for r := range n {
+		for c := range n {
+			col, ok := p.At(engine.SquareAt(c, r))
+			switch {
+			case !ok:
+				sb.WriteByte('-')
+			case col == engine.Black:
+				sb.WriteByte('X')
+			default:
+				sb.WriteByte('O')
+			}
+		}
+	}
+	return sb.String()
+}
+
+// dump describes messages for failure output.
+func dump(ms ...telegramtest.Message) string {
+	var sb strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&sb, "\n[%d/%d edits=%d] %s\n", m.ChatID, m.ID, m.Edits, m.Content())
+		for _, row := range m.Buttons() {
+			for _, b := range row {
+				fmt.Fprintf(&sb, " [%s|%s%s]", b.Text, b.CallbackData, b.URL)
+			}
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String()
+}

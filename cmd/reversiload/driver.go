@@ -1,0 +1,403 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
+)
+
+// stepTimeout bounds one wait of a simulated player; a bot that does not answer within it
+// counts as an error ("stuck") and the game is abandoned.
+const stepTimeout = 10 * time.Second
+
+// driver plays the simulated chats.
+type driver struct {
+	srv     *telegramtest.Server
+	note    *notifier
+	level   int
+	pace    *pacer // nil: as fast as the bot answers
+	budget  int64  // moves to play in all; 0 means no limit
+	stopAll context.CancelFunc
+
+	ack, board  map[string]*latencies
+	peopleMoves atomic.Int64
+	aiMoves     atomic.Int64
+	games       atomic.Int64
+	errMu       sync.Mutex
+	errs        map[string]int
+}
+
+func newDriver(srv *telegramtest.Server, note *notifier) *driver {
+	return &driver{srv: srv, note: note,
+		ack:   map[string]*latencies{"people": {}, "ai": {}},
+		board: map[string]*latencies{"people": {}, "ai": {}},
+		errs:  make(map[string]int)}
+}
+
+// fail counts an error of kind.
+func (d *driver) fail(kind string) {
+	d.errMu.Lock()
+	d.errs[kind]++
+	d.errMu.Unlock()
+}
+
+// errors returns a copy of the error counts.
+func (d *driver) errorCounts() map[string]int {
+	d.errMu.Lock()
+	defer d.errMu.Unlock()
+	out := make(map[string]int, len(d.errs))
+	for k, v := range d.errs {
+		out[k] = v
+	}
+	return out
+}
+
+// counted adds a move to counter and stops the run when the budget is spent.
+func (d *driver) counted(counter *atomic.Int64) {
+	counter.Add(1)
+	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load() >= d.budget {
+		d.stopAll()
+	}
+}
+
+// errStuck is a wait that timed out.
+var errStuck = errors.New("stuck")
+
+// waitChat waits until ok holds, re-checking whenever the bot sends into or edits chat.
+func (d *driver) waitChat(parent context.Context, chat int64, ok func() bool) error {
+	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	defer cancel()
+	key := "c:" + strconv.FormatInt(chat, 10)
+	for {
+		_, _, ch := d.note.watch(key)
+		if ok() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return waitErr(parent)
+		}
+	}
+}
+
+// waitAnswer waits for the answer to callback query qid and returns it with its time.
+func (d *driver) waitAnswer(parent context.Context, qid string) (telegramtest.CallbackAnswer, time.Time, error) {
+	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	defer cancel()
+	key := "q:" + qid
+	defer d.note.forget(key)
+	for {
+		n, at, ch := d.note.watch(key)
+		if n > 0 {
+			a, _ := d.srv.CallbackAnswer(qid)
+			return a, at, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return telegramtest.CallbackAnswer{}, time.Time{}, waitErr(parent)
+		}
+	}
+}
+
+// waitErr is the error of a wait that ended: the run's when the run ended, else errStuck.
+func waitErr(parent context.Context) error {
+	if err := parent.Err(); err != nil {
+		return err
+	}
+	return errStuck
+}
+
+// newBotMessage waits for a bot message in chat newer than after that satisfies pred.
+func (d *driver) newBotMessage(ctx context.Context, chat int64, after int, pred func(telegramtest.Message) bool) (telegramtest.Message, error) {
+	var found telegramtest.Message
+	err := d.waitChat(ctx, chat, func() bool {
+		ms := d.srv.BotMessages(chat)
+		for i := len(ms) - 1; i >= 0 && ms[i].ID > after; i-- {
+			if pred(ms[i]) {
+				found = ms[i]
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
+// lastID is the id of chat's newest message, 0 when none.
+func (d *driver) lastID(chat int64) int {
+	if m, ok := d.srv.LastMessage(chat); ok {
+		return m.ID
+	}
+	return 0
+}
+
+// loop runs play until ctx ends, counting each failed game by its error.
+func (d *driver) loop(ctx context.Context, play func(context.Context) error) {
+	for ctx.Err() == nil {
+		if err := play(ctx); err != nil && ctx.Err() == nil {
+			d.fail(err.Error())
+		}
+	}
+}
+
+// people plays games between a and b by invitation, one after another, until ctx ends.
+func (d *driver) people(ctx context.Context, a, b *telegramtest.User, rng *rand.Rand) {
+	d.loop(ctx, func(ctx context.Context) error { return d.playPeople(ctx, a, b, rng) })
+}
+
+// isBoard tells a fresh 8×8 board.
+func isBoard(m telegramtest.Message) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 }
+
+// playPeople plays one game between a (black) and b. Both players know the game (they are the
+// only ones to move), so the load generator keeps the position itself and checks every board
+// the bot draws against it.
+func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *rand.Rand) error {
+	aLast, bLast := d.lastID(a.ID()), d.lastID(b.ID())
+	if _, err := a.Send(a.ID(), "/new 8 black"); err != nil {
+		return fmt.Errorf("send /new: %w", err)
+	}
+	invite, err := d.newBotMessage(ctx, a.ID(), aLast, func(m telegramtest.Message) bool {
+		return m.Markup != nil && len(m.Buttons()) > 0 && m.Buttons()[0][0].URL != ""
+	})
+	if err != nil {
+		return fmt.Errorf("invitation: %w", err)
+	}
+	link, err := url.Parse(invite.Buttons()[0][0].URL)
+	if err != nil || link.Query().Get("start") == "" {
+		return errors.New("invitation without a join link")
+	}
+	aLast = invite.ID
+	if _, err := b.Send(b.ID(), "/start "+link.Query().Get("start")); err != nil {
+		return fmt.Errorf("send /start: %w", err)
+	}
+	ab, err := d.newBotMessage(ctx, a.ID(), aLast, isBoard)
+	if err != nil {
+		return fmt.Errorf("first board: %w", err)
+	}
+	bb, err := d.newBotMessage(ctx, b.ID(), bLast, isBoard)
+	if err != nil {
+		return fmt.Errorf("first board: %w", err)
+	}
+	boards := [2]telegramtest.Message{ab, bb}
+	users := [2]*telegramtest.User{a, b}
+	g, _ := engine.NewGame(8)
+	ply := 0
+	for !g.Over() {
+		if g.Position().MustPass() {
+			_, _ = g.Play(engine.Pass)
+		}
+		side := g.Position().Side()
+		legal := g.Position().LegalMoves()
+		sq := legal[rng.IntN(len(legal))]
+		cur, ok := d.srv.Message(boards[side].ChatID, boards[side].ID)
+		btn, found := moveButton(cur, sq)
+		if !ok || !found || btn.Text != render.LegalMark {
+			return errors.New("board disagrees with the game")
+		}
+		if err := d.pace.wait(ctx); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		qid, err := users[side].Press(cur, btn.CallbackData)
+		if err != nil {
+			return fmt.Errorf("press: %w", err)
+		}
+		ans, at, err := d.waitAnswer(ctx, qid)
+		if err != nil {
+			return fmt.Errorf("answer: %w", err)
+		}
+		d.ack["people"].add(at.Sub(t0))
+		if ans.ShowAlert {
+			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
+		}
+		_, _ = g.Play(sq)
+		ply++
+		for _, m := range boards {
+			err := d.waitChat(ctx, m.ChatID, func() bool {
+				cur, ok := d.srv.Message(m.ChatID, m.ID)
+				return ok && boardPly(cur) >= ply
+			})
+			if err != nil {
+				return fmt.Errorf("board edit: %w", err)
+			}
+		}
+		d.board["people"].add(time.Since(t0))
+		d.counted(&d.peopleMoves)
+	}
+	d.games.Add(1)
+	return nil
+}
+
+// ai plays games of u against the AI until ctx ends.
+func (d *driver) ai(ctx context.Context, u *telegramtest.User, rng *rand.Rand) {
+	d.loop(ctx, func(ctx context.Context) error { return d.playAI(ctx, u, rng) })
+}
+
+// playAI plays one game of u (black) against the AI of the driver's level: the load generator
+// does not know the AI's moves, so it reads the board the bot draws.
+func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Rand) error {
+	last := d.lastID(u.ID())
+	if _, err := u.Send(u.ID(), fmt.Sprintf("/ai 8 %d black", d.level)); err != nil {
+		return fmt.Errorf("send /ai: %w", err)
+	}
+	board, err := d.newBotMessage(ctx, u.ID(), last, isBoard)
+	if err != nil {
+		return fmt.Errorf("first board: %w", err)
+	}
+	for {
+		cur, ok := d.srv.Message(board.ChatID, board.ID)
+		if !ok {
+			return errors.New("board gone")
+		}
+		if over(cur) {
+			break
+		}
+		moves := legalButtons(cur)
+		if len(moves) == 0 {
+			return errors.New("board without legal moves")
+		}
+		btn := moves[rng.IntN(len(moves))]
+		ply := boardPly(cur)
+		if err := d.pace.wait(ctx); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		qid, err := u.Press(cur, btn.CallbackData)
+		if err != nil {
+			return fmt.Errorf("press: %w", err)
+		}
+		ans, at, err := d.waitAnswer(ctx, qid)
+		if err != nil {
+			return fmt.Errorf("answer: %w", err)
+		}
+		d.ack["ai"].add(at.Sub(t0))
+		if ans.ShowAlert {
+			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
+		}
+		err = d.waitChat(ctx, board.ChatID, func() bool {
+			m, ok := d.srv.Message(board.ChatID, board.ID)
+			return ok && boardPly(m) > ply && (blackToMove(m) || over(m))
+		})
+		if err != nil {
+			return fmt.Errorf("AI reply: %w", err)
+		}
+		d.board["ai"].add(time.Since(t0))
+		d.counted(&d.aiMoves)
+	}
+	d.games.Add(1)
+	return nil
+}
+
+// firstLine shortens a text for an error key.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:60]
+	}
+	return s
+}
+
+// blackToMove tells a board whose status says black is to move (texts in English).
+func blackToMove(m telegramtest.Message) bool {
+	return strings.Contains(m.Content(), "To move: "+render.BlackDisc)
+}
+
+// over tells a board of a finished game: it names nobody to move.
+func over(m telegramtest.Message) bool { return !strings.Contains(m.Content(), "To move:") }
+
+// callbackOf parses the callback data of b; ok is false for a button without valid data.
+func callbackOf(b models.InlineKeyboardButton) (render.Callback, bool) {
+	c, err := render.ParseCallback(b.CallbackData)
+	return c, err == nil
+}
+
+// boardPly is the ply carried by the game buttons of m, -1 when it has none.
+func boardPly(m telegramtest.Message) int {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Game != "" {
+				return c.Ply
+			}
+		}
+	}
+	return -1
+}
+
+// moveButton returns the button of m that plays sq.
+func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboardButton, bool) {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && c.Square == sq {
+				return b, true
+			}
+		}
+	}
+	return models.InlineKeyboardButton{}, false
+}
+
+// legalButtons returns the move buttons marked legal.
+func legalButtons(m telegramtest.Message) []models.InlineKeyboardButton {
+	var out []models.InlineKeyboardButton
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && b.Text == render.LegalMark {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// pacer spaces taps evenly at a rate shared by all players; a nil pacer never waits.
+type pacer struct {
+	mu       sync.Mutex
+	next     time.Time
+	interval time.Duration
+}
+
+func newPacer(rate float64) *pacer {
+	if rate <= 0 {
+		return nil
+	}
+	return &pacer{interval: time.Duration(float64(time.Second) / rate)}
+}
+
+// wait blocks until the caller's turn to tap (a pacing delay, not synchronisation).
+func (p *pacer) wait(ctx context.Context) error {
+	if p == nil {
+		return ctx.Err()
+	}
+	p.mu.Lock()
+	now := time.Now()
+	at := p.next
+	if at.Before(now) {
+		at = now
+	}
+	p.next = at.Add(p.interval)
+	p.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return ctx.Err()
+}

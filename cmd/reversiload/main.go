@@ -1,0 +1,207 @@
+// Command reversiload puts a Reversi bot under load. It starts a fake Telegram Bot API server
+// (package bot/telegramtest) on loopback, in its own process, and drives simulated private
+// chats through it: pairs of people playing each other by invitation and people playing the
+// AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
+// fixed rate). The bot under load is either started in this process, one or more bot.Bot
+// values over the Redis at -redis (REDIS_URL), or one or more reversibot processes started by
+// hand against the printed TELEGRAM_API_URL (-external, -targets). It prints moves per
+// second, the latency percentiles of tap → answerCallbackQuery and tap → board edited, CPU
+// use, and the errors seen. A run is bounded by -duration and -moves; everything listens on
+// loopback only.
+//
+// Usage:
+//
+//	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
+//	reversiload -external [-addr HOST:PORT]            # one reversibot in long-polling mode
+//	reversiload -targets URL,URL [-secret S] [-addr A]  # reversibot processes in webhook mode
+//
+// It exits 0 after a run without errors, 1 when the run saw errors, 2 on bad flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Config is one load run.
+type Config struct {
+	Chats      int           // simulated private chats (people: two per game, AI: one)
+	AIShare    float64       // share of the chats playing the AI
+	Level      int           // AI level of the AI games
+	Duration   time.Duration // how long to drive load
+	Moves      int64         // stop after this many moves; 0 means no limit
+	Rate       float64       // taps per second for all chats together; 0 means as fast as answered
+	Bots       int           // in-process bots (ignored with External or Targets)
+	RedisURL   string        // for in-process bots; "" means an embedded Redis
+	AIWorkers  int           // AI searches at once per in-process bot; 0 means the bot's default
+	External   bool          // a reversibot process takes updates by long polling
+	Targets    []string      // webhook URLs of reversibot processes in webhook mode
+	Secret     string        // their WEBHOOK_SECRET
+	Addr       string        // where the fake Bot API server listens
+	Seed       uint64        // seeds the players' choices
+	CPUProfile string        // write a CPU profile of this process here
+	MutexProf  string        // write a mutex contention profile here
+	BlockProf  string        // write a blocking profile here
+}
+
+// Limits that keep a run bounded.
+const (
+	maxChats    = 20000
+	maxDuration = 10 * time.Minute
+)
+
+// parseFlags reads the command line.
+func parseFlags(args []string, stderr io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("reversiload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c Config
+	var targets string
+	fs.IntVar(&c.Chats, "chats", 100, "simulated private chats")
+	fs.Float64Var(&c.AIShare, "ai", 0, "share of the chats that play the AI (0…1)")
+	fs.IntVar(&c.Level, "level", 1, "AI level of the AI games")
+	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long to drive load (at most 10m)")
+	fs.Int64Var(&c.Moves, "moves", 0, "stop after this many moves (0: no limit)")
+	fs.Float64Var(&c.Rate, "rate", 0, "taps per second for all chats together (0: each player taps as soon as it is their turn)")
+	fs.IntVar(&c.Bots, "bots", 1, "in-process bots: 1 long-polls; more sit behind a round-robin balancer")
+	fs.StringVar(&c.RedisURL, "redis", os.Getenv("REDIS_URL"), "Redis for in-process bots (loopback only); empty: embedded")
+	fs.IntVar(&c.AIWorkers, "ai-workers", 0, "AI searches at once per in-process bot (0: the bot's default)")
+	fs.BoolVar(&c.External, "external", false, "drive a reversibot process long-polling the printed TELEGRAM_API_URL")
+	fs.StringVar(&targets, "targets", "", "comma-separated webhook URLs (http://127.0.0.1:PORT/PATH) of reversibot processes in webhook mode")
+	fs.StringVar(&c.Secret, "secret", "loadtest", "the WEBHOOK_SECRET of -targets")
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:0", "listen address of the fake Bot API server (loopback)")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the players' choices")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of this process to this file")
+	fs.StringVar(&c.MutexProf, "mutexprofile", "", "write a mutex contention profile of this process to this file")
+	fs.StringVar(&c.BlockProf, "blockprofile", "", "write a blocking profile of this process to this file")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if targets != "" {
+		c.Targets = strings.Split(targets, ",")
+	}
+	return c, c.validate()
+}
+
+// validate checks the bounds and that everything stays on loopback.
+func (c Config) validate() error {
+	var errs []error
+	if c.Chats < 1 || c.Chats > maxChats {
+		errs = append(errs, fmt.Errorf("-chats must be 1…%d", maxChats))
+	}
+	if c.AIShare < 0 || c.AIShare > 1 {
+		errs = append(errs, errors.New("-ai must be 0…1"))
+	}
+	if c.Duration <= 0 || c.Duration > maxDuration {
+		errs = append(errs, fmt.Errorf("-duration must be above 0 and at most %v", maxDuration))
+	}
+	if c.Moves < 0 || c.Rate < 0 || c.Bots < 1 || c.Bots > 16 || c.AIWorkers < 0 {
+		errs = append(errs, errors.New("-moves, -rate and -ai-workers must not be negative; -bots must be 1…16"))
+	}
+	if c.Level < 1 {
+		errs = append(errs, errors.New("-level must be at least 1"))
+	}
+	if host, _, err := net.SplitHostPort(c.Addr); err != nil || !loopback(host) {
+		errs = append(errs, fmt.Errorf("-addr %q must be a loopback HOST:PORT", c.Addr))
+	}
+	if c.RedisURL != "" && !c.External && len(c.Targets) == 0 {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "unix" && !loopback(u.Hostname())) {
+			errs = append(errs, errors.New("-redis must name a loopback Redis"))
+		}
+	}
+	for _, t := range c.Targets {
+		if u, err := url.Parse(t); err != nil || u.Scheme != "http" || !loopback(u.Hostname()) {
+			errs = append(errs, fmt.Errorf("-targets %q: must be http://LOOPBACK:PORT/PATH", t))
+		}
+	}
+	if c.External && len(c.Targets) > 0 {
+		errs = append(errs, errors.New("-external and -targets exclude each other"))
+	}
+	return errors.Join(errs...)
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// run is the command without the process.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "reversiload:", err)
+		}
+		return 2
+	}
+	if cfg.CPUProfile != "" {
+		f, err := os.Create(cfg.CPUProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "reversiload:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "reversiload:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if cfg.MutexProf != "" {
+		runtime.SetMutexProfileFraction(10)
+		defer writeProfile("mutex", cfg.MutexProf, stderr)
+	}
+	if cfg.BlockProf != "" {
+		runtime.SetBlockProfileRate(int(10 * time.Microsecond))
+		defer writeProfile("block", cfg.BlockProf, stderr)
+	}
+	res, err := Load(ctx, cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "reversiload:", err)
+		return 1
+	}
+	res.print(stdout)
+	if res.ErrorCount() > 0 {
+		return 1
+	}
+	return 0
+}
+
+// writeProfile writes the named runtime profile to file.
+func writeProfile(name, file string, stderr io.Writer) {
+	f, err := os.Create(file)
+	if err == nil {
+		err = pprof.Lookup(name).WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "reversiload:", err)
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// latencies collects durations from many goroutines.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latencies) add(d time.Duration) {
+	l.mu.Lock()
+	l.d = append(l.d, d)
+	l.mu.Unlock()
+}
+
+// Summary is the distribution of a set of latencies.
+type Summary struct {
+	N                        int
+	P50, P90, P99, P999, Max time.Duration
+}
+
+// summary sorts a copy of the latencies and reads its percentiles (nearest rank).
+func (l *latencies) summary() Summary {
+	l.mu.Lock()
+	d := slices.Clone(l.d)
+	l.mu.Unlock()
+	return summarize(d)
+}
+
+// summarize returns the percentiles of d, which it sorts; all zero for an empty d.
+func summarize(d []time.Duration) Summary {
+	if len(d) == 0 {
+		return Summary{}
+	}
+	slices.Sort(d)
+	at := func(p float64) time.Duration {
+		i := int(float64(len(d))*p+0.999999) - 1 // nearest rank
+		return d[min(max(i, 0), len(d)-1)]
+	}
+	return Summary{N: len(d), P50: at(0.50), P90: at(0.90), P99: at(0.99), P999: at(0.999), Max: d[len(d)-1]}
+}
+
+func (s Summary) String() string {
+	if s.N == 0 {
+		return "n=0"
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }
+	return fmt.Sprintf("n=%d p50=%s p90=%s p99=%s p99.9=%s max=%s", s.N, ms(s.P50), ms(s.P90), ms(s.P99), ms(s.P999), ms(s.Max))
+}
+
+// Result is what one load run measured.
+type Result struct {
+	Elapsed     time.Duration
+	PeopleMoves int64              // moves tapped in games between people and applied
+	AIMoves     int64              // moves tapped in AI games and applied (the AI's replies not counted)
+	Games       int64              // games finished
+	Ack         map[string]Summary // by game kind: tap → answerCallbackQuery
+	Board       map[string]Summary // by game kind: tap → every board of the game shows the move (and, in AI games, the AI's reply)
+	Errors      map[string]int     // by kind of error
+	APICalls    int64
+	CPU         time.Duration // CPU used by this process
+	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
+	Bots        int
+}
+
+// MovesPerSecond is the rate of applied taps.
+func (r Result) MovesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.PeopleMoves+r.AIMoves) / r.Elapsed.Seconds()
+}
+
+// harmless tells the errors that are not failures: an edit to the content a message already
+// has, which Telegram refuses with "message is not modified" and the bot rightly ignores.
+func harmless(kind string) bool { return strings.Contains(kind, "message is not modified") }
+
+// ErrorCount is the number of errors of every kind but the harmless ones.
+func (r Result) ErrorCount() int {
+	n := 0
+	for k, v := range r.Errors {
+		if !harmless(k) {
+			n += v
+		}
+	}
+	return n
+}
+
+// print writes the report.
+func (r Result) print(w io.Writer) {
+	sec := r.Elapsed.Seconds()
+	fmt.Fprintf(w, "elapsed %.2fs, %d bot(s), %d API calls (%.0f/s)\n", sec, r.Bots, r.APICalls, float64(r.APICalls)/sec)
+	fmt.Fprintf(w, "moves: %d people + %d AI = %.0f moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, r.MovesPerSecond(), r.Games)
+	for _, kind := range []string{"people", "ai"} {
+		if s, ok := r.Ack[kind]; ok && s.N > 0 {
+			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
+			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
+		}
+	}
+	fmt.Fprintf(w, "cpu: this process %.2f cores", r.CPU.Seconds()/sec)
+	if r.RedisCPU > 0 {
+		fmt.Fprintf(w, ", redis-server %.2f cores", r.RedisCPU.Seconds()/sec)
+	}
+	fmt.Fprintln(w)
+	keys := make([]string, 0, len(r.Errors))
+	for k := range r.Errors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "errors: %d\n", r.ErrorCount())
+	for _, k := range keys {
+		note := ""
+		if harmless(k) {
+			note = " (harmless, not counted)"
+		}
+		fmt.Fprintf(w, "  %s: %d%s\n", k, r.Errors[k], note)
+	}
+}
