@@ -179,6 +179,16 @@ const (
 	defaultMaxRetryBackoff = 100 * time.Millisecond
 )
 
+// failFast applies the fail-fast defaults to the options the URL's query q leaves unset.
+func failFast(q url.Values, dialTimeout, maxRetryBackoff *time.Duration) {
+	if !q.Has("dial_timeout") {
+		*dialTimeout = defaultDialTimeout
+	}
+	if !q.Has("max_retry_backoff") {
+		*maxRetryBackoff = defaultMaxRetryBackoff
+	}
+}
+
 // NewClient returns a go-redis client for url, in the forms Open documents. It does not
 // connect; the caller closes the client.
 func NewClient(rawURL string) (redis.UniversalClient, error) {
@@ -198,24 +208,14 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
-		if !q.Has("dial_timeout") {
-			o.DialTimeout = defaultDialTimeout
-		}
-		if !q.Has("max_retry_backoff") {
-			o.MaxRetryBackoff = defaultMaxRetryBackoff
-		}
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
 		return redis.NewClient(o), nil
 	case "cluster":
 		o, err := redis.ParseClusterURL(u.String())
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
-		if !q.Has("dial_timeout") {
-			o.DialTimeout = defaultDialTimeout
-		}
-		if !q.Has("max_retry_backoff") {
-			o.MaxRetryBackoff = defaultMaxRetryBackoff
-		}
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
 		return redis.NewClusterClient(o), nil
 	case "sentinel":
 		o, err := redis.ParseFailoverURL(u.String())
@@ -225,12 +225,7 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		if o.MasterName == "" {
 			return nil, fmt.Errorf("storage: REDIS_URL: sentinel needs master_name")
 		}
-		if !q.Has("dial_timeout") {
-			o.DialTimeout = defaultDialTimeout
-		}
-		if !q.Has("max_retry_backoff") {
-			o.MaxRetryBackoff = defaultMaxRetryBackoff
-		}
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
 		return redis.NewFailoverClient(o), nil
 	}
 	return nil, fmt.Errorf("storage: REDIS_URL: unknown scheme %q", u.Scheme+"+"+mode)
