@@ -17,8 +17,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
@@ -41,18 +41,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// firstMover is a deterministic, instant AI: it plays the lowest legal square; its hint is
-// the highest.
-type firstMover struct{}
-
-func (firstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Square, error) {
-	return pos.Moves().First(), nil
-}
-
-func (firstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
-	ms := pos.LegalMoves()
-	return ms[len(ms)-1], nil
-}
+// firstMover plays the lowest legal square; its hint is the highest.
+type firstMover = hosttest.FirstMover
 
 // clock is a settable clock shared by the store, the service and the bot.
 type clock struct {

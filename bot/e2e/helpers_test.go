@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
@@ -48,16 +49,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// firstMover is a deterministic, instant AI: it plays the lowest legal square.
-type firstMover struct{}
-
-func (firstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Square, error) {
-	return pos.Moves().First(), nil
-}
-
-func (firstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
-	return pos.Moves().First(), nil
-}
+// firstMover plays the lowest legal square; its hint is the highest.
+type firstMover = hosttest.FirstMover
 
 // redisURL is where the shared Redis of a test lives: REDIS_URL, or an embedded server.
 func redisURL(t *testing.T) string {

@@ -1,0 +1,24 @@
+// Package hosttest holds test doubles for the hosting service, shared by the tests of every
+// package that drives games.
+package hosttest
+
+import (
+	"context"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// FirstMover is a deterministic, instant AI for tests: it plays the lowest legal square, and its
+// hint is the highest one. It must only be asked for positions with a legal move.
+type FirstMover struct{}
+
+// Move returns the lowest legal square of pos.
+func (FirstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Square, error) {
+	return pos.Moves().First(), nil
+}
+
+// Hint returns the highest legal square of pos.
+func (FirstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
+	ms := pos.LegalMoves()
+	return ms[len(ms)-1], nil
+}
