@@ -56,8 +56,9 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jobs := fs.Int("j", 1, "games played at once")
 	ladder := fs.Bool("ladder", false, "play every level against the one below (2v1 … 6v5) and print a Markdown table")
 	verbose := fs.Bool("v", false, "print each game")
+	slow := fs.Duration("slow", 0, "print to stderr every position on which a move took longer than this (0: none)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-v]\n"+
+		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
 			"Plays AI against AI from random openings, each opening twice with colours swapped, and prints\n"+
 			"the first player's wins, draws and losses.")
 		fs.PrintDefaults()
@@ -85,7 +86,16 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		pairs = append(pairs, pair{ai.Level(*a), ai.Level(*b)})
 	}
 	for _, pr := range pairs {
-		st := playMatch(pr.a, pr.b, *games, *size, *plies, *seed, *jobs, func(g int, res string) {
+		var onSlow func(ai.Level, time.Duration, time.Duration, engine.Position)
+		if *slow > 0 {
+			onSlow = func(l ai.Level, el, cpu time.Duration, p engine.Position) {
+				if el > *slow {
+					fmt.Fprintf(stderr, "slow move: level %d took %v (process CPU time %v) on %v\n", l,
+						el.Round(time.Microsecond), cpu.Round(time.Microsecond), p)
+				}
+			}
+		}
+		st := playMatch(pr.a, pr.b, *games, *size, *plies, *seed, *jobs, onSlow, func(g int, res string) {
 			if *verbose {
 				fmt.Fprintf(stderr, "game %d: %s\n", g+1, res)
 			}
@@ -106,7 +116,12 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // playMatch plays games between levels a and b; game i uses opening i/2 and gives a black in
 // even games, white in odd ones.
-func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int, report func(int, string)) matchStats {
+// onSlow, when not nil, is called after every move with the level that chose it, its
+// wall-clock thinking time, the CPU time the process used meanwhile (a good measure of the
+// search's own only when jobs is 1) and the position; it may be called from several
+// goroutines at once when jobs > 1.
+func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int,
+	onSlow func(ai.Level, time.Duration, time.Duration, engine.Position), report func(int, string)) matchStats {
 	var (
 		mu sync.Mutex
 		st matchStats
@@ -118,7 +133,7 @@ func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int, rep
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				diff, rec, times := playGame(a, b, g, size, plies, seed)
+				diff, rec, times := playGame(a, b, g, size, plies, seed, onSlow)
 				mu.Lock()
 				st.time[0].add(times[0])
 				st.time[1].add(times[1])
@@ -161,7 +176,8 @@ func opening(size, plies int, seed uint64, k int) *engine.Game {
 
 // playGame plays game g and returns the final disc difference (empties to the winner) for
 // level a, and the game record.
-func playGame(a, b ai.Level, g, size, plies int, seed uint64) (int, string, [2]moveTimes) {
+func playGame(a, b ai.Level, g, size, plies int, seed uint64,
+	onSlow func(ai.Level, time.Duration, time.Duration, engine.Position)) (int, string, [2]moveTimes) {
 	var times [2]moveTimes
 	game := opening(size, plies, seed, g/2)
 	aColor := engine.Color(g % 2)
@@ -173,12 +189,15 @@ func playGame(a, b ai.Level, g, size, plies int, seed uint64) (int, string, [2]m
 		if p.Side() == aColor {
 			lvl, rng, who = a, rngA, 0
 		}
-		start := time.Now()
+		cpu0, start := cpuTime(), time.Now()
 		m, err := ai.Choose(context.Background(), p, lvl, rng)
-		el := time.Since(start)
+		el, cpu := time.Since(start), cpuTime()-cpu0
 		times[who].n++
 		times[who].total += el
 		times[who].max = max(times[who].max, el)
+		if onSlow != nil {
+			onSlow(lvl, el, cpu, p)
+		}
 		if err != nil {
 			panic(fmt.Sprintf("match: %v at %v", err, p))
 		}

@@ -64,6 +64,17 @@ type config struct {
 	tableBits  int
 	mustScore  bool            // search even a forced move, for its score
 	tables     *[17]*evalTable // evaluation override (tuning); nil for the embedded weights
+	// clock, when set, replaces the wall clock: it returns the time after the search has
+	// visited the given number of positions (tests use it as a virtual clock).
+	clock func(nodes uint64) time.Time
+}
+
+// now returns the search's current time for a searcher that has visited nodes positions.
+func (c *config) now(nodes uint64) time.Time {
+	if c.clock != nil {
+		return c.clock(nodes)
+	}
+	return time.Now()
 }
 
 // control is the part of a searcher that counts nodes and decides when to stop.
@@ -75,15 +86,16 @@ type control struct {
 	abort     bool
 }
 
-// Nodes between two checks of the budget: 8×8 nodes are cheap, nodes of the generic path on a
-// large board cost up to a few hundred microseconds.
+// Nodes between two checks of the budget: 8×8 nodes cost 0.1–2 µs (so a check at least every
+// half millisecond), nodes of the generic path on a large board up to a few hundred
+// microseconds. Every loop of the search that can run long counts nodes and polls.
 const (
-	pollEvery  = 1024
-	pollEveryN = 16
+	pollEvery  = 256
+	pollEveryN = 8
 )
 
 func newControl(cfg *config, every uint64) control {
-	return control{cfg: cfg, nextCheck: every, every: every}
+	return control{cfg: cfg, every: every} // the first node polls: a search started late stops at once
 }
 
 // poll checks the budget; it sets and returns abort.
@@ -94,13 +106,13 @@ func (c *control) poll() bool {
 		c.abort = true
 	case c.cfg.ctx.Err() != nil:
 		c.abort = true
-	case !c.cfg.deadline.IsZero() && !time.Now().Before(c.cfg.deadline):
+	case !c.cfg.deadline.IsZero() && !c.cfg.now(c.nodes).Before(c.cfg.deadline):
 		c.abort = true
 	}
 	return c.abort
 }
 
-func (c *control) elapsed() time.Duration { return time.Since(c.cfg.start) }
+func (c *control) elapsed() time.Duration { return c.cfg.now(c.nodes).Sub(c.cfg.start) }
 
 // outOfTime reports whether the next iteration should not start, given when the last began.
 func (c *control) outOfTime(iterStart time.Duration) bool {
@@ -145,7 +157,7 @@ func run(cfg *config, p engine.Position) (Result, error) {
 		cfg.ctx = context.Background()
 	}
 	if cfg.start.IsZero() {
-		cfg.start = time.Now()
+		cfg.start = cfg.now(0)
 	}
 	if d, ok := cfg.ctx.Deadline(); ok && (cfg.deadline.IsZero() || d.Before(cfg.deadline)) {
 		cfg.deadline = d

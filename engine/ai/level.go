@@ -51,7 +51,10 @@ func (l Level) String() string {
 	return fmt.Sprintf("Level(%d)", int(l))
 }
 
-// Budget returns the hard ceiling on the time level l may think on a board of the given size.
+// Budget returns the hard ceiling on the time level l may think on a board of the given size:
+// 45 ms for levels 1–3, 250 ms for level 4, 500 ms for level 5, and for level 6 one second on
+// 8×8 and two seconds on larger boards. Choose keeps within it unless the operating system
+// stops the process for longer than the budget's safety margin (15%).
 func (l Level) Budget(size int) time.Duration {
 	switch {
 	case l <= LevelCasual:
@@ -61,10 +64,15 @@ func (l Level) Budget(size int) time.Duration {
 	case l == LevelExpert:
 		return 500 * time.Millisecond
 	case size == 8:
-		return 950 * time.Millisecond
+		return time.Second
 	}
-	return 1900 * time.Millisecond
+	return 2 * time.Second
 }
+
+// searchTime is the deadline the search of level l actually uses: the budget less a margin
+// for the work after the deadline is noticed (unwinding, building the answer) and for the
+// scheduler.
+func (l Level) searchTime(size int) time.Duration { return l.Budget(size) * 85 / 100 }
 
 // levelConfig returns the search settings of level l on a board of the given size.
 func levelConfig(l Level, size int) config {
@@ -100,6 +108,11 @@ func Choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (en
 
 // ChooseResult is Choose that also returns the search's result.
 func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (Result, error) {
+	return choose(ctx, p, l, rng, nil)
+}
+
+// choose is ChooseResult with a clock for tests (nil for the wall clock; see config.clock).
+func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clock func(uint64) time.Time) (Result, error) {
 	if !l.Valid() {
 		return Result{}, ErrLevel
 	}
@@ -116,13 +129,14 @@ func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Ran
 		return Result{Move: engine.Pass}, nil
 	}
 	if l == LevelBeginner {
-		return beginner(ctx, p, rng)
+		return beginner(ctx, p, rng, clock)
 	}
 	cfg := levelConfig(l, p.Size())
 	cfg.ctx = ctx
 	cfg.rng = rng
-	cfg.start = time.Now()
-	cfg.deadline = cfg.start.Add(l.Budget(p.Size()))
+	cfg.clock = clock
+	cfg.start = cfg.now(0)
+	cfg.deadline = cfg.start.Add(l.searchTime(p.Size()))
 	if l == LevelMaster {
 		cfg.soft = l.Budget(p.Size()) * 2 / 5
 	}
@@ -131,7 +145,7 @@ func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Ran
 
 // beginner plays a random legal move, except that near the end it never picks a losing move
 // when a move that does not lose exists.
-func beginner(ctx context.Context, p engine.Position, rng *rand.Rand) (Result, error) {
+func beginner(ctx context.Context, p engine.Position, rng *rand.Rand, clock func(uint64) time.Time) (Result, error) {
 	moves := p.LegalMoves()
 	pick := func(ms []engine.Square) engine.Square {
 		if rng == nil {
@@ -141,12 +155,20 @@ func beginner(ctx context.Context, p engine.Position, rng *rand.Rand) (Result, e
 	}
 	if p.Empties() <= 8 {
 		var safe []engine.Square
-		start := time.Now()
-		deadline := start.Add(LevelBeginner.Budget(p.Size()))
+		var c0 config
+		c0.clock = clock
+		start := c0.now(0)
+		deadline := start.Add(LevelBeginner.searchTime(p.Size()))
+		var nodes uint64 // the virtual clock counts the nodes of every search
 		for _, m := range moves {
 			q, _, _ := p.Play(m)
 			cfg := &config{ctx: ctx, jump: 64, tableBits: 10, mustScore: true, start: start, deadline: deadline}
+			if clock != nil {
+				done := nodes
+				cfg.clock = func(n uint64) time.Time { return clock(done + n) }
+			}
 			r, err := run(cfg, q)
+			nodes += r.Nodes
 			score := 0
 			switch {
 			case errors.Is(err, ErrGameOver):

@@ -254,7 +254,7 @@ func (s *searcher8) rootIteration(p, o uint64, root []rootMove8, d int) (int, bo
 		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
 		var v int
 		if i == 0 {
-			v = -s.pvs(no, np, d-1, -beta, -alpha)
+			v = s.aspiration(no, np, d, m.score, d > 1 && d == popcnt(^(p|o)))
 		} else {
 			a := alpha - margin
 			v = -s.pvs(no, np, d-1, -a-1, -a)
@@ -326,4 +326,39 @@ func (s *searcher8) pv(p, o uint64, pv []engine.Square, depth int) []engine.Squa
 		p, o = o&^f, p|f|1<<uint(sq)
 	}
 	return pv
+}
+
+// aspiration searches the first root move (the position after it is (p, o)) to depth d-1 and
+// returns its value for the side at the root. With narrow set it starts with a window around
+// guess, the move's value in the previous iteration, and widens it until the value is inside.
+func (s *searcher8) aspiration(p, o uint64, d, guess int, narrow bool) int {
+	if !narrow {
+		return -s.pvs(p, o, d-1, -infScore, infScore)
+	}
+	g := floorDiv100(guess)
+	g -= g & 1 // exact scores on 8×8 are even
+	w := 1     // first ask whether the score is exactly g
+	lo, hi := max(g-w, -64), min(g+w, 64)
+	for {
+		a, b := lo*100-100, hi*100+100
+		if lo <= -64 {
+			a = -infScore
+		}
+		if hi >= 64 {
+			b = infScore
+		}
+		v := -s.pvs(p, o, d-1, -b, -a)
+		switch {
+		case s.abort:
+			return v
+		case v <= a:
+			w *= 2
+			hi, lo = lo, max(lo-w, -64)
+		case v >= b:
+			w *= 2
+			lo, hi = hi, min(hi+w, 64)
+		default:
+			return v
+		}
+	}
 }

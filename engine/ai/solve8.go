@@ -11,13 +11,15 @@ import "math/bits"
 var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f00000000, 0xf0f0f0f000000000}
 
 // Solver thresholds: below shallowEmpties the solver walks the empty squares in parity order
-// without sorting; from hashEmpties on it uses the transposition table.
+// without sorting (the last two have a routine of their own); from hashEmpties on it uses the
+// transposition table.
 const (
 	shallowEmpties = 6
 	hashEmpties    = 9
 	// deepOrderEmpties: from here on moves are ordered with the evaluation too.
 	deepOrderEmpties = 14
-	// searchOrderEmpties: from here on moves are ordered by a shallow search.
+	// searchOrderEmpties: from here on moves are ordered by a shallow search of depth
+	// 2 + (empties − searchOrderEmpties)/2.
 	searchOrderEmpties = 16
 )
 
@@ -83,11 +85,16 @@ func (s *searcher8) solve(p, o uint64, alpha, beta int) int {
 // last1 scores the last empty square sq.
 func last1(p, o uint64, sq int) int {
 	np := popcnt(p)
-	if f := flips8(p, o, sq); f != 0 {
-		return 2*(np+popcnt(f)+1) - 64
+	near := neighbours8(1 << uint(sq))
+	if near&o != 0 {
+		if f := flips8(p, o, sq); f != 0 {
+			return 2*(np+popcnt(f)+1) - 64
+		}
 	}
-	if f := flips8(o, p, sq); f != 0 {
-		return 2*(np-popcnt(f)) - 64
+	if near&p != 0 {
+		if f := flips8(o, p, sq); f != 0 {
+			return 2*(np-popcnt(f)) - 64
+		}
 	}
 	// Nobody can play the last square: it goes to the winner.
 	d := 2*np - 63
@@ -98,12 +105,20 @@ func last1(p, o uint64, sq int) int {
 }
 
 // solveShallow searches the last few empty squares without move generation: it tries each
-// empty square, odd quadrants first.
+// empty square next to an opponent disc, odd quadrants first.
 func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, passed bool) int {
+	switch e := empty & (empty - 1); {
+	case e == 0:
+		s.nodes++
+		return last1(p, o, bits.TrailingZeros64(empty))
+	case e&(e-1) == 0:
+		return s.solve2(p, o, alpha, beta, bits.TrailingZeros64(empty), bits.TrailingZeros64(e))
+	}
 	s.nodes++
 	best := -65
+	cand := empty & neighbours8(o)
 	odd := oddEmpties(empty)
-	for _, set := range [2]uint64{odd, empty &^ odd} {
+	for _, set := range [2]uint64{cand & odd, cand &^ odd} {
 		for set != 0 {
 			sq := bits.TrailingZeros64(set)
 			set &= set - 1
@@ -112,14 +127,7 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 				continue
 			}
 			np, no := p|f|1<<uint(sq), o&^f
-			ne := empty &^ (1 << uint(sq))
-			var v int
-			if ne&(ne-1) == 0 {
-				s.nodes++
-				v = -last1(no, np, bits.TrailingZeros64(ne))
-			} else {
-				v = -s.solveShallow(no, np, -beta, -max(alpha, best), ne, false)
-			}
+			v := -s.solveShallow(no, np, -beta, -max(alpha, best), empty&^(1<<uint(sq)), false)
 			if v > best {
 				best = v
 				if v >= beta {
@@ -135,6 +143,38 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 		return -s.solveShallow(o, p, -beta, -alpha, empty, true)
 	}
 	return best
+}
+
+// solve2 is the exact score with exactly two empty squares, a and b, fail-soft in
+// (alpha, beta).
+func (s *searcher8) solve2(p, o uint64, alpha, beta int, a, b int) int {
+	s.nodes++
+	best := -65
+	if f := flips8(p, o, a); f != 0 {
+		best = -last1(o&^f, p|f|1<<uint(a), b)
+	}
+	if best < beta {
+		if f := flips8(p, o, b); f != 0 {
+			best = max(best, -last1(o&^f, p|f|1<<uint(b), a))
+		}
+	}
+	if best != -65 {
+		return best
+	}
+	// p passes: the opponent picks the lower of its replies.
+	worst, moved := 65, false
+	if f := flips8(o, p, a); f != 0 {
+		worst, moved = last1(p&^f, o|f|1<<uint(a), b), true
+	}
+	if worst > alpha {
+		if f := flips8(o, p, b); f != 0 {
+			worst, moved = min(worst, last1(p&^f, o|f|1<<uint(b), a)), true
+		}
+	}
+	if !moved {
+		return final8(p, o)
+	}
+	return worst
 }
 
 // solveDeep is the solver for positions with many empty squares: fastest-first ordering,
@@ -270,7 +310,7 @@ func (s *searcher8) orderEnd(p, o, moves uint64, ttMove int, list []move8) int {
 		if deep {
 			var v int
 			if n >= searchOrderEmpties && om != 0 {
-				v = s.pvs(no, np, 2+(n-searchOrderEmpties)/3, -infScore, infScore)
+				v = s.pvs(no, np, 2+(n-searchOrderEmpties)/2, -infScore, infScore)
 			} else {
 				v = eval8(s.ev, no, np, om)
 			}

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestMatchSlowReport plays two quick games and checks the summary line and that -slow names
+// every move slower than its threshold (1 ns: every move) with its CPU time.
+func TestMatchSlowReport(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runMatch([]string{"-a", "2", "-b", "1", "-games", "2", "-slow", "1ns"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "level 2 vs level 1 on 8x8:") {
+		t.Errorf("stdout = %q, want the match summary", out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	if len(lines) < 20 {
+		t.Fatalf("%d slow-move lines, want one per move", len(lines))
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "slow move: level ") || !strings.Contains(l, "process CPU time") {
+			t.Fatalf("bad line %q", l)
+		}
+	}
+}
