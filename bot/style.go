@@ -104,9 +104,13 @@ func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
 	}
 	for _, ref := range g.Boards {
 		if ref.InlineID == "" && ref.ChatID == m.chat {
-			if err := b.editMarkup(ctx, ref, nil); err != nil {
-				b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
-			}
+			// Through the message's edit queue, so a redraw of the old board already on its way
+			// cannot put the buttons back after they were cleared.
+			b.schedule(ref, func(ctx context.Context) {
+				if err := b.editMarkup(ctx, ref, nil); err != nil {
+					b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
+				}
+			})
 		}
 	}
 	return nil
