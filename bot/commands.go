@@ -522,10 +522,7 @@ func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error
 func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err != nil {
-		if errors.Is(err, host.ErrNoGame) {
-			return b.replyKey(ctx, m, "err.no_game")
-		}
-		return b.replyErr(ctx, m, err)
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == storage.StatusLobby {
 		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
@@ -541,10 +538,7 @@ func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
 func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err != nil {
-		if errors.Is(err, host.ErrNoGame) {
-			return b.replyKey(ctx, m, "err.no_game")
-		}
-		return b.replyErr(ctx, m, err)
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == storage.StatusLobby {
 		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
@@ -566,10 +560,7 @@ func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err != nil {
-		if errors.Is(err, host.ErrNoGame) {
-			return b.replyKey(ctx, m, "err.no_game")
-		}
-		return b.replyErr(ctx, m, err)
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, host.AnyPly)
 	if err != nil {
