@@ -237,6 +237,24 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	return s.messageModelLocked(m), nil
 }
 
+// chatMessageLocked finds the live message that chat_id and message_id name; verb ("edit",
+// "delete") goes into Telegram's "message to … not found" error.
+func (s *Server) chatMessageLocked(r *request, verb string) (*chatState, *msgState, *apiError) {
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, ok := r.int64("message_id")
+	if !ok {
+		return nil, nil, badRequest("message identifier is not specified")
+	}
+	m := c.byID[int(id)]
+	if int64(int(id)) != id || m == nil || m.deleted {
+		return nil, nil, badRequest("message to %s not found", verb)
+	}
+	return c, m, nil
+}
+
 // editTargetLocked finds the message an edit method names.
 func (s *Server) editTargetLocked(r *request) (*msgState, *apiError) {
 	if id := r.str("inline_message_id"); id != "" {
@@ -246,17 +264,9 @@ func (s *Server) editTargetLocked(r *request) (*msgState, *apiError) {
 		}
 		return m, nil
 	}
-	c, err := s.chatLocked(r)
+	_, m, err := s.chatMessageLocked(r, "edit")
 	if err != nil {
 		return nil, err
-	}
-	id, ok := r.int64("message_id")
-	if !ok {
-		return nil, badRequest("message identifier is not specified")
-	}
-	m := c.byID[int(id)]
-	if int64(int(id)) != id || m == nil || m.deleted {
-		return nil, badRequest("message to edit not found")
 	}
 	if !m.fromBot || m.viaBot {
 		return nil, badRequest("message can't be edited")
@@ -388,17 +398,9 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 func (s *Server) deleteMessage(_ context.Context, r *request) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
+	c, m, err := s.chatMessageLocked(r, "delete")
 	if err != nil {
 		return nil, err
-	}
-	id, ok := r.int64("message_id")
-	if !ok {
-		return nil, badRequest("message identifier is not specified")
-	}
-	m := c.byID[int(id)]
-	if int64(int(id)) != id || m == nil || m.deleted {
-		return nil, badRequest("message to delete not found")
 	}
 	if !m.fromBot && c.model.Type != models.ChatTypePrivate {
 		return nil, badRequest("message can't be deleted")
