@@ -44,24 +44,6 @@ func TestMain(m *testing.M) {
 // firstMover plays the lowest legal square; its hint is the highest.
 type firstMover = hosttest.FirstMover
 
-// clock is a settable clock shared by the store, the service and the bot.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // syncBuffer is a log sink that tests can read.
 type syncBuffer struct {
 	mu     sync.Mutex
@@ -99,7 +81,7 @@ type harness struct {
 	t     testing.TB
 	srv   *telegramtest.Server
 	store *storage.Store
-	clock *clock
+	clock *hosttest.Clock
 	logs  *syncBuffer
 	opts  bot.Options
 	b     *bot.Bot
@@ -109,7 +91,7 @@ type harness struct {
 // newHarness starts the fake server, the store and a polling bot. mod may change the options.
 func newHarness(t testing.TB, mod ...func(*bot.Options)) *harness {
 	t.Helper()
-	h := &harness{t: t, srv: telegramtest.Start(t), clock: &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)},
+	h := &harness{t: t, srv: telegramtest.Start(t), clock: hosttest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
 	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
 	h.opts = bot.Options{Token: h.srv.Token(), APIURL: h.srv.URL(), Store: h.store,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,35 +28,17 @@ func TestMain(m *testing.M) {
 // firstMover plays the lowest legal square; its hint is the highest.
 type firstMover = hosttest.FirstMover
 
-// clock is a settable clock shared by the store and the service.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 type env struct {
 	t     testing.TB
 	svc   *host.Service
 	store *storage.Store
-	clock *clock
+	clock *hosttest.Clock
 	ctx   context.Context
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	c := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	c := hosttest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	st := storagetest.New(t, storage.Options{Now: c.Now})
 	pool := host.NewAIPool(2, 8)
 	svc := host.New(host.Config{Store: st, Mover: firstMover{}, Pool: pool, Now: c.Now,
