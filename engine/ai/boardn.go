@@ -37,7 +37,7 @@ func shrN(s setN, k uint) setN {
 // geomN holds the masks of one board size.
 type geomN struct {
 	n                      int
-	inside, inner          setN
+	inside                 setN
 	col0, colLast          setN
 	row0, rowLast          setN
 	corners, edges         setN
@@ -63,9 +63,6 @@ func newGeom(n int) *geomN {
 		for c := 0; c < n; c++ {
 			i := idx(c, r)
 			g.inside = g.inside.with(i)
-			if c > 0 && c < n-1 {
-				g.inner = g.inner.with(i)
-			}
 			if c == 0 {
 				g.col0 = g.col0.with(i)
 			}
@@ -113,53 +110,14 @@ func newGeom(n int) *geomN {
 	return g
 }
 
-// movesN returns the legal moves of p against o.
+// moves returns the legal moves of p against o.
 func (g *geomN) moves(p, o setN) setN {
-	empty := g.inside.andNot(p.or(o))
-	oh := o.and(g.inner)
-	var moves setN
-	steps := g.n - 3
-	for _, d := range [4]struct {
-		k uint
-		o setN
-	}{{1, oh}, {16, o}, {15, oh}, {17, oh}} {
-		x := d.o.and(shlN(p, d.k))
-		for i := 0; i < steps; i++ {
-			x = x.or(d.o.and(shlN(x, d.k)))
-		}
-		moves = moves.or(shlN(x, d.k))
-		x = d.o.and(shrN(p, d.k))
-		for i := 0; i < steps; i++ {
-			x = x.or(d.o.and(shrN(x, d.k)))
-		}
-		moves = moves.or(shrN(x, d.k))
-	}
-	return moves.and(empty)
+	return setN(engine.MovesN(g.n, engine.Set(p), engine.Set(o)))
 }
-
-var dirsN = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}}
 
 // flips returns the discs of o flipped by p playing on the empty square sq.
 func (g *geomN) flips(p, o setN, sq int) setN {
-	var f setN
-	c0, r0 := sq&15, sq>>4
-	n := g.n
-	for _, d := range dirsN {
-		var line setN
-		c, r := c0+d[0], r0+d[1]
-		for c >= 0 && c < n && r >= 0 && r < n {
-			i := idx(c, r)
-			if !o.has(i) {
-				if p.has(i) && !line.empty() {
-					f = f.or(line)
-				}
-				break
-			}
-			line = line.with(i)
-			c, r = c+d[0], r+d[1]
-		}
-	}
-	return f
+	return setN(engine.FlipsN(g.n, engine.Set(p), engine.Set(o), engine.Square(sq)))
 }
 
 // neighbours returns the squares of the board next to a square of x, x excluded.
