@@ -70,9 +70,19 @@ func redisURL(t *testing.T) string {
 // over one Redis database and one key prefix of the test's own, deleted when the test ends.
 func openStores(t *testing.T, url string, n int) []*storage.Store {
 	t.Helper()
+	return openStoresAt(t, url, newPrefix(), n)
+}
+
+// newPrefix returns a key prefix no other test uses.
+func newPrefix() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	prefix := "e2e:" + hex.EncodeToString(b[:]) + ":"
+	return "e2e:" + hex.EncodeToString(b[:]) + ":"
+}
+
+// openStoresAt is openStores with the given key prefix.
+func openStoresAt(t *testing.T, url, prefix string, n int) []*storage.Store {
+	t.Helper()
 	var out []*storage.Store
 	for range n {
 		client, err := storage.NewClient(url)
