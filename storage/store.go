@@ -302,6 +302,8 @@ func unavailable(err error) bool {
 //	P {mm}q:SIZE         zset    matchmaking queue for a size, score = deadline (ms)
 //	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
+//	P {ai}jobs           stream  AI jobs, consumer group "workers" (aijobs.go)
+//	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
 type keys struct{ p string }
 
 func (k keys) game(id string) string        { return k.p + "g:{" + id + "}" }
@@ -322,5 +324,7 @@ func (k keys) queue(size int) string           { return k.p + "{mm}q:" + strconv
 func (k keys) waiterPrefix() string            { return k.p + "{mm}w:" }
 func (k keys) waiter(userID int64) string      { return k.waiterPrefix() + itoa(userID) }
 func (k keys) enqueueCall(token string) string { return k.p + "{mm}r:" + token }
+func (k keys) aiJobs() string                  { return k.p + "{ai}jobs" }
+func (k keys) aiReplies(front string) string   { return k.p + "air:{" + front + "}" }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
