@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reversibot/reversi/bot/remoteai"
 )
 
 // Config is the bot's configuration, read from the environment by LoadConfig.
@@ -24,9 +26,30 @@ type Config struct {
 	MetricsAddr   string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables
 	LogLevel      slog.Level    // LOG_LEVEL: debug, info, warn, error
 	LogFormat     string        // LOG_FORMAT: json or text
-	AIWorkers     int           // AI_WORKERS: searches that may run at once
+	AIWorkers     int           // AI_WORKERS: searches that may run (or, with AI_MODE=remote, wait) at once
 	IdleClaim     time.Duration // IDLE_CLAIM_AFTER: how long a player may stall before the opponent may claim the game
+	Role          string        // ROLE: RoleBot (talks to Telegram) or RoleWorker (runs AI searches for bots)
+	AIMode        string        // AI_MODE: AILocal (searches in the bot) or AIRemote (on workers); bots only
+	AIClaimAfter  time.Duration // AI_CLAIM_AFTER: how long a job may stay with a worker before another takes it over
 }
+
+// The roles and AI modes.
+const (
+	RoleBot    = "bot"
+	RoleWorker = "worker"
+	AILocal    = "local"
+	AIRemote   = "remote"
+)
+
+// Defaults of the remote AI settings.
+const (
+	// DefaultRemoteAIWorkers is AI_WORKERS for a bot with AI_MODE=remote: its AI slots only
+	// wait for workers, so it can hold many at once.
+	DefaultRemoteAIWorkers = 64
+	// minClaimAfter keeps AI_CLAIM_AFTER above the slowest search (2 s), so a live worker's job
+	// is never taken from it.
+	minClaimAfter = 3 * time.Second
+)
 
 // DefaultAPIURL is Telegram's Bot API server.
 const DefaultAPIURL = "https://api.telegram.org"
@@ -52,13 +75,35 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		LogFormat:     strings.ToLower(orDefault(getenv("LOG_FORMAT"), "json")),
 		AIWorkers:     runtime.GOMAXPROCS(0),
 		IdleClaim:     24 * time.Hour,
+		Role:          strings.ToLower(orDefault(getenv("ROLE"), RoleBot)),
+		AIMode:        strings.ToLower(orDefault(getenv("AI_MODE"), AILocal)),
+		AIClaimAfter:  remoteai.DefaultClaimAfter,
 	}
 	var errs []error
-	switch {
-	case c.Token == "":
-		errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN is required: the token BotFather gave you"))
-	case !tokenPattern.MatchString(c.Token):
-		errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN does not look like a bot token (digits, a colon, then letters, digits, _ or -)"))
+	switch c.Role {
+	case RoleBot:
+		switch {
+		case c.Token == "":
+			errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN is required: the token BotFather gave you"))
+		case !tokenPattern.MatchString(c.Token):
+			errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN does not look like a bot token (digits, a colon, then letters, digits, _ or -)"))
+		}
+		switch c.AIMode {
+		case AILocal:
+		case AIRemote:
+			if c.RedisURL == "" {
+				errs = append(errs, errors.New("AI_MODE=remote needs REDIS_URL: the workers must reach the same Redis (the embedded one is private to this process)"))
+			}
+			c.AIWorkers = DefaultRemoteAIWorkers
+		default:
+			errs = append(errs, fmt.Errorf("AI_MODE must be local or remote, not %q", c.AIMode))
+		}
+	case RoleWorker:
+		if c.RedisURL == "" {
+			errs = append(errs, errors.New("ROLE=worker needs REDIS_URL: the Redis the bots post their AI jobs to"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("ROLE must be bot or worker, not %q", c.Role))
 	}
 	if err := checkURL("TELEGRAM_API_URL", c.APIURL); err != nil {
 		errs = append(errs, err)
@@ -89,6 +134,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("AI_WORKERS must be a whole number from 1 to 1024, not %q", v))
 		}
 		c.AIWorkers = n
+	}
+	if v := getenv("AI_CLAIM_AFTER"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < minClaimAfter || d > time.Hour {
+			errs = append(errs, fmt.Errorf("AI_CLAIM_AFTER must be a duration from 3s (above the slowest search) to 1h, like 5s, not %q", v))
+		}
+		c.AIClaimAfter = d
 	}
 	if v := getenv("IDLE_CLAIM_AFTER"); v != "" {
 		d, err := time.ParseDuration(v)

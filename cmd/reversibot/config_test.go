@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,13 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"bad format", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "LOG_FORMAT": "xml"}, "LOG_FORMAT"},
 		{"bad workers", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_WORKERS": "0"}, "AI_WORKERS"},
 		{"bad idle", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "IDLE_CLAIM_AFTER": "5s"}, "IDLE_CLAIM_AFTER"},
+		{"bad role", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "ROLE": "both"}, "ROLE must be bot or worker"},
+		{"bad ai mode", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_MODE": "cloud"}, "AI_MODE must be local or remote"},
+		{"remote ai on embedded redis", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_MODE": "remote"}, "AI_MODE=remote needs REDIS_URL"},
+		{"worker on embedded redis", map[string]string{"ROLE": "worker"}, "ROLE=worker needs REDIS_URL"},
+		{"claim too soon", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_CLAIM_AFTER": "1s"}, "AI_CLAIM_AFTER"},
+		{"claim not a duration", map[string]string{"ROLE": "worker", "REDIS_URL": "redis://r:6379", "AI_CLAIM_AFTER": "5"}, "AI_CLAIM_AFTER"},
+		{"worker bad workers", map[string]string{"ROLE": "worker", "REDIS_URL": "redis://r:6379", "AI_WORKERS": "-2"}, "AI_WORKERS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,5 +72,38 @@ func TestLoadConfigWebhookMode(t *testing.T) {
 	}
 	if c.ListenAddr != "127.0.0.1:8443" || c.AIWorkers != 3 || c.IdleClaim != 2*time.Hour || c.APIURL != "http://127.0.0.1:8081" {
 		t.Errorf("config = %+v", c)
+	}
+}
+
+func TestLoadConfigRoles(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Role != RoleBot || c.AIMode != AILocal || c.AIClaimAfter != 5*time.Second || c.AIWorkers != runtime.GOMAXPROCS(0) {
+		t.Errorf("defaults: role %q, AI mode %q, claim after %v, AI workers %d; want bot, local, 5s, GOMAXPROCS",
+			c.Role, c.AIMode, c.AIClaimAfter, c.AIWorkers)
+	}
+
+	// A remote-AI bot's slots only wait: many by default, AI_WORKERS still wins.
+	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_MODE": "Remote", "REDIS_URL": "redis://r:6379/0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AIMode != AIRemote || c.AIWorkers != DefaultRemoteAIWorkers {
+		t.Errorf("remote bot: AI mode %q, AI workers %d; want remote, %d", c.AIMode, c.AIWorkers, DefaultRemoteAIWorkers)
+	}
+	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_MODE": "remote", "REDIS_URL": "redis://r:6379/0", "AI_WORKERS": "200"}))
+	if err != nil || c.AIWorkers != 200 {
+		t.Errorf("remote bot with AI_WORKERS=200: %d, %v", c.AIWorkers, err)
+	}
+
+	// A worker needs no token; AI_WORKERS is its searches at once.
+	c, err = LoadConfig(env(map[string]string{"ROLE": "worker", "REDIS_URL": "redis://r:6379/0", "AI_WORKERS": "3", "AI_CLAIM_AFTER": "10s"}))
+	if err != nil {
+		t.Fatalf("worker config: %v", err)
+	}
+	if c.Role != RoleWorker || c.AIWorkers != 3 || c.AIClaimAfter != 10*time.Second {
+		t.Errorf("worker config = %+v", c)
 	}
 }

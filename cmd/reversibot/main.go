@@ -3,6 +3,10 @@
 // REDIS_URL is empty), serves /metrics and /healthz, and takes updates by long polling, or by
 // webhook when WEBHOOK_URL is set. SIGINT or SIGTERM stop it cleanly: no update is left half
 // applied.
+//
+// With ROLE=worker it is an AI worker instead: it needs no token, takes the AI searches that
+// bots with AI_MODE=remote post to the Redis at REDIS_URL, and answers them; run as many as the
+// AI needs CPUs. A worker that dies mid-search leaves its job to the others.
 package main
 
 import (
@@ -16,11 +20,16 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/metrics"
+	"github.com/reversibot/reversi/bot/remoteai"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -61,7 +70,8 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	return slog.New(newRedactingHandler(h, cfg.Token, cfg.WebhookSecret))
 }
 
-// serve wires storage, metrics and the bot, and runs until ctx is done.
+// serve wires storage, metrics and the bot (or, for ROLE=worker, the AI worker), and runs until
+// ctx is done.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	m := metrics.New()
 	store, err := storage.Open(ctx, cfg.RedisURL, storage.Options{Prefix: cfg.RedisPrefix, Observe: m.RedisCall})
@@ -69,8 +79,31 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return fmt.Errorf("open storage: %w", err)
 	}
 	defer store.Close()
+	if cfg.Role == RoleWorker {
+		return serveWorker(ctx, cfg, log, m, store)
+	}
 	if store.Embedded() {
 		log.Warn("REDIS_URL is empty: games live in an embedded in-memory Redis and nothing survives a restart")
+	}
+
+	// With AI_MODE=remote the searches run on workers; the bot's AI slots only wait for them
+	// (and bot.New leaves GOMAXPROCS alone, as it does for any Mover given).
+	var mover host.Mover
+	if cfg.AIMode == AIRemote {
+		remote := remoteai.NewMover(store, remoteai.MoverOptions{Logger: log})
+		defer remote.Close() // after Shutdown below: no handler waits for it any more
+		mover = remote
+		m.Registry().MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "reversi_remote_ai_dropped_total",
+				Help: "AI results from workers that nobody waited for any more (late, or answered twice).",
+			}, func() float64 { return float64(remote.Stats().Dropped) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "reversi_remote_ai_malformed_total",
+				Help: "Entries of this bot's AI reply stream that were not results.",
+			}, func() float64 { return float64(remote.Stats().Malformed) }),
+		)
+		log.Info("AI searches run on workers (AI_MODE=remote)", "front", remote.Front(), "waiting_slots", cfg.AIWorkers)
 	}
 
 	b, err := bot.New(ctx, bot.Options{
@@ -81,6 +114,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Metrics:   m,
 		AIWorkers: cfg.AIWorkers,
 		IdleClaim: cfg.IdleClaim,
+		Mover:     mover,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
@@ -94,15 +128,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		runErr  error // why serving stopped, other than a signal
 	)
 	errc := make(chan error, 3)
-	if cfg.MetricsAddr != "off" {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", m.Handler())
-		mux.Handle("GET /healthz", healthHandler(store))
-		srv, err := listen(cfg.MetricsAddr, mux, errc)
-		if err != nil {
-			return fmt.Errorf("METRICS_ADDR: %w", err)
-		}
-		log.Info("serving /metrics and /healthz", "addr", srv.Addr)
+	if srv, err := serveMetrics(cfg, m, store, errc, log); err != nil {
+		return err
+	} else if srv != nil {
 		servers = append(servers, srv)
 	}
 
@@ -150,6 +178,78 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		runErr = errors.Join(runErr, fmt.Errorf("shutdown: %w", err))
 	}
 	return runErr
+}
+
+// workerDrain is how long a stopping worker lets its searches in flight finish and post their
+// answers: above the slowest search (2 s).
+const workerDrain = 3 * time.Second
+
+// serveWorker runs the AI worker (ROLE=worker) until ctx is done: it answers the AI jobs that
+// bots with AI_MODE=remote post, AI_WORKERS at a time, and serves /metrics and /healthz.
+func serveWorker(ctx context.Context, cfg Config, log *slog.Logger, m *metrics.Metrics, store *storage.Store) error {
+	jobs := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "reversi_worker_jobs_total",
+		Help: "AI jobs a worker handled, by kind (move, hint) and outcome (ok, failed, expired, malformed, abandoned, unposted).",
+	}, []string{"kind", "outcome"})
+	w := remoteai.NewWorker(store, remoteai.WorkerOptions{
+		Concurrency: cfg.AIWorkers,
+		ClaimAfter:  cfg.AIClaimAfter,
+		Drain:       workerDrain,
+		Logger:      log,
+		Observe: func(kind string, level int, outcome string, took time.Duration) {
+			jobs.WithLabelValues(kind, outcome).Inc()
+			if kind == storage.AIJobMove && outcome == remoteai.OutcomeOK {
+				m.AIThink(strconv.Itoa(level), took)
+			}
+		},
+	})
+	busy := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "reversi_worker_busy",
+		Help: "AI jobs the worker is handling now.",
+	}, func() float64 { return float64(w.Busy()) })
+	m.Registry().MustRegister(jobs, busy)
+
+	errc := make(chan error, 1)
+	srv, err := serveMetrics(cfg, m, store, errc, log)
+	if err != nil {
+		return err
+	}
+	log.Info("AI worker taking jobs", "worker", w.Name(), "searches", cfg.AIWorkers, "claim_after", cfg.AIClaimAfter)
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		_ = w.Run(wctx) // returns nil once wctx ends
+		close(done)
+	}()
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errc:
+	}
+	log.Info("stopping: finishing searches in flight")
+	stop()
+	<-done
+	if srv != nil {
+		shutdownServers([]*http.Server{srv})
+	}
+	return runErr
+}
+
+// serveMetrics serves /metrics and /healthz on METRICS_ADDR, unless it is "off" (then it returns
+// a nil server).
+func serveMetrics(cfg Config, m *metrics.Metrics, store *storage.Store, errc chan<- error, log *slog.Logger) (*http.Server, error) {
+	if cfg.MetricsAddr == "off" {
+		return nil, nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	mux.Handle("GET /healthz", healthHandler(store))
+	srv, err := listen(cfg.MetricsAddr, mux, errc)
+	if err != nil {
+		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
+	}
+	log.Info("serving /metrics and /healthz", "addr", srv.Addr)
+	return srv, nil
 }
 
 // listen starts an HTTP server on addr; a failure after start-up is sent to errc.

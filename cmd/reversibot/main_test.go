@@ -58,6 +58,17 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// buildBinary builds the reversibot binary into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "reversibot")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestBinaryPlaysAndStopsCleanly builds the real binary, runs it against the fake Bot API (and the
 // Redis at REDIS_URL, or its embedded one), plays a move against the AI, scrapes /healthz and
 // /metrics, then stops it with SIGTERM and expects a clean exit.
@@ -65,11 +76,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "reversibot")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 
 	srv := telegramtest.Start(t)
 	metricsAddr := freeAddr(t)
