@@ -73,14 +73,33 @@
 // # Observing
 //
 // Tests never sleep: [Server.WaitFor] blocks until a predicate over a [View]
-// of the state holds, [Server.WaitMessage] until a message of a chat matches,
+// of the state holds, [Server.WaitChat] until a predicate about one chat's
+// messages holds, [Server.WaitMessage] until a message of a chat matches,
 // [Server.WaitCallbackAnswer] and [Server.WaitInlineAnswer] until the bot has
-// answered. They are woken by every change of the state; the context passed
-// in only bounds a failing wait. [Server.Messages], [Server.LastMessage],
-// [Server.CallbackAnswer], [Server.Calls] and [Server.CallLog] read the state.
+// answered. WaitFor and WaitInlineAnswer are woken by every change of the
+// state; WaitChat and WaitMessage only by a message of their chat being sent,
+// edited or deleted, and WaitCallbackAnswer only by its answer, so that many
+// waiters (a load generator's thousands of chats) cost nothing while other
+// chats change. The context passed in only bounds a failing wait.
+// [Server.Messages], [Server.MessagesSince], [Server.LastMessage],
+// [Server.CallbackAnswer], [Server.Calls] and [Server.CallLog] read the state;
+// [Server.Peek] reads a message without copying its keyboard, for hot loops.
 // Every recorded event carries a sequence number (Message.Seq,
 // CallbackAnswer.Seq, Call.Seq) so a test can check the order of, say, an
-// answerCallbackQuery and the edit that followed it.
+// answerCallbackQuery and the edit that followed it; a callback answer also
+// carries the server clock's time (CallbackAnswer.Time).
+//
+// # Cost
+//
+// The fake is built to cost a load test little per request: request fields,
+// text and keyboards are decoded and checked before the server's lock is
+// taken, the keyboards and JSON bodies a bot sends take a lean decoder
+// (anything unusual falls back to encoding/json, with the same result), a
+// keyboard's JSON is encoded once per change (or taken as sent, when the bot
+// sent it in that very form) and reused in the answer to the edit and in every
+// callback query pressed on it, and a wait wakes only for what it waits for.
+// Keyboards in answers and updates leave out an empty copy_text, as Telegram
+// does. BenchmarkEditBoardJSON measures one board edit.
 //
 // # Faults and webhooks
 //

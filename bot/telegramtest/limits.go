@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -60,6 +61,14 @@ func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "
 // parseMarkup decodes a reply_markup field. It returns the inline keyboard
 // (nil for none or for another kind of markup) or Telegram's error.
 func parseMarkup(raw string) (*models.InlineKeyboardMarkup, *apiError) {
+	if mk, _, ok := fastKeyboard(raw); ok {
+		return mk, nil
+	}
+	return parseMarkupJSON(raw)
+}
+
+// parseMarkupJSON is parseMarkup through encoding/json, for every input.
+func parseMarkupJSON(raw string) (*models.InlineKeyboardMarkup, *apiError) {
 	if strings.TrimSpace(raw) == "" || strings.TrimSpace(raw) == "null" {
 		return nil, nil
 	}
@@ -96,12 +105,20 @@ func parseMarkupValue(raw json.RawMessage) (*models.InlineKeyboardMarkup, *apiEr
 }
 
 func buildKeyboard(rows [][]wireButton) (*models.InlineKeyboardMarkup, *apiError) {
+	n := 0
+	for _, row := range rows {
+		n += len(row)
+	}
+	// All buttons in one array, the rows slices of it (capped, so that appending to one row
+	// never overwrites the next).
+	buttons := make([]models.InlineKeyboardButton, min(n, MaxButtons))
 	total := 0
 	out := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(rows))}
 	for _, row := range rows {
 		if len(row) > MaxButtonsPerRow {
 			return nil, badRequest("REPLY_MARKUP_TOO_LONG")
 		}
+		start := total
 		total += len(row)
 		if total > MaxButtons {
 			return nil, badRequest("REPLY_MARKUP_TOO_LONG")
@@ -109,103 +126,118 @@ func buildKeyboard(rows [][]wireButton) (*models.InlineKeyboardMarkup, *apiError
 		if len(row) == 0 {
 			continue
 		}
-		r := make([]models.InlineKeyboardButton, 0, len(row))
-		for _, b := range row {
-			btn, err := buildButton(b)
-			if err != nil {
+		r := buttons[start:total:total]
+		for i := range row {
+			if err := buildButton(&row[i], &r[i]); err != nil {
 				return nil, err
 			}
-			r = append(r, btn)
 		}
 		out.InlineKeyboard = append(out.InlineKeyboard, r)
 	}
 	return out, nil
 }
 
-func buildButton(b wireButton) (models.InlineKeyboardButton, *apiError) {
-	var btn models.InlineKeyboardButton
-	if b.Text == nil {
-		return btn, badRequest("can't parse inline keyboard button: Field \"text\" must be of type String")
-	}
-	if strings.TrimSpace(*b.Text) == "" {
-		return btn, badRequest("can't parse inline keyboard button: Text must be non-empty")
-	}
-	btn.Text = *b.Text
-	actions := 0
-	if b.CallbackData != nil {
-		actions++
-		n := len(*b.CallbackData)
-		if n < 1 || n > MaxCallbackData {
-			return btn, badRequest("BUTTON_DATA_INVALID")
+// buildButton checks b as Telegram does and fills btn, which must be zero, from it.
+func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
+	var h has
+	for _, f := range []struct {
+		src *string
+		dst *string
+		bit has
+	}{
+		{b.Text, &btn.Text, hasText},
+		{b.URL, &btn.URL, hasURL},
+		{b.CallbackData, &btn.CallbackData, hasData},
+		{b.SwitchInlineQuery, &btn.SwitchInlineQuery, hasQuery},
+		{b.SwitchInlineQueryCurrentChat, &btn.SwitchInlineQueryCurrentChat, hasQueryHere},
+	} {
+		if f.src != nil {
+			*f.dst, h = *f.src, h|f.bit
 		}
-		btn.CallbackData = *b.CallbackData
 	}
-	if b.URL != nil {
-		actions++
-		u, err := url.Parse(*b.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") {
-			return btn, badRequest("inline keyboard button URL '%s' is invalid: Wrong HTTP URL", *b.URL)
-		}
-		btn.URL = *b.URL
+	if b.CopyText != nil { // go-telegram/bot always sends one, empty when there is none
+		btn.CopyText = models.CopyTextButton{Text: b.CopyText.Text}
 	}
-	if b.SwitchInlineQuery != nil {
-		actions++
-		btn.SwitchInlineQuery = *b.SwitchInlineQuery
-	}
-	if b.SwitchInlineQueryCurrentChat != nil {
-		actions++
-		btn.SwitchInlineQueryCurrentChat = *b.SwitchInlineQueryCurrentChat
-	}
+	btn.Pay = b.Pay
+	rare := 0 // actions of the kinds the fast path leaves here
 	if present(b.SwitchInlineQueryChosenChat) {
-		actions++
+		rare++
 		var c models.SwitchInlineQueryChosenChat
 		_ = json.Unmarshal(b.SwitchInlineQueryChosenChat, &c)
 		btn.SwitchInlineQueryChosenChat = &c
 	}
 	if present(b.WebApp) {
-		actions++
+		rare++
 		var w models.WebAppInfo
 		_ = json.Unmarshal(b.WebApp, &w)
 		btn.WebApp = &w
 	}
 	if present(b.LoginURL) {
-		actions++
+		rare++
 		var l models.LoginURL
 		_ = json.Unmarshal(b.LoginURL, &l)
 		btn.LoginURL = &l
 	}
-	if b.CopyText != nil && b.CopyText.Text != "" { // go-telegram/bot always sends an empty copy_text
-		actions++
-		btn.CopyText = models.CopyTextButton{Text: b.CopyText.Text}
-	}
 	if present(b.CallbackGame) {
-		actions++
+		rare++
 		btn.CallbackGame = &models.CallbackGame{}
 	}
-	if b.Pay {
-		actions++
-		btn.Pay = true
-	}
-	if actions == 0 {
-		return btn, badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
-	}
-	return btn, nil
+	return checkButton(btn, h, rare)
 }
 
-// sameMarkup reports whether two keyboards look and act the same.
-func sameMarkup(a, b *models.InlineKeyboardMarkup) bool {
-	if a != nil && len(a.InlineKeyboard) == 0 {
-		a = nil
+// has tells which of a button's plain fields were present (an empty string counts).
+type has uint8
+
+const (
+	hasText has = 1 << iota
+	hasURL
+	hasData
+	hasQuery
+	hasQueryHere
+	hasCopy // copy_text, for the fast path's check of repeated keys
+	hasPay  // pay, likewise
+)
+
+// checkButton checks a button as Telegram does, in Telegram's order: its plain fields are in
+// btn, h tells which were present, and rare counts its other actions (web_app, login_url,
+// switch_inline_query_chosen_chat, callback_game).
+func checkButton(btn *models.InlineKeyboardButton, h has, rare int) *apiError {
+	if h&hasText == 0 {
+		return badRequest("can't parse inline keyboard button: Field \"text\" must be of type String")
 	}
-	if b != nil && len(b.InlineKeyboard) == 0 {
-		b = nil
+	if blank(btn.Text) {
+		return badRequest("can't parse inline keyboard button: Text must be non-empty")
 	}
-	if a == nil || b == nil {
-		return a == b
+	actions := rare
+	if h&hasData != 0 {
+		actions++
+		if n := len(btn.CallbackData); n < 1 || n > MaxCallbackData {
+			return badRequest("BUTTON_DATA_INVALID")
+		}
 	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Equal(ja, jb)
+	if h&hasURL != 0 {
+		actions++
+		u, err := url.Parse(btn.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tg") || (u.Scheme != "tg" && u.Host == "") {
+			return badRequest("inline keyboard button URL '%s' is invalid: Wrong HTTP URL", btn.URL)
+		}
+	}
+	if h&hasQuery != 0 {
+		actions++
+	}
+	if h&hasQueryHere != 0 {
+		actions++
+	}
+	if btn.CopyText.Text != "" {
+		actions++
+	}
+	if btn.Pay {
+		actions++
+	}
+	if actions == 0 {
+		return badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+	}
+	return nil
 }
 
 // formatText applies parse_mode and checks the length limit. It returns the
@@ -359,4 +391,15 @@ func checkPhoto(data []byte) (w, h int, err *apiError) {
 		return 0, 0, badRequest("PHOTO_INVALID_DIMENSIONS")
 	}
 	return w, h, nil
+}
+
+// blank reports whether s is empty or all white space: strings.TrimSpace(s) == "", without
+// its slow path for text that starts with a character outside ASCII (a disc, a dot).
+func blank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }

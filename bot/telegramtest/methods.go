@@ -104,39 +104,85 @@ func (s *Server) addMessageLocked(c *chatState, m *msgState) *msgState {
 	m.seq = s.st.nextSeq()
 	c.msgs = append(c.msgs, m)
 	c.byID[m.id] = m
+	s.st.fire(chatKey(m.chatID))
 	return m
 }
 
-// messageModelLocked renders m as the Bot API's Message.
-func (s *Server) messageModelLocked(m *msgState) models.Message {
-	out := models.Message{
-		ID: m.id, Date: m.date, EditDate: m.editDate, Text: m.text, Entities: m.entities,
-		Caption: m.caption, ReplyMarkup: cloneMarkup(m.markup),
+// messageJSONLocked renders m as the Bot API's Message in JSON: what encoding/json makes
+// of messageModelLocked's Message with its keyboard, byte for byte (a test checks it), put
+// together from parts kept for the purpose: the bot's JSON, each chat's, and the keyboard's
+// until it changes (a board is sent once and then appears in the answer to every edit and
+// in every callback query pressed on it).
+func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
+	var mk []byte
+	if m.markup != nil && len(m.markup.InlineKeyboard) > 0 {
+		if m.markupFor != m.markup || m.markupJSON == nil {
+			m.markupJSON, m.markupFor = keyboardJSON(m.markup), m.markup
+		}
+		mk = m.markupJSON
 	}
-	if c := s.st.chats[m.chatID]; c != nil {
-		out.Chat = c.model
-	}
+	b := make([]byte, 0, 512+len(m.text)+len(m.caption)+len(mk))
+	b = strconv.AppendInt(append(b, `{"message_id":`...), int64(m.id), 10)
 	if m.fromBot && !m.viaBot {
-		b := s.botUser
-		out.From = &b
+		b = append(append(b, `,"from":`...), s.botJSON...)
 	} else if u := s.st.users[m.from]; u != nil {
-		um := u.model
-		out.From = &um
+		b = append(append(b, `,"from":`...), mustJSON(u.model)...)
+	}
+	b = strconv.AppendInt(append(b, `,"date":`...), int64(m.date), 10)
+	b = append(b, `,"chat":`...)
+	if c := s.st.chats[m.chatID]; c != nil {
+		if c.modelJSON == nil {
+			c.modelJSON = mustJSON(c.model) // a chat's model never changes
+		}
+		b = append(b, c.modelJSON...)
+	} else {
+		b = append(b, mustJSON(models.Chat{})...)
 	}
 	if m.viaBot {
-		b := s.botUser
-		out.ViaBot = &b
+		b = append(append(b, `,"via_bot":`...), s.botJSON...)
 	}
-	if m.markup != nil && len(m.markup.InlineKeyboard) == 0 {
-		out.ReplyMarkup = nil
+	if m.editDate != 0 {
+		b = strconv.AppendInt(append(b, `,"edit_date":`...), int64(m.editDate), 10)
+	}
+	if m.text != "" {
+		b = appendJSONString(append(b, `,"text":`...), m.text)
+	}
+	if len(m.entities) > 0 {
+		b = append(append(b, `,"entities":`...), mustJSON(m.entities)...)
 	}
 	if p := m.photo; p != nil {
-		out.Photo = []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
+		ps := []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
+		b = append(append(b, `,"photo":`...), mustJSON(ps)...)
 	}
-	return out
+	if m.caption != "" {
+		b = appendJSONString(append(b, `,"caption":`...), m.caption)
+	}
+	if mk != nil {
+		b = append(append(b, `,"reply_markup":`...), mk...)
+	}
+	return append(b, '}')
 }
 
+// withField returns the JSON object obj with "key":value added at its end. obj must not
+// have key already; key must need no escaping; value must be valid, compact JSON.
+func withField(obj []byte, key string, value []byte) json.RawMessage {
+	buf := make([]byte, 0, len(obj)+len(key)+len(value)+4)
+	buf = append(buf, obj[:len(obj)-1]...)
+	if len(obj) > 2 {
+		buf = append(buf, ',')
+	}
+	buf = append(append(append(append(buf, '"'), key...), `":`...), value...)
+	return append(buf, '}')
+}
+
+// Handlers decode and check what depends on the request alone (text, entities, keyboard)
+// before they take the server's lock, and report those errors in Telegram's order, after
+// the checks of the chat and message.
+
 func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
+	text := r.str("text")
+	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	mk, mkJSON, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.chatLocked(r)
@@ -146,25 +192,23 @@ func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
-	text := r.str("text")
 	if strings.TrimSpace(text) == "" {
 		return nil, badRequest("message text is empty")
 	}
-	visible, err := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
-	if err != nil {
-		return nil, err
+	if ferr != nil {
+		return nil, ferr
 	}
 	if strings.TrimSpace(visible) == "" {
 		return nil, badRequest("message text is empty")
 	}
-	mk, err := parseMarkup(r.str("reply_markup"))
-	if err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
 	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, text: visible, source: text, markup: mk,
+		markupJSON: mkJSON, markupFor: mk,
 	})
-	return s.messageModelLocked(m), nil
+	return s.messageJSONLocked(m), nil
 }
 
 func (s *Server) newFileLocked(data []byte, w, h int, u string) *fileState {
@@ -210,6 +254,8 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 }
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
+	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	mk, mkJSON, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.chatLocked(r)
@@ -219,13 +265,11 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
-	caption, err := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
-	if err != nil {
-		return nil, err
+	if ferr != nil {
+		return nil, ferr
 	}
-	mk, err := parseMarkup(r.str("reply_markup"))
-	if err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
 	}
 	photo, err := s.photoLocked(r, "photo", r.str("photo"), true)
 	if err != nil {
@@ -233,8 +277,9 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, caption: caption, source: r.str("caption"), photo: photo, markup: mk,
+		markupJSON: mkJSON, markupFor: mk,
 	})
-	return s.messageModelLocked(m), nil
+	return s.messageJSONLocked(m), nil
 }
 
 // chatMessageLocked finds the live message that chat_id and message_id name; verb ("edit",
@@ -279,13 +324,17 @@ func (s *Server) editedLocked(m *msgState) any {
 	m.edits++
 	m.editDate = s.nowUnix()
 	m.seq = s.st.nextSeq()
+	s.st.fire(chatKey(m.chatID))
 	if m.inlineID != "" {
 		return true
 	}
-	return s.messageModelLocked(m)
+	return s.messageJSONLocked(m)
 }
 
 func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
+	text := r.str("text")
+	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	mk, mkJSON, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
@@ -295,26 +344,26 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 	if m.photo != nil {
 		return nil, badRequest("there is no text in the message to edit")
 	}
-	text := r.str("text")
 	if strings.TrimSpace(text) == "" {
 		return nil, badRequest("message text is empty")
 	}
-	visible, err := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
-	if err != nil {
-		return nil, err
+	if ferr != nil {
+		return nil, ferr
 	}
-	mk, err := parseMarkup(r.str("reply_markup"))
-	if err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
 	}
 	if visible == m.text && text == m.source && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.text, m.source, m.markup = visible, text, mk
+	m.text, m.source = visible, text
+	m.setMarkup(mk, mkJSON)
 	return s.editedLocked(m), nil
 }
 
 func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
+	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	mk, mkJSON, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
@@ -324,36 +373,35 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 	if m.photo == nil {
 		return nil, badRequest("there is no caption in the message to edit")
 	}
-	caption, err := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
-	if err != nil {
-		return nil, err
+	if ferr != nil {
+		return nil, ferr
 	}
-	mk, err := parseMarkup(r.str("reply_markup"))
-	if err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
 	}
 	if caption == m.caption && r.str("caption") == m.source && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.caption, m.source, m.markup = caption, r.str("caption"), mk
+	m.caption, m.source = caption, r.str("caption")
+	m.setMarkup(mk, mkJSON)
 	return s.editedLocked(m), nil
 }
 
 func (s *Server) editMessageReplyMarkup(_ context.Context, r *request) (any, *apiError) {
+	mk, mkJSON, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
 	if err != nil {
 		return nil, err
 	}
-	mk, err := parseMarkup(r.str("reply_markup"))
-	if err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, merr
 	}
 	if sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.markup = mk
+	m.setMarkup(mk, mkJSON)
 	return s.editedLocked(m), nil
 }
 
@@ -407,6 +455,7 @@ func (s *Server) deleteMessage(_ context.Context, r *request) (any, *apiError) {
 	}
 	m.deleted = true
 	m.seq = s.st.nextSeq()
+	s.st.fire(chatKey(m.chatID))
 	return true, nil
 }
 
@@ -428,6 +477,8 @@ func (s *Server) answerCallbackQuery(_ context.Context, r *request) (any, *apiEr
 	q.answer.Text, q.answer.ShowAlert, q.answer.URL = text, r.bool("show_alert"), r.str("url")
 	q.answer.CacheTime = r.int("cache_time")
 	q.answer.Seq = s.st.nextSeq()
+	q.answer.Time = s.cfg.now()
+	s.st.fire(queryKey(q.id))
 	return true, nil
 }
 
@@ -677,6 +728,7 @@ func (s *Server) setWebhook(ctx context.Context, r *request) (any, *apiError) {
 	}
 	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = raw, secret, 0
 	s.st.nextSeq()
+	s.st.fire(updatesKey)
 	return true, nil
 }
 
@@ -688,6 +740,7 @@ func (s *Server) deleteWebhook(_ context.Context, r *request) (any, *apiError) {
 	}
 	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = "", "", 0
 	s.st.nextSeq()
+	s.st.fire(updatesKey)
 	return true, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -82,6 +83,7 @@ func WithCallbackTTL(ttl time.Duration) Option { return func(c *config) { c.call
 type Server struct {
 	cfg     config
 	botUser models.User
+	botJSON []byte // botUser's JSON
 	url     string
 	ln      net.Listener
 	hs      *http.Server
@@ -152,6 +154,7 @@ func Listen(opts ...Option) (*Server, error) {
 		done: make(chan struct{}),
 		whc:  &http.Client{Timeout: 10 * time.Second},
 	}
+	s.botJSON = mustJSON(s.botUser)
 	s.st.init()
 	s.hs = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(2)
@@ -178,6 +181,7 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.st.closed = true
+		s.st.fireAll()
 		s.notifyLocked()
 		s.mu.Unlock()
 		close(s.done)
@@ -297,6 +301,8 @@ func writeResult(w http.ResponseWriter, result any) {
 	switch v := result.(type) {
 	case json.RawMessage:
 		raw = v
+	case bool:
+		raw = []byte(strconv.FormatBool(v))
 	default:
 		var err error
 		if raw, err = json.Marshal(v); err != nil {
@@ -304,8 +310,13 @@ func writeResult(w http.ResponseWriter, result any) {
 			return
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = fmt.Fprintf(w, `{"ok":true,"result":%s}`, raw)
+	const head, tail = `{"ok":true,"result":`, "}"
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(head) + len(raw) + len(tail))} // not chunked
+	_, _ = io.WriteString(w, head)
+	_, _ = w.Write(raw)
+	_, _ = io.WriteString(w, tail)
 }
 
 // FailNext makes the next n calls of method (Telegram's spelling, case does
@@ -379,10 +390,12 @@ func (s *Server) CallLog() []Call {
 	return s.view().CallLog()
 }
 
-// notifyLocked wakes every waiter; s.mu must be held.
+// notifyLocked wakes every WaitFor; s.mu must be held.
 func (s *Server) notifyLocked() {
-	close(s.st.changed)
-	s.st.changed = make(chan struct{})
+	if s.st.changed != nil {
+		close(s.st.changed)
+		s.st.changed = nil
+	}
 }
 
 // ErrClosed is returned by waits when the server was closed.
@@ -400,11 +413,15 @@ func (s *Server) WaitFor(ctx context.Context, pred func(v View) bool) error {
 			s.mu.Unlock()
 			return nil
 		}
-		ch, closed := s.st.changed, s.st.closed
-		s.mu.Unlock()
-		if closed {
+		if s.st.closed {
+			s.mu.Unlock()
 			return ErrClosed
 		}
+		if s.st.changed == nil {
+			s.st.changed = make(chan struct{})
+		}
+		ch := s.st.changed
+		s.mu.Unlock()
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -415,10 +432,10 @@ func (s *Server) WaitFor(ctx context.Context, pred func(v View) bool) error {
 
 // WaitMessage waits until chat chatID holds a message sent by the bot for
 // which pred returns true (pred nil matches any), and returns the newest such
-// message. Messages already there count.
+// message. Messages already there count. It is woken only by changes in that chat.
 func (s *Server) WaitMessage(ctx context.Context, chatID int64, pred func(Message) bool) (Message, error) {
 	var found Message
-	err := s.WaitFor(ctx, func(v View) bool {
+	err := s.WaitChat(ctx, chatID, func(v View) bool {
 		c := v.st.chats[chatID]
 		if c == nil {
 			return false
@@ -439,10 +456,11 @@ func (s *Server) WaitMessage(ctx context.Context, chatID int64, pred func(Messag
 	return found, nil
 }
 
-// WaitCallbackAnswer waits until the bot has answered callback query id.
+// WaitCallbackAnswer waits until the bot has answered callback query id. It is
+// woken only by that answer.
 func (s *Server) WaitCallbackAnswer(ctx context.Context, id string) (CallbackAnswer, error) {
 	var a CallbackAnswer
-	err := s.WaitFor(ctx, func(v View) bool {
+	err := s.waitKey(ctx, queryKey(id), func(v View) bool {
 		var ok bool
 		a, ok = v.CallbackAnswer(id)
 		return ok && a.Answered

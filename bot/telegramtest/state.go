@@ -6,13 +6,15 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 )
 
 // state is everything the server knows; guarded by Server.mu.
 type state struct {
-	changed chan struct{}
+	changed chan struct{}       // closed at the next change of anything; nil while nobody waits
+	wake    map[wakeKey]*wakeup // waits for one thing: a chat, a callback query, the update queue
 	closed  bool
 	seq     int64
 
@@ -44,7 +46,7 @@ type state struct {
 }
 
 func (st *state) init() {
-	st.changed = make(chan struct{})
+	st.wake = map[wakeKey]*wakeup{}
 	st.users = map[int64]*userState{}
 	st.chats = map[int64]*chatState{}
 	st.inline = map[string]*msgState{}
@@ -89,11 +91,12 @@ type userState struct {
 }
 
 type chatState struct {
-	model   models.Chat
-	members map[int64]bool // groups only
-	msgs    []*msgState
-	byID    map[int]*msgState
-	nextID  int
+	model     models.Chat
+	modelJSON []byte         // model's JSON, once needed
+	members   map[int64]bool // groups only
+	msgs      []*msgState
+	byID      map[int]*msgState
+	nextID    int
 }
 
 type fileState struct {
@@ -122,6 +125,16 @@ type msgState struct {
 	deleted  bool
 	seq      int64
 	source   string // text or caption as the bot sent it, before parse_mode
+
+	// markupJSON is the JSON of markupFor, which is markup while the cache is current (a
+	// keyboard is never changed in place, only replaced).
+	markupJSON []byte
+	markupFor  *models.InlineKeyboardMarkup
+}
+
+// setMarkup gives m the keyboard mk and, when known (else nil), its JSON.
+func (m *msgState) setMarkup(mk *models.InlineKeyboardMarkup, js []byte) {
+	m.markup, m.markupJSON, m.markupFor = mk, js, mk
 }
 
 type queryState struct {
@@ -280,6 +293,8 @@ type CallbackAnswer struct {
 	CacheTime int
 	// Seq is the sequence number of the answer (0 while unanswered).
 	Seq int64
+	// Time is when the answer was recorded, by the server's clock (zero while unanswered).
+	Time time.Time
 }
 
 // InlineAnswer is what the bot answered to an inline query.
@@ -384,15 +399,52 @@ func (v View) LastMessage(chatID int64) (Message, bool) {
 
 // Message returns message id of chat chatID unless it does not exist or was deleted.
 func (v View) Message(chatID int64, id int) (Message, bool) {
+	if m := v.message(chatID, id); m != nil {
+		return m.snapshot(), true
+	}
+	return Message{}, false
+}
+
+// Peek is Message without copying the keyboard: the Markup it returns is the server's own,
+// which the server never changes (an edit replaces it with another), and which the caller
+// must only read. It is for hot loops such as a load generator's.
+func (v View) Peek(chatID int64, id int) (Message, bool) {
+	if m := v.message(chatID, id); m != nil {
+		return m.peek(), true
+	}
+	return Message{}, false
+}
+
+func (v View) message(chatID int64, id int) *msgState {
 	c := v.st.chats[chatID]
 	if c == nil {
-		return Message{}, false
+		return nil
 	}
-	m := c.byID[id]
-	if m == nil || m.deleted {
-		return Message{}, false
+	if m := c.byID[id]; m != nil && !m.deleted {
+		return m
 	}
-	return m.snapshot(), true
+	return nil
+}
+
+// MessagesSince returns the messages of chat chatID with an ID above after that were not
+// deleted, oldest first, both the users' and the bot's. Unlike Messages it costs only as
+// much as the messages it returns.
+func (v View) MessagesSince(chatID int64, after int) []Message {
+	c := v.st.chats[chatID]
+	if c == nil {
+		return nil
+	}
+	i := len(c.msgs)
+	for i > 0 && c.msgs[i-1].id > after { // ids grow along msgs
+		i--
+	}
+	var out []Message
+	for _, m := range c.msgs[i:] {
+		if !m.deleted {
+			out = append(out, m.snapshot())
+		}
+	}
+	return out
 }
 
 // InlineMessage returns the message with inline_message_id id.
@@ -486,6 +538,20 @@ func (s *Server) Message(chatID int64, id int) (Message, bool) {
 	return s.view().Message(chatID, id)
 }
 
+// Peek is View.Peek: the keyboard of the Message it returns must only be read.
+func (s *Server) Peek(chatID int64, id int) (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view().Peek(chatID, id)
+}
+
+// MessagesSince is View.MessagesSince.
+func (s *Server) MessagesSince(chatID int64, after int) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view().MessagesSince(chatID, after)
+}
+
 // InlineMessage is View.InlineMessage.
 func (s *Server) InlineMessage(id string) (Message, bool) {
 	s.mu.Lock()
@@ -540,9 +606,16 @@ func (s *Server) Photo(fileID string) ([]byte, bool) {
 }
 
 func (m *msgState) snapshot() Message {
+	out := m.peek()
+	out.Markup = cloneMarkup(m.markup)
+	return out
+}
+
+// peek is snapshot sharing the keyboard.
+func (m *msgState) peek() Message {
 	out := Message{
 		ChatID: m.chatID, ID: m.id, InlineID: m.inlineID, From: m.from, FromBot: m.fromBot,
-		Text: m.text, Caption: m.caption, Markup: cloneMarkup(m.markup), Edits: m.edits, Seq: m.seq,
+		Text: m.text, Caption: m.caption, Markup: m.markup, Edits: m.edits, Seq: m.seq,
 	}
 	if m.photo != nil {
 		out.Photo = m.photo.data // never mutated after upload

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/go-telegram/bot/models"
@@ -31,25 +32,42 @@ func (st *state) allows(kind string) bool {
 }
 
 // enqueueLocked queues an update {update_id, kind: payload} and returns its
-// id, or 0 when allowed_updates filters the kind out.
+// id, or 0 when allowed_updates filters the kind out. A json.RawMessage
+// payload must be compact JSON of our own making; it is queued as it is.
 func (s *Server) enqueueLocked(kind string, payload any) int64 {
 	if !s.st.allows(kind) {
 		return 0
 	}
-	body, err := json.Marshal(payload)
-	if err != nil {
-		panic(fmt.Sprintf("telegramtest: marshal %s update: %v", kind, err)) // our own types: a bug here
+	body, ok := payload.(json.RawMessage)
+	if !ok {
+		var err error
+		if body, err = json.Marshal(payload); err != nil {
+			panic(fmt.Sprintf("telegramtest: marshal %s update: %v", kind, err)) // our own types: a bug here
+		}
 	}
-	return s.pushLocked(kind, map[string]json.RawMessage{kind: body})
+	// {"<kind>":body,"update_id":N}: what encoding/json makes of the map pushLocked takes
+	// (keys in order: every kind sorts before update_id), without checking body again.
+	id := s.st.nextUpdateID
+	s.st.nextUpdateID++
+	buf := make([]byte, 0, len(body)+len(kind)+32)
+	buf = append(append(append(append(buf, `{"`...), kind...), `":`...), body...)
+	buf = strconv.AppendInt(append(buf, `,"update_id":`...), id, 10)
+	return s.queueLocked(id, kind, append(buf, '}'))
 }
 
+// pushLocked queues the update obj with the next update_id.
 func (s *Server) pushLocked(kind string, obj map[string]json.RawMessage) int64 {
 	id := s.st.nextUpdateID
 	s.st.nextUpdateID++
-	obj["update_id"] = json.RawMessage(fmt.Sprint(id))
+	obj["update_id"] = json.RawMessage(strconv.FormatInt(id, 10))
 	body, _ := json.Marshal(obj) // RawMessage values are valid JSON: cannot fail
+	return s.queueLocked(id, kind, body)
+}
+
+func (s *Server) queueLocked(id int64, kind string, body []byte) int64 {
 	s.st.updates = append(s.st.updates, pendingUpdate{id: id, kind: kind, body: body})
 	s.st.nextSeq()
+	s.st.fire(updatesKey)
 	s.notifyLocked()
 	return id
 }
@@ -147,7 +165,8 @@ func (s *Server) getUpdates(ctx context.Context, r *request) (any, *apiError) {
 	s.st.confirmLocked(offset)
 	s.st.pollGen++
 	gen := s.st.pollGen
-	s.notifyLocked() // an earlier poll still waiting ends with 409
+	s.st.fire(updatesKey) // an earlier poll still waiting ends with 409
+	s.notifyLocked()
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -164,16 +183,17 @@ func (s *Server) getUpdates(ctx context.Context, r *request) (any, *apiError) {
 		case len(s.st.updates) > 0 || timeout == 0 || s.st.closed:
 			return s.st.batchLocked(limit), nil
 		}
-		ch := s.st.changed
+		w := s.st.watch(updatesKey)
 		s.mu.Unlock()
 		select {
-		case <-ch:
+		case <-w.ch:
 		case <-expired:
 			timeout = 0
 		case <-ctx.Done():
 			timeout = 0 // the client is gone: answer (nobody reads it) and stop
 		}
 		s.mu.Lock()
+		s.st.unwatch(updatesKey, w)
 	}
 }
 
@@ -185,13 +205,14 @@ func (s *Server) webhookLoop() {
 	for {
 		s.mu.Lock()
 		for !s.st.closed && (s.st.webhook.url == "" || len(s.st.updates) == 0) {
-			ch := s.st.changed
+			w := s.st.watch(updatesKey)
 			s.mu.Unlock()
 			select {
-			case <-ch:
+			case <-w.ch:
 			case <-s.done:
 			}
 			s.mu.Lock()
+			s.st.unwatch(updatesKey, w)
 		}
 		if s.st.closed {
 			s.mu.Unlock()

@@ -172,7 +172,7 @@ func (s *Server) sendLocked(u *User, chatID int64, text string) (Message, error)
 	m := s.addMessageLocked(c, &msgState{from: u.id, text: text, entities: ents})
 	deliver := c.model.Type == models.ChatTypePrivate || !s.cfg.privacy || s.addressedLocked(text, ents)
 	if deliver {
-		s.enqueueLocked("message", s.messageModelLocked(m))
+		s.enqueueLocked("message", s.messageJSONLocked(m))
 	}
 	s.notifyLocked()
 	return m.snapshot(), nil
@@ -260,7 +260,7 @@ func (u *User) PressAt(m Message, row, col int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, ok := ms.snapshot().ButtonAt(row, col)
+	b, ok := ms.peek().ButtonAt(row, col)
 	if !ok {
 		return "", fmt.Errorf("telegramtest: message %s has no button at row %d, column %d", describe(ms), row, col)
 	}
@@ -377,10 +377,12 @@ func (s *Server) queryLocked(u *User, ms *msgState, data string) string {
 	cb := wireCallback{ID: q.id, From: s.st.users[u.id].model, ChatInstance: chatInstance(ms.chatID), Data: data}
 	if ms.inlineID != "" {
 		cb.InlineMessageID = ms.inlineID
+		s.enqueueLocked("callback_query", cb)
 	} else {
-		cb.Message = mustJSON(s.messageModelLocked(ms))
+		// The message, with its keyboard, is most of the update: add its JSON as it is
+		// rather than have encoding/json check and compact it again.
+		s.enqueueLocked("callback_query", withField(mustJSON(cb), "message", s.messageJSONLocked(ms)))
 	}
-	s.enqueueLocked("callback_query", cb)
 	return q.id
 }
 
