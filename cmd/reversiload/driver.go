@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,10 +22,12 @@ import (
 // counts as an error ("stuck") and the game is abandoned.
 const stepTimeout = 10 * time.Second
 
-// driver plays the simulated chats.
+// driver plays the simulated chats. Its players cost little per move: they wait on the
+// fake server's per-chat and per-query wake-ups (WaitChat, WaitCallbackAnswer), so a change
+// in one chat wakes only that chat's player; they read boards with Peek, without copying
+// the keyboard; and they find a move's button by its place on the board.
 type driver struct {
 	srv     *telegramtest.Server
-	note    *notifier
 	level   int
 	pace    *pacer // nil: as fast as the bot answers
 	budget  int64  // moves to play in all; 0 means no limit
@@ -40,8 +41,8 @@ type driver struct {
 	errs        map[string]int
 }
 
-func newDriver(srv *telegramtest.Server, note *notifier) *driver {
-	return &driver{srv: srv, note: note,
+func newDriver(srv *telegramtest.Server) *driver {
+	return &driver{srv: srv,
 		ack:   map[string]*latencies{"people": {}, "ai": {}},
 		board: map[string]*latencies{"people": {}, "ai": {}},
 		errs:  make(map[string]int)}
@@ -76,42 +77,27 @@ func (d *driver) counted(counter *atomic.Int64) {
 // errStuck is a wait that timed out.
 var errStuck = errors.New("stuck")
 
-// waitChat waits until ok holds, re-checking whenever the bot sends into or edits chat.
-func (d *driver) waitChat(parent context.Context, chat int64, ok func() bool) error {
+// waitChat waits until ok holds, re-checking whenever a message of chat is sent, edited or
+// deleted. ok must only read the View.
+func (d *driver) waitChat(parent context.Context, chat int64, ok func(telegramtest.View) bool) error {
 	ctx, cancel := context.WithTimeout(parent, stepTimeout)
 	defer cancel()
-	key := "c:" + strconv.FormatInt(chat, 10)
-	for {
-		_, _, ch := d.note.watch(key)
-		if ok() {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return waitErr(parent)
-		}
+	if d.srv.WaitChat(ctx, chat, ok) != nil {
+		return waitErr(parent)
 	}
+	return nil
 }
 
-// waitAnswer waits for the answer to callback query qid and returns it with its time.
-func (d *driver) waitAnswer(parent context.Context, qid string) (telegramtest.CallbackAnswer, time.Time, error) {
+// waitAnswer waits for the answer to callback query qid; its Time is when the fake server
+// recorded it.
+func (d *driver) waitAnswer(parent context.Context, qid string) (telegramtest.CallbackAnswer, error) {
 	ctx, cancel := context.WithTimeout(parent, stepTimeout)
 	defer cancel()
-	key := "q:" + qid
-	defer d.note.forget(key)
-	for {
-		n, at, ch := d.note.watch(key)
-		if n > 0 {
-			a, _ := d.srv.CallbackAnswer(qid)
-			return a, at, nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return telegramtest.CallbackAnswer{}, time.Time{}, waitErr(parent)
-		}
+	a, err := d.srv.WaitCallbackAnswer(ctx, qid)
+	if err != nil {
+		return a, waitErr(parent)
 	}
+	return a, nil
 }
 
 // waitErr is the error of a wait that ended: the run's when the run ended, else errStuck.
@@ -125,10 +111,10 @@ func waitErr(parent context.Context) error {
 // newBotMessage waits for a bot message in chat newer than after that satisfies pred.
 func (d *driver) newBotMessage(ctx context.Context, chat int64, after int, pred func(telegramtest.Message) bool) (telegramtest.Message, error) {
 	var found telegramtest.Message
-	err := d.waitChat(ctx, chat, func() bool {
-		ms := d.srv.BotMessages(chat)
-		for i := len(ms) - 1; i >= 0 && ms[i].ID > after; i-- {
-			if pred(ms[i]) {
+	err := d.waitChat(ctx, chat, func(v telegramtest.View) bool {
+		ms := v.MessagesSince(chat, after)
+		for i := len(ms) - 1; i >= 0; i-- {
+			if ms[i].FromBot && pred(ms[i]) {
 				found = ms[i]
 				return true
 			}
@@ -204,32 +190,31 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 		side := g.Position().Side()
 		legal := g.Position().LegalMoves()
 		sq := legal[rng.IntN(len(legal))]
-		cur, ok := d.srv.Message(boards[side].ChatID, boards[side].ID)
-		btn, found := moveButton(cur, sq)
-		if !ok || !found || btn.Text != render.LegalMark {
+		cur, ok := d.srv.Peek(boards[side].ChatID, boards[side].ID)
+		if !ok || !isMoveButton(cur, sq) {
 			return errors.New("board disagrees with the game")
 		}
 		if err := d.pace.wait(ctx); err != nil {
 			return err
 		}
 		t0 := time.Now()
-		qid, err := users[side].Press(cur, btn.CallbackData)
+		qid, err := users[side].PressAt(cur, sq.Row(), sq.Col())
 		if err != nil {
 			return fmt.Errorf("press: %w", err)
 		}
-		ans, at, err := d.waitAnswer(ctx, qid)
+		ans, err := d.waitAnswer(ctx, qid)
 		if err != nil {
 			return fmt.Errorf("answer: %w", err)
 		}
-		d.ack["people"].add(at.Sub(t0))
+		d.ack["people"].add(ans.Time.Sub(t0))
 		if ans.ShowAlert {
 			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
 		}
 		_, _ = g.Play(sq)
 		ply++
 		for _, m := range boards {
-			err := d.waitChat(ctx, m.ChatID, func() bool {
-				cur, ok := d.srv.Message(m.ChatID, m.ID)
+			err := d.waitChat(ctx, m.ChatID, func(v telegramtest.View) bool {
+				cur, ok := v.Peek(m.ChatID, m.ID)
 				return ok && boardPly(cur) >= ply
 			})
 			if err != nil {
@@ -260,7 +245,7 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 		return fmt.Errorf("first board: %w", err)
 	}
 	for {
-		cur, ok := d.srv.Message(board.ChatID, board.ID)
+		cur, ok := d.srv.Peek(board.ChatID, board.ID)
 		if !ok {
 			return errors.New("board gone")
 		}
@@ -281,16 +266,16 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 		if err != nil {
 			return fmt.Errorf("press: %w", err)
 		}
-		ans, at, err := d.waitAnswer(ctx, qid)
+		ans, err := d.waitAnswer(ctx, qid)
 		if err != nil {
 			return fmt.Errorf("answer: %w", err)
 		}
-		d.ack["ai"].add(at.Sub(t0))
+		d.ack["ai"].add(ans.Time.Sub(t0))
 		if ans.ShowAlert {
 			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
 		}
-		err = d.waitChat(ctx, board.ChatID, func() bool {
-			m, ok := d.srv.Message(board.ChatID, board.ID)
+		err = d.waitChat(ctx, board.ChatID, func(v telegramtest.View) bool {
+			m, ok := v.Peek(board.ChatID, board.ID)
 			return ok && boardPly(m) > ply && (blackToMove(m) || over(m))
 		})
 		if err != nil {
@@ -326,8 +311,14 @@ func callbackOf(b models.InlineKeyboardButton) (render.Callback, bool) {
 	return c, err == nil
 }
 
-// boardPly is the ply carried by the game buttons of m, -1 when it has none.
+// boardPly is the ply carried by the game buttons of m, -1 when it has none. The first
+// button of a board is a square, which carries it.
 func boardPly(m telegramtest.Message) int {
+	if b, ok := m.ButtonAt(0, 0); ok {
+		if c, ok := callbackOf(b); ok && c.Game != "" {
+			return c.Ply
+		}
+	}
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, ok := callbackOf(b); ok && c.Game != "" {
@@ -338,16 +329,15 @@ func boardPly(m telegramtest.Message) int {
 	return -1
 }
 
-// moveButton returns the button of m that plays sq.
-func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboardButton, bool) {
-	for _, row := range m.Buttons() {
-		for _, b := range row {
-			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && c.Square == sq {
-				return b, true
-			}
-		}
+// isMoveButton tells whether the button of square sq, in its row and column of the board,
+// shows a legal move and plays sq.
+func isMoveButton(m telegramtest.Message, sq engine.Square) bool {
+	b, ok := m.ButtonAt(sq.Row(), sq.Col())
+	if !ok || b.Text != render.LegalMark {
+		return false
 	}
-	return models.InlineKeyboardButton{}, false
+	c, ok := callbackOf(b)
+	return ok && c.Action == render.ActionMove && c.Square == sq
 }
 
 // legalButtons returns the move buttons marked legal.

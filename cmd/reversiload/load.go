@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	crand "crypto/rand"
@@ -12,14 +11,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/e2e"
@@ -51,28 +46,41 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	apiURL := "http://" + ln.Addr().String()
 
 	var (
-		redisClient redis.UniversalClient // the bots' Redis, for its CPU figures
-		stopBots    func()
+		redisStore *storage.Store // the bots' Redis, for its CPU figures; nil when unknown
+		stopBots   func()
+		bots       []proc // the bot processes, in -external and -targets modes
 	)
-	switch {
-	case cfg.External || len(cfg.Targets) > 0:
+	external := cfg.External || len(cfg.Targets) > 0
+	if external {
 		stopBots, err = waitExternal(ctx, cfg, srv, obs, apiURL, logw)
-	default:
-		redisClient, stopBots, err = startBots(ctx, cfg, apiURL, logw)
+	} else {
+		redisStore, stopBots, err = startBots(ctx, cfg, apiURL, logw)
 	}
 	if err != nil {
 		return Result{}, err
 	}
 	defer stopBots()
+	if external {
+		if bots, err = botProcs(cfg, ln.Addr().(*net.TCPAddr).Port); err != nil {
+			fmt.Fprintln(logw, "reversiload: no CPU figures of the bots:", err)
+		}
+		if cfg.RedisURL != "" {
+			if redisStore, err = storage.Open(ctx, cfg.RedisURL, storage.Options{}); err != nil {
+				fmt.Fprintln(logw, "reversiload: no CPU figure of Redis:", err)
+			} else {
+				defer redisStore.Close()
+			}
+		}
+	}
 
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	d := newDriver(srv, obs.note)
+	d := newDriver(srv)
 	d.level, d.pace, d.budget, d.stopAll = cfg.Level, newPacer(cfg.Rate), cfg.Moves, cancel
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
-	cpu0, redis0, start := cpuTime(), redisCPU(redisClient), time.Now()
+	cpu0, redis0, bots0, start := cpuTime(), redisCPU(redisStore), botsCPU(bots), time.Now()
 	var wg sync.WaitGroup
 	for i := range pairs {
 		a := srv.NewUser(fmt.Sprintf("A%d", i), "en")
@@ -89,13 +97,17 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	elapsed := time.Since(start)
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(cfg.Targets)),
-		Ack: map[string]Summary{}, Board: map[string]Summary{}}
+		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}}
 	if cfg.External {
 		res.Bots = 1
 	}
-	if redisClient != nil {
-		if r1 := redisCPU(redisClient); r1 > 0 {
-			res.RedisCPU = r1 - redis0
+	if r0, r1 := redis0, redisCPU(redisStore); r0 > 0 && r1 >= r0 {
+		res.RedisCPU = r1 - r0
+	}
+	for i, b1 := range botsCPU(bots) {
+		if b0 := bots0[i]; b0.CPU >= 0 && b1.CPU >= b0.CPU {
+			b1.CPU -= b0.CPU
+			res.BotCPU = append(res.BotCPU, b1)
 		}
 	}
 	for _, k := range []string{"people", "ai"} {
@@ -112,49 +124,47 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	return res, nil
 }
 
-// startBots starts cfg.Bots bots in this process over one Redis: one long-polls the fake
-// server; several sit behind an e2e.Balancer that hands the updates round robin to their
-// webhook handlers. It returns the Redis client (nil when embedded) and a stop function that
-// waits for the bots' work and deletes the run's keys.
-func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (redis.UniversalClient, func(), error) {
-	url := cfg.RedisURL
-	var cleanups []func()
-	cleanup := func() {
-		for i := len(cleanups) - 1; i >= 0; i-- {
-			cleanups[i]()
-		}
-	}
-	embedded := url == ""
-	if embedded {
-		m := miniredis.NewMiniRedis()
-		if err := m.Start(); err != nil {
-			return nil, nil, err
-		}
-		cleanups = append(cleanups, m.Close)
-		url = "redis://" + m.Addr()
-		fmt.Fprintln(logw, "reversiload: no -redis/REDIS_URL: the bots use an embedded Redis (figures are not those of a real Redis)")
-	}
+// startBots starts cfg.Bots bots in this process over one Redis (an embedded one when
+// cfg.RedisURL is empty): one long-polls the fake server; several sit behind an e2e.Balancer
+// that hands the updates round robin to their webhook handlers. Each bot has a connection
+// pool of its own, as a process would. It returns the first bot's store and a stop function
+// that waits for the bots' work and deletes the run's keys.
+func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (*storage.Store, func(), error) {
 	var b [6]byte
 	_, _ = crand.Read(b[:])
-	prefix := "load:" + hex.EncodeToString(b[:]) + ":"
+	opts := storage.Options{Prefix: "load:" + hex.EncodeToString(b[:]) + ":"}
+	first, err := storage.Open(ctx, cfg.RedisURL, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("redis: %w", err)
+	}
+	if first.Embedded() {
+		fmt.Fprintln(logw, "reversiload: no -redis/REDIS_URL: the bots use an embedded Redis (figures are not those of a real Redis)")
+	}
+	stores := []*storage.Store{first}
+	cleanup := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if !first.Embedded() {
+			if _, err := first.DeleteAll(sctx); err != nil {
+				fmt.Fprintln(logw, "reversiload: delete the run's keys:", err)
+			}
+		}
+		for i := len(stores) - 1; i >= 0; i-- { // the first last: it owns an embedded server
+			stores[i].Close()
+		}
+	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelError}))
 	var bots []*bot.Bot
-	var first redis.UniversalClient
 	for i := range cfg.Bots {
-		client, err := storage.NewClient(url)
-		if err != nil {
-			cleanup()
-			return nil, nil, err
-		}
-		cleanups = append(cleanups, func() { client.Close() })
-		if first == nil {
-			first = client
-			cleanups = append(cleanups, func() { deletePrefix(client, prefix) })
-		}
-		st := storage.New(client, storage.Options{Prefix: prefix})
-		if err := st.Ping(ctx); err != nil {
-			cleanup()
-			return nil, nil, fmt.Errorf("redis: %w", err)
+		st := first
+		if i > 0 {
+			if first.Embedded() {
+				st = storage.New(first.Client(), opts) // one embedded server for all
+			} else if st, err = storage.Open(ctx, cfg.RedisURL, opts); err != nil {
+				cleanup()
+				return nil, nil, fmt.Errorf("redis: %w", err)
+			}
+			stores = append(stores, st)
 		}
 		bt, err := bot.New(ctx, bot.Options{Token: telegramtest.DefaultToken, APIURL: apiURL, Store: st,
 			Logger: log.With("bot", i), AIWorkers: cfg.AIWorkers})
@@ -200,9 +210,6 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		cleanup()
 	}
-	if embedded {
-		return nil, stop, nil
-	}
 	return first, stop, nil
 }
 
@@ -224,8 +231,8 @@ func waitExternal(ctx context.Context, cfg Config, srv *telegramtest.Server, obs
 	var err error
 	if len(cfg.Targets) > 0 {
 		for err == nil { // every process listens before it calls setWebhook
-			n, _, ch := obs.note.watch(webhookKey)
-			if n >= int64(want) {
+			n, ch := obs.webhookCalls()
+			if n >= want {
 				break
 			}
 			select {
@@ -289,16 +296,6 @@ func forward(target string) http.Handler {
 	})
 }
 
-// deletePrefix removes the run's keys.
-func deletePrefix(c redis.UniversalClient, prefix string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		c.Unlink(ctx, iter.Val())
-	}
-}
-
 // cpuTime is the CPU time this process has used.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -308,32 +305,52 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// redisCPU is the CPU time the Redis server has used (INFO cpu), 0 when unknown.
-func redisCPU(c redis.UniversalClient) time.Duration {
-	if c == nil {
+// redisCPU is the CPU time the Redis server of s has used, 0 when unknown.
+func redisCPU(s *storage.Store) time.Duration {
+	if s == nil {
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	info, err := c.Info(ctx, "cpu").Result()
+	d, err := s.ServerCPU(ctx)
 	if err != nil {
 		return 0
 	}
-	return parseRedisCPU(info)
+	return d
 }
 
-// parseRedisCPU adds used_cpu_sys and used_cpu_user of an INFO cpu answer.
-func parseRedisCPU(info string) time.Duration {
-	var total float64
-	sc := bufio.NewScanner(strings.NewReader(info))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), ":")
-		if !ok || (k != "used_cpu_sys" && k != "used_cpu_user") {
-			continue
+// botProcs returns the bot processes of a run: those of -pids, or else those connected to
+// the fake Bot API server's port.
+func botProcs(cfg Config, port int) ([]proc, error) {
+	pids := cfg.PIDs
+	if len(pids) == 0 {
+		var err error
+		if pids, err = peers(port); err != nil {
+			return nil, err
 		}
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f < 1e12 {
-			total += f
+		if len(pids) == 0 {
+			return nil, fmt.Errorf("no process connected to port %d; name them with -pids", port)
 		}
 	}
-	return time.Duration(total * float64(time.Second))
+	var out []proc
+	for _, pid := range pids {
+		name, _, err := procCPU(pid)
+		if err != nil {
+			return out, fmt.Errorf("process %d: %w", pid, err)
+		}
+		out = append(out, proc{PID: pid, Name: name})
+	}
+	return out, nil
+}
+
+// botsCPU reads the CPU time of each of ps; -1 for one that cannot be read (it ended).
+func botsCPU(ps []proc) []ProcCPU {
+	out := make([]ProcCPU, len(ps))
+	for i, p := range ps {
+		out[i] = ProcCPU{PID: p.PID, Name: p.Name, CPU: -1}
+		if _, d, err := procCPU(p.PID); err == nil {
+			out[i].CPU = d
+		}
+	}
+	return out
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"mime/multipart"
-	"net/url"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -108,82 +109,38 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// multipartBody encodes fields as go-telegram/bot does.
-func multipartBody(t testing.TB, fields map[string]string) (string, []byte) {
-	var b bytes.Buffer
-	w := multipart.NewWriter(&b)
-	for k, v := range fields {
-		if err := w.WriteField(k, v); err != nil {
-			t.Fatal(err)
+// TestObserver checks that the observer counts every call and the failed ones by method,
+// status and description, and answers setWebhook itself when told to.
+func TestObserver(t *testing.T) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/editMessageText") {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"ok":false,"error_code":400,"description":"Bad Request: message is not modified: same"}`)
+			return
 		}
-	}
-	fw, _ := w.CreateFormFile("photo", "board.png")
-	_, _ = fw.Write([]byte("\x89PNG chat_id"))
-	_ = w.Close()
-	return w.FormDataContentType(), b.Bytes()
-}
-
-func TestFormFields(t *testing.T) {
-	names := []string{"chat_id", "callback_query_id"}
-	ct, body := multipartBody(t, map[string]string{"chat_id": "-100123", "text": "hi", "reply_markup": `{"a":1}`})
-	if got := formFields(ct, "", body, names); got["chat_id"] != "-100123" || len(got) != 1 {
-		t.Errorf("multipart: %v", got)
-	}
-	form := url.Values{"callback_query_id": {"42"}}.Encode()
-	if got := formFields("application/x-www-form-urlencoded", "", []byte(form), names); got["callback_query_id"] != "42" {
-		t.Errorf("form: %v", got)
-	}
-	if got := formFields("application/json", "", []byte(`{"chat_id":77,"callback_query_id":"q1"}`), names); got["chat_id"] != "77" || got["callback_query_id"] != "q1" {
-		t.Errorf("json: %v", got)
-	}
-	if got := formFields("", "chat_id=5", nil, names); got["chat_id"] != "5" {
-		t.Errorf("query: %v", got)
-	}
-	if got := formFields("multipart/form-data; boundary=x", "", []byte("--x\r\nbroken"), names); len(got) != 0 {
-		t.Errorf("broken multipart: %v", got)
-	}
-}
-
-func TestParseRedisCPU(t *testing.T) {
-	info := "# CPU\r\nused_cpu_sys:1.500000\r\nused_cpu_user:2.25\r\nused_cpu_sys_children:9\r\nused_cpu_user:x\r\n"
-	if got, want := parseRedisCPU(info), 3750*time.Millisecond; got != want {
-		t.Errorf("parseRedisCPU = %v, want %v", got, want)
-	}
-	if got := parseRedisCPU("garbage"); got != 0 {
-		t.Errorf("parseRedisCPU(garbage) = %v", got)
-	}
-}
-
-// FuzzFormFields feeds arbitrary requests to the observer's field reader: it never panics,
-// keeps only the names asked for, and never keeps a value over maxField bytes.
-func FuzzFormFields(f *testing.F) {
-	ct, body := multipartBody(f, map[string]string{"chat_id": "1", "callback_query_id": "2"})
-	f.Add(ct, "", body)
-	f.Add("application/json", "", []byte(`{"chat_id":"3"}`))
-	f.Add("application/x-www-form-urlencoded", "chat_id=4", []byte("callback_query_id=5"))
-	f.Add("multipart/form-data; boundary=", "%zz", []byte("--\r\n"))
-	f.Fuzz(func(t *testing.T, contentType, query string, body []byte) {
-		got := formFields(contentType, query, body, []string{"chat_id", "callback_query_id"})
-		for k, v := range got {
-			if k != "chat_id" && k != "callback_query_id" {
-				t.Errorf("field %q not asked for", k)
-			}
-			if len(v) > maxField || v == "" {
-				t.Errorf("field %q = %d bytes", k, len(v))
-			}
-		}
+		_, _ = io.WriteString(w, `{"ok":true,"result":true}`)
 	})
-}
-
-func BenchmarkFormFields(b *testing.B) {
-	ct, body := multipartBody(b, map[string]string{"chat_id": "123456", "message_id": "9", "text": strings.Repeat("x", 300),
-		"reply_markup": strings.Repeat(`{"text":"·","callback_data":"1mabcdef,12,34"},`, 64)})
-	names := []string{"chat_id"}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		if formFields(ct, "", body, names)["chat_id"] != "123456" {
-			b.Fatal("chat_id lost")
-		}
+	o := newObserver(inner)
+	o.swallowWebhook = true
+	call := func(method string) int {
+		rec := httptest.NewRecorder()
+		o.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/bot1:x/"+method, strings.NewReader("{}")))
+		return rec.Code
+	}
+	n0, hooked := o.webhookCalls()
+	for _, m := range []string{"sendMessage", "editMessageText", "editMessageText", "setWebhook"} {
+		call(m)
+	}
+	failed, calls := o.failures()
+	if calls != 4 || len(failed) != 1 || failed["editmessagetext 400 Bad Request: message is not modified: same"] != 2 {
+		t.Errorf("failures = %v, %d calls", failed, calls)
+	}
+	select {
+	case <-hooked:
+	default:
+		t.Error("a swallowed setWebhook did not close the channel")
+	}
+	if n, _ := o.webhookCalls(); n != n0+1 {
+		t.Errorf("webhook calls %d, want %d", n, n0+1)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -67,9 +68,18 @@ type Result struct {
 	Board       map[string]Summary // by game kind: tap → every board of the game shows the move (and, in AI games, the AI's reply)
 	Errors      map[string]int     // by kind of error
 	APICalls    int64
+	InProcess   bool          // the bots ran in this process
 	CPU         time.Duration // CPU used by this process
+	BotCPU      []ProcCPU     // CPU used by each bot process (-external, -targets), when known
 	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
 	Bots        int
+}
+
+// ProcCPU is the CPU time a process used during a run.
+type ProcCPU struct {
+	PID  int
+	Name string
+	CPU  time.Duration
 }
 
 // MovesPerSecond is the rate of applied taps.
@@ -106,11 +116,7 @@ func (r Result) print(w io.Writer) {
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
 		}
 	}
-	fmt.Fprintf(w, "cpu: this process %.2f cores", r.CPU.Seconds()/sec)
-	if r.RedisCPU > 0 {
-		fmt.Fprintf(w, ", redis-server %.2f cores", r.RedisCPU.Seconds()/sec)
-	}
-	fmt.Fprintln(w)
+	r.printCPU(w)
 	keys := make([]string, 0, len(r.Errors))
 	for k := range r.Errors {
 		keys = append(keys, k)
@@ -124,4 +130,38 @@ func (r Result) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s: %d%s\n", k, r.Errors[k], note)
 	}
+}
+
+// printCPU writes the CPU table: cores used on average over the run, and CPU time per move.
+func (r Result) printCPU(w io.Writer) {
+	sec, moves := r.Elapsed.Seconds(), r.PeopleMoves+r.AIMoves
+	const width = 41 // of the first column
+	fmt.Fprintf(w, "cpu:%*s  %s\n", width+4, "cores", "per move")
+	row := func(name string, d time.Duration) {
+		perMove := "-"
+		if moves > 0 {
+			perMove = fmt.Sprintf("%.0fµs", float64(d.Microseconds())/float64(moves))
+		}
+		fmt.Fprintf(w, "  %-*s %5.2f  %8s\n", width, name, d.Seconds()/sec, perMove)
+	}
+	self := "this process (fake Bot API + players)"
+	if r.InProcess {
+		self = "this process (bots + fake API + players)"
+	}
+	row(self, r.CPU)
+	total := r.CPU
+	for _, b := range r.BotCPU {
+		row(fmt.Sprintf("bot pid %d (%s)", b.PID, b.Name), b.CPU)
+		total += b.CPU
+	}
+	if !r.InProcess && len(r.BotCPU) == 0 {
+		fmt.Fprintf(w, "  %-*s %5s  %8s\n", width, "bots (unknown: see -pids)", "-", "-")
+	}
+	if r.RedisCPU > 0 {
+		row("redis-server", r.RedisCPU)
+		total += r.RedisCPU
+	} else {
+		fmt.Fprintf(w, "  %-*s %5s  %8s\n", width, "redis-server (unknown)", "-", "-")
+	}
+	row(fmt.Sprintf("total (of %d cores)", runtime.NumCPU()), total)
 }
