@@ -1,19 +1,30 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 // aiLoad keeps the bot's AI pool busy: each user plays a 16×16 game against the strongest AI
@@ -156,4 +167,137 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// moveStub is a stand-in Bot API server for BenchmarkPeopleMove that answers as Telegram
+// does: a successful edit returns the whole edited message (with its 64-button keyboard),
+// answerCallbackQuery returns true. Each answer and edit is reported on calls.
+type moveStub struct {
+	token  string
+	edited []byte // the reply to an edit
+	calls  chan string
+}
+
+func (s *moveStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	method := strings.TrimPrefix(r.URL.Path, "/bot"+s.token+"/")
+	w.Header().Set("Content-Type", "application/json")
+	switch method {
+	case "getMe":
+		_, _ = io.WriteString(w, `{"ok":true,"result":{"id":1,"is_bot":true,"first_name":"Reversi","username":"reversi_bot"}}`)
+		return
+	case "editMessageText":
+		_, _ = w.Write(s.edited)
+	default:
+		_, _ = io.WriteString(w, `{"ok":true,"result":true}`)
+	}
+	s.calls <- method
+}
+
+// BenchmarkPeopleMove measures one move in a game between people through the bot alone:
+// the webhook takes the tap's update (carrying the tapped board message, as Telegram sends
+// it), the move goes through the store (real Redis when REDIS_URL is set) and the bot
+// answers the tap and edits both players' boards on a stub Bot API server that answers at
+// once. Each op waits for the answer and both edits.
+func BenchmarkPeopleMove(b *testing.B) {
+	store := storagetest.New(b)
+	eg0, _ := engine.NewGame(8)
+	kb, err := render.Keyboard(render.ViewOf(eg0), render.KeyboardOptions{Game: "G123456789"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited, _ := json.Marshal(map[string]any{"ok": true, "result": models.Message{ID: 10,
+		Chat: models.Chat{ID: 1001, Type: models.ChatTypePrivate}, Date: 1700000000,
+		From: &models.User{ID: 1, IsBot: true, FirstName: "Reversi"},
+		Text: "⚫ Alice — ⚪ Bob\nBlack to move", ReplyMarkup: &kb}})
+	stub := &moveStub{token: "123:bench", edited: edited, calls: make(chan string, 16)}
+	api := httptest.NewServer(stub)
+	defer api.Close()
+	bt, err := bot.New(context.Background(), bot.Options{Token: stub.token, APIURL: api.URL,
+		Store: store, Mover: firstMover{}, IdleClaim: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		if err := bt.Shutdown(context.Background()); err != nil {
+			b.Error(err)
+		}
+	}()
+	hook := bt.WebhookHandler("s")
+	alice := storage.Player{UserID: 1001, Name: "Alice", ChatID: 1001, Lang: "en"}
+	bob := storage.Player{UserID: 1002, Name: "Bob", ChatID: 1002, Lang: "en"}
+	var g *storage.Game
+	var eg *engine.Game
+	newGame := func() {
+		g = &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusPlaying,
+			Players: [2]storage.Player{alice, bob}, Lang: "en", LastMoveAt: time.Now(),
+			Boards: []storage.BoardRef{{ChatID: 1001, MessageID: 10}, {ChatID: 1002, MessageID: 11}}}
+		if err := store.CreateGame(context.Background(), g); err != nil {
+			b.Fatal(err)
+		}
+		eg, _ = engine.NewGame(8)
+	}
+	newGame()
+	// The tapped message as Telegram sends it, keyboard and all; the rest of the update is
+	// filled in for each tap.
+	tapped := func(p storage.Player, msg int) []byte {
+		m, _ := json.Marshal(models.Message{ID: msg, Date: 1700000000,
+			Chat: models.Chat{ID: p.ChatID, Type: models.ChatTypePrivate},
+			From: &models.User{ID: 1, IsBot: true, FirstName: "Reversi"},
+			Text: "⚫ Alice — ⚪ Bob\nBlack to move", ReplyMarkup: &kb})
+		return m
+	}
+	messages := [2][]byte{tapped(alice, 10), tapped(bob, 11)}
+	update := func(id int, side int, data string) []byte {
+		p := g.Players[side]
+		return fmt.Appendf(nil, `{"update_id":%d,"callback_query":{"id":"q%d","from":{"id":%d,"is_bot":false,"first_name":%q,"language_code":"en"},"message":%s,"chat_instance":"ci","data":%q}}`,
+			id, id, p.UserID, p.Name, messages[side], data)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if eg.Position().GameOver() {
+			b.StopTimer()
+			newGame()
+			b.StartTimer()
+		}
+		for eg.Position().MustPass() {
+			_, _ = eg.Play(engine.Pass)
+		}
+		side := int(eg.Position().Side())
+		sq := eg.Position().LegalMoves()[0]
+		data := render.Callback{Action: render.ActionMove, Game: g.ID, Ply: len(g.Moves), Square: sq}.Encode()
+		body := update(i+1, side, data)
+		req := httptest.NewRequest(http.MethodPost, "/hook", bytes.NewReader(body))
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "s")
+		rec := httptest.NewRecorder()
+		hook.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("webhook: %d", rec.Code)
+		}
+		if _, err := eg.Play(sq); err != nil {
+			b.Fatal(err)
+		}
+		g.Moves = append(g.Moves, byte(sq))
+		edits, answers := 0, 0
+		for edits < 2 || answers < 1 {
+			select {
+			case m := <-stub.calls:
+				switch m {
+				case "editMessageText":
+					edits++
+				case "answerCallbackQuery":
+					answers++
+				default:
+					b.Fatalf("unexpected call %s", m)
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatalf("move %d: %d edits, %d answers", i, edits, answers)
+			}
+		}
+	}
+	// CPU time of the whole process (bot, stub server, benchmark; the embedded Redis when
+	// REDIS_URL is unset) per move.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-telegram/bot/models"
 
@@ -148,13 +150,21 @@ func controls(g *storage.Game, lang string, turn, seer int) [][]models.InlineKey
 // StyleImage, is a photo with the move picker; an inline message of a large board (which
 // cannot get a new upload) shows the board as text instead, with the same move picker.
 func boardContent(g *storage.Game, ref storage.BoardRef, page int, style storage.BoardStyle) (content, error) {
+	return boardContentOf(g, nil, ref, page, style)
+}
+
+// boardContentOf is boardContent given the replay of g (replayGame), or nil to replay it.
+// It does not change eg.
+func boardContentOf(g *storage.Game, eg *engine.Game, ref storage.BoardRef, page int, style storage.BoardStyle) (content, error) {
 	lang := viewLang(g, ref)
 	if g.Status == storage.StatusLobby {
 		return lobbyContent(g, lang, ""), nil
 	}
-	eg, err := replayGame(g)
-	if err != nil {
-		return content{}, err
+	var err error
+	if eg == nil {
+		if eg, err = replayGame(g); err != nil {
+			return content{}, err
+		}
 	}
 	v := render.ViewOf(eg)
 	v.Ply = host.Ply(g) // the ply package host checks taps against (passes not counted)
@@ -299,31 +309,55 @@ func colorName(lang string, i int) string {
 
 // refresh schedules an edit of every board of g, drawn from the store when sent.
 func (b *Bot) refresh(g *storage.Game) {
-	if g == nil {
+	if g == nil || len(g.Boards) == 0 {
 		return
 	}
+	bb := newBoardBatch(g, g.Boards)
 	for _, ref := range g.Boards {
-		b.scheduleBoard(g.ID, ref)
+		b.scheduleIn(bb, g, ref)
 	}
 }
 
-// scheduleBoard schedules an edit of the board message ref of game id. The board is drawn
+// scheduleBoard schedules an edit of the board message ref of game g. The board is drawn
 // from the store when the edit is sent, and drawn again when a 429 made it wait, so a board
-// held back by the rate limit is never sent out of date.
-func (b *Bot) scheduleBoard(id string, ref storage.BoardRef) {
+// held back by the rate limit is never sent out of date; g itself only tells whose board
+// style to read along with the game.
+func (b *Bot) scheduleBoard(g *storage.Game, ref storage.BoardRef) {
+	b.scheduleIn(newBoardBatch(g, []storage.BoardRef{ref}), g, ref)
+}
+
+// scheduleIn schedules the edit of the board message ref of game g as part of bb.
+func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) {
+	id := g.ID
+	hint, _ := styleUser(g, ref)
 	b.schedule(ref, func(ctx context.Context) {
+		first := true
 		err := b.retry(ctx, "editBoard", func() error {
-			g, err := b.store.Game(ctx, id)
+			var st boardState
+			var err error
+			if first {
+				first = false
+				st, err = bb.read(ctx, b)
+			} else {
+				st, err = b.readBoards(ctx, id, bb.users)
+			}
 			if err != nil {
 				if errors.Is(err, storage.ErrNotFound) {
 					return nil
 				}
 				return err
 			}
-			if !hasBoard(g, ref) {
+			if !hasBoard(st.g, ref) {
 				return nil // the message was replaced by a newer board
 			}
-			c, err := boardContent(g, ref, 0, b.styleOf(ctx, g, ref))
+			var eg *engine.Game // a lobby is not replayed
+			if st.g.Status != storage.StatusLobby {
+				if eg, err = st.replay(); err != nil {
+					b.log.Error("edit: draw", "game", id, "err", err)
+					return nil
+				}
+			}
+			c, err := boardContentOf(st.g, eg, ref, 0, b.styleIn(ctx, st, ref, hint))
 			if err != nil {
 				b.log.Error("edit: draw", "game", id, "err", err)
 				return nil
@@ -334,6 +368,125 @@ func (b *Bot) scheduleBoard(id string, ref storage.BoardRef) {
 			b.log.Warn("edit", "game", id, "err", b.scrub(err))
 		}
 	})
+}
+
+// boardBatch is the edits of a game's boards that one step asks for. Each is drawn from the
+// store when it is sent; those that start while another's read is on its way (the usual case:
+// they are scheduled together) take that read instead of making their own, so that one round
+// trip serves them all, and share its replay. A read that was over before an edit started is
+// not taken: that edit reads again.
+type boardBatch struct {
+	id    string
+	users []int64 // whose styles the batch's boards follow, as far as the step's game tells
+
+	mu    sync.Mutex
+	state int           // batchIdle, batchReading or batchDone
+	done  chan struct{} // closed when the read is done
+	st    boardState
+	err   error
+}
+
+// The states of a boardBatch's read.
+const (
+	batchIdle = iota
+	batchReading
+	batchDone
+)
+
+// newBoardBatch returns the batch of the edits of refs of game g.
+func newBoardBatch(g *storage.Game, refs []storage.BoardRef) *boardBatch {
+	bb := &boardBatch{id: g.ID, done: make(chan struct{})}
+	for _, ref := range refs {
+		if u, fixed := styleUser(g, ref); !fixed && u != 0 && !slices.Contains(bb.users, u) {
+			bb.users = append(bb.users, u)
+		}
+	}
+	return bb
+}
+
+// read returns the batch's read: the one on its way, or a new one when there is none yet;
+// after the read is over, a read of the caller's own.
+func (bb *boardBatch) read(ctx context.Context, b *Bot) (boardState, error) {
+	bb.mu.Lock()
+	switch bb.state {
+	case batchIdle:
+		bb.state = batchReading
+		bb.mu.Unlock()
+		bb.err = errors.New("bot: board read failed") // unless it returns
+		defer func() {
+			bb.mu.Lock()
+			bb.state = batchDone
+			bb.mu.Unlock()
+			close(bb.done) // also on a panic, so that no edit waits for ever
+		}()
+		bb.st, bb.err = b.readBoards(ctx, bb.id, bb.users)
+		return bb.st, bb.err
+	case batchReading:
+		bb.mu.Unlock()
+		select {
+		case <-bb.done:
+			return bb.st, bb.err
+		case <-ctx.Done():
+			return boardState{}, ctx.Err()
+		}
+	}
+	bb.mu.Unlock()
+	return b.readBoards(ctx, bb.id, bb.users)
+}
+
+// boardState is a game as read for drawing its boards, with the styles of users.
+type boardState struct {
+	g        *storage.Game
+	users    []int64
+	styles   []storage.BoardStyle
+	styleErr error // reading the styles failed
+	eg       *replayed
+}
+
+// replayed is the replay of a boardState's game, made once for all its boards.
+type replayed struct {
+	once sync.Once
+	eg   *engine.Game
+	err  error
+}
+
+// replay returns the replay of st's game (see replayGame); the caller must not change it.
+func (st boardState) replay() (*engine.Game, error) {
+	st.eg.once.Do(func() { st.eg.eg, st.eg.err = replayGame(st.g) })
+	return st.eg.eg, st.eg.err
+}
+
+// readBoards reads game id and the styles of users in one round trip.
+func (b *Bot) readBoards(ctx context.Context, id string, users []int64) (boardState, error) {
+	g, styles, err := b.store.GameAndStyles(ctx, id, users...)
+	if g == nil {
+		return boardState{}, err
+	}
+	return boardState{g: g, users: users, styles: styles, styleErr: err, eg: &replayed{}}, nil
+}
+
+// styleIn is the style of the board message ref of st's game (see styleOf), from the styles
+// read with it when they include the user whose style the board follows (hint names the user
+// expected: a game's players never change once it is played).
+func (b *Bot) styleIn(ctx context.Context, st boardState, ref storage.BoardRef, hint int64) storage.BoardStyle {
+	want, fixed := styleUser(st.g, ref)
+	switch {
+	case fixed:
+		return storage.StyleButtons
+	case want == 0:
+		return st.g.Style
+	case want != hint:
+		return b.styleOf(ctx, st.g, ref)
+	}
+	i := slices.Index(st.users, want)
+	if i < 0 {
+		return b.styleOf(ctx, st.g, ref)
+	}
+	if st.styleErr != nil {
+		b.log.Warn("board style", "user", want, "err", b.scrub(st.styleErr))
+		return st.g.Style
+	}
+	return st.styles[i]
 }
 
 // hasBoard reports whether ref is one of g's board messages.
@@ -369,7 +522,7 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) erro
 	}
 	// A move may have come between drawing and recording the message: draw it again then.
 	if len(g2.Moves) != len(g.Moves) || g2.Status != g.Status {
-		b.scheduleBoard(g.ID, ref)
+		b.scheduleBoard(g2, ref)
 	}
 	return nil
 }

@@ -8,12 +8,17 @@
 // thinks; board edits are coalesced per message (only the newest board is drawn) and a 429
 // waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
 // ones in flight, so no update is left half-applied by this process.
+//
+// The calls of a move's hot path (getUpdates, answerCallbackQuery, editMessageText,
+// editMessageReplyMarkup) bypass go-telegram/bot: JSON bodies written directly, replies
+// checked without decoding the edited message, and the keyboard of a tapped message skipped
+// when an update is decoded. The edits of one step share one store read.
 package bot
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +59,8 @@ type Options struct {
 	// IdleClaim is how long a player may leave a game between people on their turn before the
 	// opponent may claim the win; 0 means host.DefaultIdleAfter.
 	IdleClaim time.Duration
-	// HTTPClient makes the Bot API requests; nil means a client with sensible timeouts.
+	// HTTPClient makes the Bot API requests; nil means a client with sensible timeouts that
+	// keeps up to 64 idle connections to the Bot API (closed by Shutdown).
 	HTTPClient *http.Client
 	// Now is the clock (idle claims); nil means time.Now.
 	Now func() time.Time
@@ -72,9 +78,13 @@ type Options struct {
 // pollTimeout is the long-polling timeout asked of getUpdates.
 const pollTimeout = 50 * time.Second
 
+// maxIdleConns is how many idle connections to the Bot API the default client keeps.
+const maxIdleConns = 64
+
 // Bot is a running Telegram Reversi bot. Its methods are safe for concurrent use.
 type Bot struct {
 	tg       *tgbot.Bot
+	api      *botAPI // the hot path's calls: answers, edits, getUpdates
 	token    string
 	store    *storage.Store
 	svc      *host.Service
@@ -97,6 +107,8 @@ type Bot struct {
 	wg      sync.WaitGroup     // handlers and edit workers in flight
 
 	edits editor
+
+	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
@@ -121,23 +133,22 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	client := o.HTTPClient
 	if client == nil {
-		client = &http.Client{Timeout: pollTimeout + 10*time.Second}
+		// Edits of many boards go out at once, all to one host: keep their connections open
+		// for the next ones (http.DefaultTransport keeps 2 per host and closes the rest).
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = maxIdleConns
+		b.transport = t
+		client = &http.Client{Timeout: pollTimeout + 10*time.Second, Transport: t}
 	}
 	opts := []tgbot.Option{
 		tgbot.WithSkipGetMe(),
 		tgbot.WithHTTPClient(pollTimeout, client),
-		// Unbuffered, handled synchronously by the workers (which only hand the update to
-		// dispatch): an update is confirmed to Telegram (by the next getUpdates) only after
-		// dispatch took it, so a stop never drops a confirmed update.
-		tgbot.WithUpdatesChannelCap(0),
-		tgbot.WithNotAsyncHandlers(),
-		tgbot.WithDefaultHandler(func(_ context.Context, _ *tgbot.Bot, u *models.Update) { b.dispatch(u) }),
+		// Updates are taken by poll, not by the library's Start.
 		tgbot.WithErrorsHandler(func(err error) {
 			if !errors.Is(err, context.Canceled) {
 				b.log.Warn("telegram", "err", b.scrub(err))
 			}
 		}),
-		tgbot.WithAllowedUpdates(tgbot.AllowedUpdates{"message", "callback_query", "inline_query", "chosen_inline_result"}),
 	}
 	if o.APIURL != "" {
 		opts = append(opts, tgbot.WithServerURL(strings.TrimRight(o.APIURL, "/")))
@@ -147,6 +158,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}
 	b.tg = tg
+	b.api = newBotAPI(client, o.APIURL, o.Token)
 	me, err := tg.GetMe(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bot: getMe: %s", b.scrub(err))
@@ -222,7 +234,7 @@ func (b *Bot) RunPolling(ctx context.Context) error {
 		}
 		return fmt.Errorf("bot: deleteWebhook: %s", b.scrub(err))
 	}
-	b.tg.Start(ctx)
+	b.poll(ctx)
 	return nil
 }
 
@@ -231,7 +243,7 @@ func (b *Bot) RunPolling(ctx context.Context) error {
 func (b *Bot) SetWebhook(ctx context.Context, url, secret string) error {
 	err := b.retry(ctx, "setWebhook", func() error {
 		_, err := b.tg.SetWebhook(ctx, &tgbot.SetWebhookParams{URL: url, SecretToken: secret,
-			AllowedUpdates: []string{"message", "callback_query", "inline_query", "chosen_inline_result"}})
+			AllowedUpdates: allowedUpdates})
 		return err
 	})
 	if err != nil {
@@ -259,12 +271,19 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		var u models.Update
-		if err := json.NewDecoder(io.LimitReader(r.Body, maxUpdateBody)).Decode(&u); err != nil {
+		buf := bufPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		_, err := buf.ReadFrom(io.LimitReader(r.Body, maxUpdateBody))
+		var u *models.Update
+		if err == nil {
+			u, err = decodeUpdate(cutKeyboards(buf.Bytes(), false)) // u shares no memory with buf
+		}
+		releaseBuffer(buf)
+		if err != nil {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		if !b.dispatch(&u) {
+		if !b.dispatch(u) {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
@@ -294,6 +313,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.baseStop()
 	b.svc.Close()
 	b.pool.Close()
+	if b.transport != nil {
+		b.transport.CloseIdleConnections()
+	}
 	return err
 }
 

@@ -19,10 +19,19 @@ import (
 type tap struct {
 	b        *Bot
 	q        *models.CallbackQuery
-	user     who
+	user     who // resolved (whoIs) unless lazy
+	lazy     bool
 	ref      storage.BoardRef // the message tapped (chat or inline)
 	private  bool
 	answered bool
+}
+
+// resolve looks the user up (whoIs) if that was left until needed: a move that is applied
+// needs nothing but the user's ID, which the update carries.
+func (t *tap) resolve(ctx context.Context) {
+	if t.lazy {
+		t.user, t.lazy = t.b.whoIs(ctx, &t.q.From), false
+	}
 }
 
 // answer answers the tap once; later calls do nothing.
@@ -36,6 +45,7 @@ func (t *tap) answer(ctx context.Context, text string, alert bool) error {
 
 // fail answers the tap with the alert text of a host error; internal errors are returned.
 func (t *tap) fail(ctx context.Context, err error) error {
+	t.resolve(ctx)
 	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), true)
 	if host.Code(err) == "internal" {
 		return err
@@ -45,7 +55,13 @@ func (t *tap) fail(ctx context.Context, err error) error {
 
 // onCallback handles a button tap.
 func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
-	t := &tap{b: b, q: q, user: b.whoIs(ctx, &q.From)}
+	c, perr := render.ParseCallback(q.Data)
+	t := &tap{b: b, q: q}
+	if perr == nil && c.Action == render.ActionMove {
+		t.user, t.lazy = who{id: q.From.ID, name: displayName(&q.From), lang: normLang(q.From.LanguageCode)}, true
+	} else {
+		t.user = b.whoIs(ctx, &q.From)
+	}
 	if q.InlineMessageID != "" {
 		t.ref = storage.BoardRef{InlineID: q.InlineMessageID}
 	} else if msg := q.Message.Message; msg != nil {
@@ -62,7 +78,6 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 			}
 		}
 	}()
-	c, perr := render.ParseCallback(q.Data)
 	if perr != nil {
 		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
 	}
@@ -184,7 +199,7 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user
 		b.aiReply(ctx, id)
 		return
 	}
-	b.scheduleBoard(g.ID, ref)
+	b.scheduleBoard(g, ref)
 }
 
 // tapPage shows another page of the move picker in the tapped message.
@@ -197,7 +212,7 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 		return err
 	}
 	if !hasBoard(res.Game, t.ref) || host.Ply(res.Game) != c.Ply {
-		b.scheduleBoard(res.Game.ID, t.ref)
+		b.scheduleBoard(res.Game, t.ref)
 		return nil
 	}
 	cont, err := boardContent(res.Game, t.ref, c.Page, b.styleOf(ctx, res.Game, t.ref))

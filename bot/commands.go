@@ -297,7 +297,7 @@ func (b *Bot) started(ctx context.Context, res *host.Result) error {
 				firstErr = err
 			}
 		}
-		b.scheduleBoard(g.ID, ref)
+		b.scheduleBoard(g, ref)
 	}
 	if res.NeedAI {
 		b.aiReply(ctx, g.ID)

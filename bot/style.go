@@ -144,18 +144,9 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 // style of the person playing the AI in an AI game, else the game's Style, which a game between
 // people takes from the preference of whoever opened it.
 func (b *Bot) styleOf(ctx context.Context, g *storage.Game, ref storage.BoardRef) storage.BoardStyle {
-	if ref.InlineID != "" || !render.FitsKeyboard(g.Size) {
+	user, fixed := styleUser(g, ref)
+	if fixed {
 		return storage.StyleButtons
-	}
-	var user int64
-	for _, p := range g.Players {
-		if p.UserID == 0 {
-			continue
-		}
-		if ref.ChatID == p.UserID || (p.ChatID != 0 && ref.ChatID == p.ChatID) || g.AILevel > 0 {
-			user = p.UserID
-			break
-		}
 	}
 	if user == 0 {
 		return g.Style
@@ -166,4 +157,22 @@ func (b *Bot) styleOf(ctx context.Context, g *storage.Game, ref storage.BoardRef
 		return g.Style
 	}
 	return p.Style
+}
+
+// styleUser is whose /style choice the board message ref of g follows (see styleOf): fixed
+// when the board is always buttons (an inline message, a board too large for a keyboard),
+// else the user, 0 when the board follows g.Style.
+func styleUser(g *storage.Game, ref storage.BoardRef) (user int64, fixed bool) {
+	if ref.InlineID != "" || !render.FitsKeyboard(g.Size) {
+		return 0, true
+	}
+	for _, p := range g.Players {
+		if p.UserID == 0 {
+			continue
+		}
+		if ref.ChatID == p.UserID || (p.ChatID != 0 && ref.ChatID == p.ChatID) || g.AILevel > 0 {
+			return p.UserID, false
+		}
+	}
+	return 0, false
 }

@@ -69,13 +69,6 @@ func notModified(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "message is not modified")
 }
 
-// inlineEditOK reports the library's failure to decode the `true` that a successful edit of
-// an inline message returns (go-telegram/bot v1.19.0 decodes every edit result as a Message).
-func inlineEditOK(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "error decode response result") &&
-		strings.Contains(err.Error(), "cannot unmarshal bool")
-}
-
 // markup returns m as a ReplyMarkup, nil (no keyboard) when m is nil.
 func markup(m *models.InlineKeyboardMarkup) models.ReplyMarkup {
 	if m == nil {
@@ -111,10 +104,13 @@ func (b *Bot) sendPhoto(ctx context.Context, chatID int64, png []byte, caption s
 
 // answer answers a callback query (once; the caller makes sure of that).
 func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
+	o := newObject(make([]byte, 0, 128))
+	o.str("callback_query_id", queryID)
+	o.str("text", clip(text, 200))
+	o.bool("show_alert", alert && text != "")
+	body := o.done()
 	return b.retry(ctx, "answerCallbackQuery", func() error {
-		_, err := b.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{
-			CallbackQueryID: queryID, Text: clip(text, 200), ShowAlert: alert && text != ""})
-		return err
+		return b.api.call(ctx, "answerCallbackQuery", body)
 	})
 }
 
@@ -126,7 +122,7 @@ type content struct {
 }
 
 // edit replaces the content of the message ref. "Message is not modified" is success, and so
-// is the `true` an inline edit returns.
+// is the `true` an inline edit returns (the lean path never decodes a result).
 func (b *Bot) edit(ctx context.Context, ref storage.BoardRef, c content) error {
 	return b.retry(ctx, editMethod(ref, c), func() error { return b.editOnce(ctx, ref, c) })
 }
@@ -147,36 +143,57 @@ func (b *Bot) editOnce(ctx context.Context, ref storage.BoardRef, c content) err
 			MessageID: ref.MessageID, ReplyMarkup: markup(c.kb),
 			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.text, 1024),
 				MediaAttachment: bytes.NewReader(c.photo)}})
-	} else {
-		p := &tgbot.EditMessageTextParams{Text: clip(c.text, 4096), ReplyMarkup: markup(c.kb)}
-		if ref.InlineID != "" {
-			p.InlineMessageID = ref.InlineID
-		} else {
-			p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
+		if notModified(err) {
+			return nil
 		}
-		_, err = b.tg.EditMessageText(ctx, p)
+		return err
 	}
-	if notModified(err) || (ref.InlineID != "" && inlineEditOK(err)) {
-		return nil
-	}
-	return err
+	o := refObject(ref, 64+len(c.text)+kbSize(c.kb))
+	o.str("text", clip(c.text, 4096))
+	o.keyboard("reply_markup", c.kb)
+	return editResult(b.api.call(ctx, "editMessageText", o.done()))
 }
 
 // editMarkup replaces only the keyboard of the message ref.
 func (b *Bot) editMarkup(ctx context.Context, ref storage.BoardRef, kb *models.InlineKeyboardMarkup) error {
+	o := refObject(ref, 64+kbSize(kb))
+	o.keyboard("reply_markup", kb)
+	body := o.done()
 	return b.retry(ctx, "editMessageReplyMarkup", func() error {
-		p := &tgbot.EditMessageReplyMarkupParams{ReplyMarkup: markup(kb)}
-		if ref.InlineID != "" {
-			p.InlineMessageID = ref.InlineID
-		} else {
-			p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
-		}
-		_, err := b.tg.EditMessageReplyMarkup(ctx, p)
-		if notModified(err) || (ref.InlineID != "" && inlineEditOK(err)) {
-			return nil
-		}
-		return err
+		return editResult(b.api.call(ctx, "editMessageReplyMarkup", body))
 	})
+}
+
+// refObject starts the JSON body of an edit of the message ref, with room for size bytes.
+func refObject(ref storage.BoardRef, size int) jsonObject {
+	o := newObject(make([]byte, 0, size))
+	if ref.InlineID != "" {
+		o.str("inline_message_id", ref.InlineID)
+	} else {
+		o.int("chat_id", ref.ChatID)
+		o.int("message_id", int64(ref.MessageID))
+	}
+	return o
+}
+
+// kbSize estimates the size of kb in JSON, to size a request body at once.
+func kbSize(kb *models.InlineKeyboardMarkup) int {
+	if kb == nil {
+		return 0
+	}
+	n := 32
+	for _, row := range kb.InlineKeyboard {
+		n += 2 + 56*len(row)
+	}
+	return n
+}
+
+// editResult is the outcome of an edit: "message is not modified" is success.
+func editResult(err error) error {
+	if notModified(err) {
+		return nil
+	}
+	return err
 }
 
 // clip cuts s to at most n characters (runes; Telegram counts UTF-16 units, and the bot's

@@ -160,6 +160,48 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	return g, nil
 }
 
+// GameAndStyles returns the game with the given ID, like Game, together with the board style
+// each of users has chosen (styles[i] is what Profile(users[i]).Style gives; StyleButtons for
+// a user 0), in one round trip. When the game cannot be read, err says why and g is nil; when
+// only a style cannot be read, g comes back with err, and that style is StyleButtons.
+func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g *Game, styles []BoardStyle, err error) {
+	styles = make([]BoardStyle, len(users))
+	if !validID(id) {
+		return nil, styles, ErrNotFound
+	}
+	var get *redis.StringCmd
+	st := make([]*redis.StringCmd, len(users))
+	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		get = p.Get(ctx, s.k.game(id))
+		for i, u := range users {
+			if u != 0 {
+				st[i] = p.HGet(ctx, s.k.user(u), styleField)
+			}
+		}
+		return nil
+	})
+	data, err := get.Bytes()
+	if err != nil {
+		return nil, styles, wrap("get game", err)
+	}
+	g = &Game{ID: id}
+	if err := g.UnmarshalBinary(data); err != nil {
+		return nil, styles, err
+	}
+	for i, c := range st {
+		if c == nil {
+			continue
+		}
+		switch v, serr := c.Result(); {
+		case serr == nil && v == styleImageValue:
+			styles[i] = StyleImage
+		case serr != nil && !errors.Is(serr, redis.Nil) && err == nil:
+			err = wrap("get style", serr)
+		}
+	}
+	return g, styles, err
+}
+
 // UpdateGame stores g if the stored game still has version g.Version: of any number of
 // racing updates of one version exactly one succeeds and the others get ErrConflict. On
 // success g.Version is one more, g.Updated is now, the game's TTL is reset by its status

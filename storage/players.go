@@ -100,8 +100,8 @@ func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
 	for f := range m {
 		switch f {
 		case "n", "lg":
-		case "st":
-			if m[f] == "i" {
+		case styleField:
+			if m[f] == styleImageValue {
 				p.Style = StyleImage
 			}
 		case "w":
@@ -162,14 +162,21 @@ func (s *Store) SetLang(ctx context.Context, userID int64, lang string) error {
 	return wrap("set lang", s.rdb.HSet(ctx, s.k.user(userID), "lg", lang).Err())
 }
 
+// The profile hash keeps a board style in field styleField: styleImageValue for StyleImage,
+// nothing for StyleButtons.
+const (
+	styleField      = "st"
+	styleImageValue = "i"
+)
+
 // SetStyle stores how the user wants 8×8 boards drawn; StyleButtons (the default) forgets
 // the choice. An unknown style gives ErrInvalid.
 func (s *Store) SetStyle(ctx context.Context, userID int64, style BoardStyle) error {
 	switch style {
 	case StyleButtons:
-		return wrap("set style", s.rdb.HDel(ctx, s.k.user(userID), "st").Err())
+		return wrap("set style", s.rdb.HDel(ctx, s.k.user(userID), styleField).Err())
 	case StyleImage:
-		return wrap("set style", s.rdb.HSet(ctx, s.k.user(userID), "st", "i").Err())
+		return wrap("set style", s.rdb.HSet(ctx, s.k.user(userID), styleField, styleImageValue).Err())
 	}
 	return invalidf("board style %v", style)
 }

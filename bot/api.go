@@ -1,0 +1,329 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+)
+
+// defaultAPIURL is the Bot API server used when Options.APIURL is empty (go-telegram/bot's
+// default as well).
+const defaultAPIURL = "https://api.telegram.org"
+
+// maxReply bounds the size of a Bot API reply the lean path reads.
+const maxReply = 8 << 20
+
+// botAPI makes the Bot API calls of the hot path (answering taps, editing boards, taking
+// updates) without go-telegram/bot: the request is a JSON body built by hand and sent with
+// a Content-Length, and a successful reply is recognised without decoding its result (the
+// edited message, which the bot never reads). Its errors are those go-telegram/bot gives
+// for the same replies (*tgbot.TooManyRequestsError for 429, errors wrapping
+// tgbot.ErrorBadRequest, tgbot.ErrorForbidden and so on), so that retry, errKind and
+// notModified treat both paths alike; and they never contain the token.
+type botAPI struct {
+	client *http.Client
+	prefix string // base URL + "/bot" + token + "/"
+	token  string
+}
+
+// newBotAPI returns the lean client for the server at base ("" means Telegram's).
+func newBotAPI(client *http.Client, base, token string) *botAPI {
+	if base == "" {
+		base = defaultAPIURL
+	}
+	return &botAPI{client: client, prefix: strings.TrimRight(base, "/") + "/bot" + token + "/", token: token}
+}
+
+// bufPool holds the buffers that replies and webhook requests are read into.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// okPrefix starts every successful reply of the Bot API (and of the fake server).
+var okPrefix = []byte(`{"ok":true`)
+
+// call posts body (a JSON object) to method and checks the reply; the result is ignored.
+func (a *botAPI) call(ctx context.Context, method string, body []byte) error {
+	status, reply, err := a.post(ctx, method, body)
+	if err != nil {
+		return err
+	}
+	defer releaseBuffer(reply)
+	if bytes.HasPrefix(reply.Bytes(), okPrefix) {
+		return nil
+	}
+	var f apiFailure
+	if json.Unmarshal(reply.Bytes(), &f) != nil {
+		return malformed(method, status)
+	}
+	return a.scrubbed(f.err(method, status))
+}
+
+// post sends body to method and returns the HTTP status and the reply, whatever the status;
+// give the reply back with releaseBuffer.
+func (a *botAPI) post(ctx context.Context, method string, body []byte) (int, *bytes.Buffer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.prefix+method, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, a.scrubbed(fmt.Errorf("error create request for method %s, %w", method, err))
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := a.client.Do(req)
+	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			uerr.URL = strings.ReplaceAll(uerr.URL, a.token, "***")
+		}
+		return 0, nil, a.scrubbed(fmt.Errorf("error do request for method %s, %w", method, err))
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	_, err = buf.ReadFrom(io.LimitReader(resp.Body, maxReply))
+	_ = resp.Body.Close()
+	if err != nil {
+		releaseBuffer(buf)
+		return 0, nil, a.scrubbed(fmt.Errorf("error read response body for method %s, %w", method, err))
+	}
+	return resp.StatusCode, buf, nil
+}
+
+// releaseBuffer gives a reply buffer back to the pool (unless it grew large).
+func releaseBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<16 {
+		bufPool.Put(buf)
+	}
+}
+
+// malformed is the error of a reply that is not a Bot API reply (a proxy's error page, say).
+func malformed(method string, status int) error {
+	return fmt.Errorf("error response from telegram for method %s, HTTP %d: malformed reply", method, status)
+}
+
+// apiFailure is the part of a reply the bot reads when it is not plainly a success.
+type apiFailure struct {
+	OK          bool   `json:"ok"`
+	ErrorCode   int    `json:"error_code"`
+	Description string `json:"description"`
+	Parameters  struct {
+		RetryAfter      int `json:"retry_after"`
+		MigrateToChatID int `json:"migrate_to_chat_id"`
+	} `json:"parameters"`
+}
+
+// err maps the reply to go-telegram/bot's error for it: nil for a success, and a malformed
+// reply's error when it names no error code.
+func (f *apiFailure) err(method string, status int) error {
+	if f.OK {
+		return nil
+	}
+	switch f.ErrorCode {
+	case 0:
+		return malformed(method, status)
+	case http.StatusTooManyRequests:
+		return &tgbot.TooManyRequestsError{Message: fmt.Sprintf("%s, %s", tgbot.ErrorTooManyRequests, f.Description),
+			RetryAfter: f.Parameters.RetryAfter}
+	case http.StatusBadRequest:
+		if f.Parameters.MigrateToChatID != 0 {
+			return &tgbot.MigrateError{Message: fmt.Sprintf("%s: %s", tgbot.ErrorBadRequest, f.Description),
+				MigrateToChatID: f.Parameters.MigrateToChatID}
+		}
+		return fmt.Errorf("%w, %s", tgbot.ErrorBadRequest, f.Description)
+	case http.StatusForbidden:
+		return fmt.Errorf("%w, %s", tgbot.ErrorForbidden, f.Description)
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%w, %s", tgbot.ErrorUnauthorized, f.Description)
+	case http.StatusNotFound:
+		return fmt.Errorf("%w, %s", tgbot.ErrorNotFound, f.Description)
+	case http.StatusConflict:
+		return fmt.Errorf("%w, %s", tgbot.ErrorConflict, f.Description)
+	}
+	return fmt.Errorf("error response from telegram for method %s, %d %s", method, f.ErrorCode, f.Description)
+}
+
+// scrubbed returns err with the token blanked out of its text; errors.Is and errors.As still
+// see err (a *url.Error inside names the request URL, which holds the token).
+func (a *botAPI) scrubbed(err error) error {
+	if err == nil || a.token == "" || !strings.Contains(err.Error(), a.token) {
+		return err
+	}
+	return &scrubbedError{err: err, text: strings.ReplaceAll(err.Error(), a.token, "***")}
+}
+
+// scrubbedError is an error whose text had the token taken out.
+type scrubbedError struct {
+	err  error
+	text string
+}
+
+func (e *scrubbedError) Error() string { return e.text }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
+// jsonObject builds a JSON object field by field. Like go-telegram/bot's requests, it leaves
+// out empty strings, zero numbers and false.
+type jsonObject struct {
+	b      []byte
+	fields int
+}
+
+// newObject starts an object at the end of b.
+func newObject(b []byte) jsonObject { return jsonObject{b: append(b, '{')} }
+
+func (o *jsonObject) key(k string) {
+	if o.fields > 0 {
+		o.b = append(o.b, ',')
+	}
+	o.fields++
+	o.b = append(o.b, '"')
+	o.b = append(o.b, k...)
+	o.b = append(o.b, '"', ':')
+}
+
+// str adds a string field unless v is empty.
+func (o *jsonObject) str(k, v string) {
+	if v != "" {
+		o.key(k)
+		o.b = appendJSONString(o.b, v)
+	}
+}
+
+// int adds a number field unless v is 0.
+func (o *jsonObject) int(k string, v int64) {
+	if v != 0 {
+		o.key(k)
+		o.b = strconv.AppendInt(o.b, v, 10)
+	}
+}
+
+// bool adds a true field; false is left out.
+func (o *jsonObject) bool(k string, v bool) {
+	if v {
+		o.key(k)
+		o.b = append(o.b, "true"...)
+	}
+}
+
+// keyboard adds an inline keyboard unless kb is nil.
+func (o *jsonObject) keyboard(k string, kb *models.InlineKeyboardMarkup) {
+	if kb != nil {
+		o.key(k)
+		o.b = appendKeyboard(o.b, kb)
+	}
+}
+
+// value adds v as encoding/json writes it, when present (for the rare button kinds the bot
+// never draws).
+func (o *jsonObject) value(k string, present bool, v any) {
+	if !present {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	o.key(k)
+	o.b = append(o.b, data...)
+}
+
+// done closes the object and returns the bytes.
+func (o *jsonObject) done() []byte { return append(o.b, '}') }
+
+// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does it.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendKeyboard appends kb as the JSON the Bot API takes for an inline keyboard, as
+// encoding/json would write it except that an empty copy_text is left out.
+func appendKeyboard(b []byte, kb *models.InlineKeyboardMarkup) []byte {
+	b = append(b, `{"inline_keyboard":`...)
+	if kb.InlineKeyboard == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, row := range kb.InlineKeyboard {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if row == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for j := range row {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendButton(b, &row[j])
+		}
+		b = append(b, ']')
+	}
+	return append(b, "]}"...)
+}
+
+// appendButton appends one inline keyboard button.
+func appendButton(b []byte, btn *models.InlineKeyboardButton) []byte {
+	o := newObject(b)
+	o.key("text")
+	o.b = appendJSONString(o.b, btn.Text)
+	o.str("icon_custom_emoji_id", btn.IconCustomEmojiID)
+	o.str("style", btn.Style)
+	o.str("url", btn.URL)
+	o.str("callback_data", btn.CallbackData)
+	o.value("web_app", btn.WebApp != nil, btn.WebApp)
+	o.value("login_url", btn.LoginURL != nil, btn.LoginURL)
+	o.str("switch_inline_query", btn.SwitchInlineQuery)
+	o.str("switch_inline_query_current_chat", btn.SwitchInlineQueryCurrentChat)
+	o.value("switch_inline_query_chosen_chat", btn.SwitchInlineQueryChosenChat != nil, btn.SwitchInlineQueryChosenChat)
+	o.value("copy_text", btn.CopyText.Text != "", btn.CopyText)
+	o.value("callback_game", btn.CallbackGame != nil, btn.CallbackGame)
+	o.bool("pay", btn.Pay)
+	return o.done()
+}
