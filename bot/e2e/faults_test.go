@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/storage"
 )
 
 // TestTelegramFaults plays a game between people through the two bots while the Bot API
@@ -132,12 +131,16 @@ func (r *redisServer) start() {
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatalf("start redis-server: %v", err)
 	}
-	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(r.port), MaxRetries: -1})
+	client, err := storage.NewClient(r.url())
+	if err != nil {
+		r.t.Fatal(err)
+	}
 	defer client.Close()
+	st := storage.New(client, storage.Options{})
 	ctx := guard(r.t)
 	tick := time.NewTicker(10 * time.Millisecond) // polling another process's readiness
 	defer tick.Stop()
-	for client.Ping(ctx).Err() != nil {
+	for st.Ping(ctx) != nil {
 		select {
 		case <-ctx.Done():
 			r.t.Fatalf("redis-server on port %d never answered", r.port)

@@ -14,9 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/go-telegram/bot/models"
-	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
 	"github.com/reversibot/reversi/bot/host/hosttest"
@@ -24,15 +22,11 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-// quietRedis drops go-redis's own log lines (dial failures while a test has Redis down).
-type quietRedis struct{}
-
-func (quietRedis) Printf(context.Context, string, ...any) {}
-
 func TestMain(m *testing.M) {
-	redis.SetLogger(quietRedis{})
+	storagetest.QuietLogs()
 	code := m.Run()
 	if code == 0 {
 		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
@@ -58,11 +52,7 @@ func redisURL(t *testing.T) string {
 	if u := os.Getenv("REDIS_URL"); u != "" {
 		return u
 	}
-	m := miniredis.NewMiniRedis()
-	if err := m.Start(); err != nil {
-		t.Fatalf("embedded redis: %v", err)
-	}
-	t.Cleanup(m.Close)
+	_, m := storagetest.NewEmbedded(t)
 	return "redis://" + m.Addr()
 }
 
@@ -96,21 +86,12 @@ func openStoresAt(t *testing.T, url, prefix string, n int) []*storage.Store {
 		}
 		out = append(out, s)
 	}
-	client := out[0].Client()
-	t.Cleanup(func() { deletePrefix(t, client, prefix) })
+	t.Cleanup(func() {
+		if _, err := out[0].DeleteAll(context.Background()); err != nil {
+			t.Errorf("clean up %s*: %v", prefix, err)
+		}
+	})
 	return out
-}
-
-// deletePrefix removes the test's keys (on a single server; the tests do not use a cluster).
-func deletePrefix(t *testing.T, c redis.UniversalClient, prefix string) {
-	ctx := context.Background()
-	iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		c.Unlink(ctx, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		t.Errorf("clean up %s*: %v", prefix, err)
-	}
 }
 
 // logBuffer is a log sink shared by the bots of a test.

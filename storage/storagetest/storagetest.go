@@ -42,7 +42,7 @@ func New(t testing.TB, opts ...storage.Options) *storage.Store {
 		t.Fatalf("storagetest: REDIS_URL=%s: %v", url, err)
 	}
 	t.Cleanup(func() {
-		if err := deletePrefix(client, o.Prefix); err != nil {
+		if _, err := s.DeleteAll(context.Background()); err != nil {
 			t.Errorf("storagetest: clean up %s*: %v", o.Prefix, err)
 		}
 		client.Close()
@@ -70,6 +70,14 @@ func NewEmbedded(t testing.TB, opts ...storage.Options) (*storage.Store, *minire
 	return storage.New(client, o), m
 }
 
+// QuietLogs drops the Redis client's own log lines (such as dial failures while a test has
+// its Redis down) for the rest of the process.
+func QuietLogs() { redis.SetLogger(quietLogger{}) }
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
 // Real reports whether tests run against a real Redis (REDIS_URL is set).
 func Real() bool { return os.Getenv("REDIS_URL") != "" }
 
@@ -77,34 +85,4 @@ func randomHex() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// deletePrefix deletes every key that starts with prefix, on every master of a cluster.
-func deletePrefix(client redis.UniversalClient, prefix string) error {
-	ctx := context.Background()
-	// One UNLINK per key: a cluster node refuses multi-key commands across slots.
-	del := func(ctx context.Context, c *redis.Client) error {
-		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		p := c.Pipeline()
-		for iter.Next(ctx) {
-			p.Unlink(ctx, iter.Val())
-			if p.Len() == 500 {
-				if _, err := p.Exec(ctx); err != nil {
-					return err
-				}
-			}
-		}
-		if err := iter.Err(); err != nil {
-			return err
-		}
-		_, err := p.Exec(ctx)
-		return err
-	}
-	switch c := client.(type) {
-	case *redis.ClusterClient:
-		return c.ForEachMaster(ctx, del)
-	case *redis.Client:
-		return del(ctx, c)
-	}
-	return nil
 }
