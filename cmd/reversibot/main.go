@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -33,7 +34,16 @@ import (
 	"github.com/reversibot/reversi/storage"
 )
 
+// defaultGCPercent is the garbage collector's GOGC when the environment does not set one. The
+// bot's live heap is a few megabytes while a busy bot allocates ~100 KB per move, so the
+// default of 100 makes the collector run very often; 400 cut the bot's CPU per move by ~15%
+// under reversiload for a few megabytes more of heap.
+const defaultGCPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Getenv, os.Stderr)
 	stop()
