@@ -311,6 +311,9 @@ func (b *Bot) aiReply(ctx context.Context, id string) {
 	res, err := b.svc.AIReply(ctx, id)
 	if err != nil {
 		b.log.Warn("ai reply", "game", id, "err", b.scrub(err))
+		if errors.Is(err, host.ErrBusy) {
+			b.tellAIBusy(id)
+		}
 		return
 	}
 	if len(res.Played) > 0 && res.Game.AILevel > 0 {
@@ -318,6 +321,28 @@ func (b *Bot) aiReply(ctx context.Context, id string) {
 		b.met.Move("ai")
 	}
 	b.afterStep(res)
+}
+
+// tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
+// slot or remote worker was busy, or no worker answered), so the player knows that a tap on
+// the board wakes it again. A stopping bot says nothing: its searches end on purpose.
+func (b *Bot) tellAIBusy(id string) {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed || b.base.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.base, 10*time.Second)
+	defer cancel()
+	res, err := b.svc.Game(ctx, id)
+	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
+		return
+	}
+	g := res.Game
+	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), "err.busy"), nil); err != nil {
+		b.log.Warn("tell AI busy", "game", id, "err", b.scrub(err))
+	}
 }
 
 // owedAI lets the AI move when it owes one (its last search was cut short, or the process

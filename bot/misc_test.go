@@ -531,3 +531,21 @@ func TestMainMenuEntries(t *testing.T) {
 	h.send(alice, alice.ID(), "/cancel")
 	h.waitText(alice.ID(), "Поиск соперника прекращён")
 }
+
+// TestAIBusyIsTold: when the AI cannot answer within the handling of the tap (every worker
+// busy, or no remote worker there), the player is told so, and a tap on the board later wakes
+// the AI, which then plays its owed move.
+func TestAIBusyIsTold(t *testing.T) {
+	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
+	h := newHarness(t, func(o *bot.Options) { o.Mover = mover; o.HandlerTimeout = 300 * time.Millisecond })
+	alice := h.user("Alice", "en")
+	h.send(alice, alice.ID(), "/ai 8 1 black")
+	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
+	<-mover.entered
+	h.waitText(alice.ID(), "I am busy")
+	close(mover.gate) // the AI answers at once from now on
+	board = h.current(board)
+	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
+	h.waitState(board, "the AI's owed move", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+}
