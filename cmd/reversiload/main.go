@@ -3,17 +3,38 @@
 // chats through it: pairs of people playing each other by invitation and people playing the
 // AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
 // fixed rate). The bot under load is either started in this process, one or more bot.Bot
-// values over the Redis at -redis (REDIS_URL), or one or more reversibot processes started by
-// hand against the printed TELEGRAM_API_URL (-external, -targets). It prints moves per
-// second, the latency percentiles of tap → answerCallbackQuery and tap → board edited, CPU
-// use, and the errors seen. A run is bounded by -duration and -moves; everything listens on
-// loopback only.
+// values over the Redis at -redis (REDIS_URL), one or more reversibot processes that this
+// command starts itself (-spawn), or ones started by hand against the printed
+// TELEGRAM_API_URL (-external, -targets). It prints moves per second, the latency
+// percentiles of tap → answerCallbackQuery and tap → board edited, CPU use, and the errors
+// seen. A run is bounded by -duration and -moves; everything listens on loopback only.
 //
 // Usage:
 //
 //	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
+//	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
+//
+// The common flags (-chats, -ai, -duration, -rate, -moves, -seed, …) apply in every mode.
+//
+// With -spawn, the simplest way to measure the real binary:
+//
+//	go build -o /tmp/reversibot ./cmd/reversibot
+//	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 40 -duration 10s
+//	reversiload -spawn /tmp/reversibot -procs 2 -redis redis://127.0.0.1:6379/0 -chats 40 -duration 10s
+//
+// it starts -procs processes of the binary with this command's environment plus
+// TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN of the fake server, REDIS_URL of -redis, a fresh
+// REDIS_PREFIX (load:<random hex>:, so no update is taken for a duplicate of an earlier
+// run's), METRICS_ADDR=off and LOG_LEVEL=error; these override the environment. One process
+// long-polls (WEBHOOK_URL empty); several run in webhook mode (WEBHOOK_URL
+// https://bot.invalid/hook, WEBHOOK_SECRET of -secret, LISTEN_ADDR a free loopback port)
+// and this command hands them the updates round robin. Their CPU rows are those of the
+// table below. Their output is kept and shown when one fails, or as it comes with -v; a
+// process that ends before the run does fails the run with its last lines. At the end they
+// get SIGTERM (SIGKILL 5 s later) and the run's keys are deleted from -redis. -redis must
+// name a Redis server (the processes share it), on loopback.
 //
 // With -external, start the bot as the command says on standard error, for example:
 //
@@ -42,14 +63,15 @@
 // over the run as cores (CPU seconds per second) and per move (applied taps; the AI's
 // replies are not counted): this process (in-process mode: the bots too), each bot process
 // and redis-server, so the row that nears the machine's cores names the bottleneck. Bot
-// processes are those given with -pids, or else every other process with a TCP connection
-// to the fake server's port when the run starts (read from /proc/net/tcp and /proc/PID/fd;
-// their CPU from /proc/PID/stat, so Linux only). Redis's figure comes from INFO cpu of
+// processes are those spawned, those given with -pids, or else every other process with a
+// TCP connection to the fake server's port when the run starts (read from /proc/net/tcp and
+// /proc/PID/fd; their CPU from /proc/PID/stat, so Linux only). Redis's figure comes from INFO cpu of
 // -redis; an embedded Redis has none. A figure that cannot be had shows "-".
 //
-// With -external or -targets only the fake server and the players run in this process, and it
-// sets GOGC=400 (unless GOGC is set) so that its garbage collector takes less of the cores
-// the bots share; in-process bots keep the default.
+// With -spawn, -external or -targets only the fake server and the players run in this
+// process, and it sets GOGC=400 (unless GOGC is set) so that its garbage collector takes less
+// of the cores the bots share; in-process bots keep the default. (Spawned processes do not
+// inherit that setting: reversibot picks its own GOGC unless the environment sets one.)
 //
 // It exits 0 after a run without errors, 1 when the run saw errors, 2 on bad flags.
 package main
@@ -96,6 +118,9 @@ type Config struct {
 	Addr       string        // where the fake Bot API server listens
 	Seed       uint64        // seeds the players' choices
 	PIDs       []int         // the bot processes whose CPU to report (-external, -targets); nil: find them
+	Spawn      string        // a reversibot binary this command starts Procs processes of
+	Procs      int           // how many with Spawn: 1 long-polls, more run in webhook mode
+	Verbose    bool          // show the spawned processes' output as it comes
 	CPUProfile string        // write a CPU profile of this process here
 	MutexProf  string        // write a mutex contention profile here
 	BlockProf  string        // write a blocking profile here
@@ -127,6 +152,9 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.StringVar(&c.Secret, "secret", "loadtest", "the WEBHOOK_SECRET of -targets")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:0", "listen address of the fake Bot API server (loopback)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the players' choices")
+	fs.StringVar(&c.Spawn, "spawn", "", "start reversibot processes of this binary against the fake server and -redis, with a fresh key prefix, and stop them at the end")
+	fs.IntVar(&c.Procs, "procs", 1, "reversibot processes of -spawn: 1 long-polls; more (up to 16) run in webhook mode behind a round-robin balancer")
+	fs.BoolVar(&c.Verbose, "v", false, "show the output of the -spawn processes (otherwise shown only when one fails)")
 	var pids string
 	fs.StringVar(&pids, "pids", "", "comma-separated ids of the bot processes whose CPU to report (-external, -targets); default: those connected to the fake server")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of this process to this file")
@@ -175,7 +203,23 @@ func (c Config) validate() error {
 		}
 	}
 	if len(c.PIDs) > 0 && !c.External && len(c.Targets) == 0 {
-		errs = append(errs, errors.New("-pids needs -external or -targets (in-process bots are this process)"))
+		errs = append(errs, errors.New("-pids needs -external or -targets (in-process bots are this process; spawned ones are known)"))
+	}
+	if c.Spawn != "" {
+		if c.External || len(c.Targets) > 0 {
+			errs = append(errs, errors.New("-spawn excludes -external and -targets"))
+		}
+		if c.RedisURL == "" {
+			errs = append(errs, errors.New("-spawn needs -redis (or REDIS_URL): the processes share that Redis"))
+		}
+		if st, err := os.Stat(c.Spawn); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+			errs = append(errs, fmt.Errorf("-spawn %q: not an executable file", c.Spawn))
+		}
+	}
+	if c.Procs < 1 || c.Procs > 16 {
+		errs = append(errs, errors.New("-procs must be 1…16"))
+	} else if c.Procs > 1 && c.Spawn == "" {
+		errs = append(errs, errors.New("-procs needs -spawn"))
 	}
 	for _, t := range c.Targets {
 		if u, err := url.Parse(t); err != nil || u.Scheme != "http" || !loopback(u.Hostname()) {
@@ -206,7 +250,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if (cfg.External || len(cfg.Targets) > 0) && os.Getenv("GOGC") == "" {
+	if (cfg.External || len(cfg.Targets) > 0 || cfg.Spawn != "") && os.Getenv("GOGC") == "" {
 		// Only the fake server and the players run here: a larger heap for less of the
 		// garbage collector's CPU, which the machine's bots would otherwise lose. In-process
 		// bots keep the default, as they would run in production.
