@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -43,6 +44,10 @@ type Balancer struct {
 	Route func(n int64) []int
 	// Client makes the getUpdates requests; nil means a client with a 30 s timeout.
 	Client *http.Client
+	// Parallel is how many deliveries may be in flight at once, as Telegram keeps up to
+	// max_connections (default 40) webhook requests open; 0 or 1 delivers one update at a
+	// time, each after the one before was answered.
+	Parallel int
 
 	taken, delivered, failed atomic.Int64
 }
@@ -71,7 +76,12 @@ func (b *Balancer) Run(ctx context.Context) error {
 		client = &http.Client{Timeout: 30 * time.Second}
 	}
 	endpoint := strings.TrimRight(b.APIURL, "/") + "/bot" + b.Token + "/getUpdates"
-	var offset int64
+	var (
+		offset int64
+		wg     sync.WaitGroup
+		slots  = make(chan struct{}, max(b.Parallel, 1))
+	)
+	defer wg.Wait()
 	for ctx.Err() == nil {
 		batch, err := b.poll(ctx, client, endpoint, offset)
 		if err != nil {
@@ -89,7 +99,15 @@ func (b *Balancer) Run(ctx context.Context) error {
 			}
 			offset = max(offset, head.ID+1)
 			n := b.taken.Add(1) - 1
-			b.deliver(n, raw)
+			if b.Parallel <= 1 {
+				b.deliver(n, raw)
+				continue
+			}
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				b.deliver(n, raw)
+			})
 		}
 	}
 	return nil

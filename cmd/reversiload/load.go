@@ -5,6 +5,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -35,7 +36,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	}
 	defer srv.Close()
 	obs := newObserver(srv)
-	obs.swallowWebhook = len(cfg.Targets) > 0
+	obs.swallowWebhook = len(cfg.Targets) > 0 || (cfg.Spawn != "" && cfg.Procs > 1)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return Result{}, fmt.Errorf("listen %s: %w", cfg.Addr, err)
@@ -50,9 +51,18 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		stopBots   func()
 		bots       []proc // the bot processes, in -external and -targets modes
 	)
-	external := cfg.External || len(cfg.Targets) > 0
+	external := cfg.External || len(cfg.Targets) > 0 || cfg.Spawn != ""
+	targets := cfg.Targets
+	if cfg.Spawn != "" {
+		var f *fleet
+		if f, ctx, err = spawn(ctx, cfg, apiURL, srv.Token(), logw); err != nil {
+			return Result{}, err
+		}
+		defer f.stop(logw) // after the balancer stops, before the fake server closes
+		targets, cfg.PIDs = f.targets(), f.pids()
+	}
 	if external {
-		stopBots, err = waitExternal(ctx, cfg, srv, obs, apiURL, logw)
+		stopBots, err = waitExternal(ctx, cfg, targets, srv, obs, apiURL, logw)
 	} else {
 		redisStore, stopBots, err = startBots(ctx, cfg, apiURL, logw)
 	}
@@ -95,10 +105,14 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	var exited *exitError
+	if errors.As(context.Cause(ctx), &exited) {
+		return Result{}, exited
+	}
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
-		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(cfg.Targets)),
+		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}}
-	if cfg.External {
+	if cfg.External || (cfg.Spawn != "" && cfg.Procs == 1) {
 		res.Bots = 1
 	}
 	if r0, r1 := redis0, redisCPU(redisStore); r0 > 0 && r1 >= r0 {
@@ -192,7 +206,8 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		for _, bt := range bots {
 			targets = append(targets, bt.WebhookHandler(cfg.Secret))
 		}
-		bal := &e2e.Balancer{APIURL: apiURL, Token: telegramtest.DefaultToken, Targets: targets, Secret: cfg.Secret}
+		bal := &e2e.Balancer{APIURL: apiURL, Token: telegramtest.DefaultToken, Targets: targets, Secret: cfg.Secret,
+			Parallel: webhookConnections}
 		go func() {
 			defer close(done)
 			if err := bal.Run(runCtx); err != nil {
@@ -213,23 +228,27 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 	return first, stop, nil
 }
 
-// waitExternal prints how to point reversibot processes at the fake server and waits until
-// they are there: one long-polling (External), or every webhook process of Targets, which
-// the load command then feeds through an e2e.Balancer.
-func waitExternal(ctx context.Context, cfg Config, srv *telegramtest.Server, obs *observer, apiURL string, logw io.Writer) (func(), error) {
-	want := 1
-	if len(cfg.Targets) > 0 {
-		want = len(cfg.Targets)
+// webhookConnections is how many webhook deliveries the balancer keeps in flight: Telegram's
+// default max_connections for a webhook.
+const webhookConnections = 40
+
+// waitExternal waits until the reversibot processes are there: one long-polling (no
+// targets), or every webhook process of targets, which the load command then feeds through
+// an e2e.Balancer. Unless this command spawned them, it first prints how to start them
+// against the fake server.
+func waitExternal(ctx context.Context, cfg Config, targets []string, srv *telegramtest.Server, obs *observer, apiURL string, logw io.Writer) (func(), error) {
+	want := max(1, len(targets))
+	if cfg.Spawn == "" {
+		fmt.Fprintf(logw, "reversiload: start %d reversibot process(es) with TELEGRAM_API_URL=%s TELEGRAM_BOT_TOKEN=%s", want, apiURL, srv.Token())
+		if len(targets) > 0 {
+			fmt.Fprintf(logw, " WEBHOOK_SECRET=%s and WEBHOOK_URL/LISTEN_ADDR matching -targets (the load command delivers the updates)", cfg.Secret)
+		}
+		fmt.Fprintln(logw)
 	}
-	fmt.Fprintf(logw, "reversiload: start %d reversibot process(es) with TELEGRAM_API_URL=%s TELEGRAM_BOT_TOKEN=%s", want, apiURL, srv.Token())
-	if len(cfg.Targets) > 0 {
-		fmt.Fprintf(logw, " WEBHOOK_SECRET=%s and WEBHOOK_URL/LISTEN_ADDR matching -targets (the load command delivers the updates)", cfg.Secret)
-	}
-	fmt.Fprintln(logw)
 	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	var err error
-	if len(cfg.Targets) > 0 {
+	if len(targets) > 0 {
 		for err == nil { // every process listens before it calls setWebhook
 			n, ch := obs.webhookCalls()
 			if n >= want {
@@ -245,16 +264,21 @@ func waitExternal(ctx context.Context, cfg Config, srv *telegramtest.Server, obs
 		err = srv.WaitFor(wctx, func(v telegramtest.View) bool { return v.Calls("getUpdates") >= 1 })
 	}
 	if err != nil {
+		var exited *exitError
+		if errors.As(context.Cause(wctx), &exited) {
+			return nil, exited
+		}
 		return nil, fmt.Errorf("waiting for the bot process(es): %w", err)
 	}
-	if len(cfg.Targets) == 0 {
+	if len(targets) == 0 {
 		return func() {}, nil
 	}
-	var targets []http.Handler
-	for _, t := range cfg.Targets {
-		targets = append(targets, forward(t))
+	var handlers []http.Handler
+	for _, t := range targets {
+		handlers = append(handlers, forward(t))
 	}
-	bal := &e2e.Balancer{APIURL: apiURL, Token: srv.Token(), Targets: targets, Secret: cfg.Secret}
+	bal := &e2e.Balancer{APIURL: apiURL, Token: srv.Token(), Targets: handlers, Secret: cfg.Secret,
+		Parallel: webhookConnections}
 	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
