@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/render"
 )
 
 // syncBuffer is a bytes.Buffer safe for the process's writes and the test's reads.
@@ -143,11 +144,13 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
 		t.Fatalf("tap never answered: %v", err)
 	}
+	// The board shows the AI's reply (ply 2) before the game is resigned, so the AI's move
+	// is in the metrics below.
 	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
 		m, ok := v.Message(alice.ID(), board.ID)
-		return ok && m.Content() != before
+		return ok && m.Content() != before && boardPly(m) == 2
 	}); err != nil {
-		t.Fatalf("board never changed after the move: %v", err)
+		t.Fatalf("board never showed the AI's reply to the move: %v", err)
 	}
 
 	// Finish the game: resignation ends it with a result and the record.
@@ -200,4 +203,16 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	if !strings.Contains(out, "stopped cleanly") {
 		t.Errorf("log lacks the clean-stop line")
 	}
+}
+
+// boardPly is the ply the game buttons of board message m carry, -1 when it has none.
+func boardPly(m telegramtest.Message) int {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Game != "" {
+				return c.Ply
+			}
+		}
+	}
+	return -1
 }
