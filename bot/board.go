@@ -332,7 +332,9 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 	hint, _ := styleUser(g, ref)
 	b.schedule(ref, func(ctx context.Context) {
 		first := true
-		err := b.retry(ctx, "editBoard", func() error {
+		var drawn int64 // the version of the game the edit sent drew, 0 while none was sent
+		edit := func() error {
+			drawn = 0
 			var st boardState
 			var err error
 			if first {
@@ -362,11 +364,13 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 				b.log.Error("edit: draw", "game", id, "err", err)
 				return nil
 			}
+			drawn = st.g.Version
 			return b.editOnce(ctx, ref, c)
-		})
-		if err != nil {
+		}
+		if err := b.retry(ctx, "editBoard", edit); err != nil {
 			b.log.Warn("edit", "game", id, "err", b.scrub(err))
 		}
+		bb.landed(ctx, b, ref, drawn)
 	})
 }
 
@@ -375,6 +379,11 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 // they are scheduled together) take that read instead of making their own, so that one round
 // trip serves them all, and share its replay. A read that was over before an edit started is
 // not taken: that edit reads again.
+//
+// Another process may draw a newer state of the game into the same messages at the same time,
+// and an edit of ours that drew an older state may land after it. So when the last of the
+// batch's edits has landed, the batch reads the game's version once more and draws again every
+// board whose edit drew an older one (see landed).
 type boardBatch struct {
 	id    string
 	users []int64 // whose styles the batch's boards follow, as far as the step's game tells
@@ -384,6 +393,9 @@ type boardBatch struct {
 	done  chan struct{} // closed when the read is done
 	st    boardState
 	err   error
+
+	left  int                        // edits not yet landed (or given up)
+	drawn map[storage.BoardRef]int64 // the game version each sent edit drew
 }
 
 // The states of a boardBatch's read.
@@ -395,7 +407,7 @@ const (
 
 // newBoardBatch returns the batch of the edits of refs of game g.
 func newBoardBatch(g *storage.Game, refs []storage.BoardRef) *boardBatch {
-	bb := &boardBatch{id: g.ID, done: make(chan struct{})}
+	bb := &boardBatch{id: g.ID, done: make(chan struct{}), left: len(refs)}
 	for _, ref := range refs {
 		if u, fixed := styleUser(g, ref); !fixed && u != 0 && !slices.Contains(bb.users, u) {
 			bb.users = append(bb.users, u)
@@ -432,6 +444,45 @@ func (bb *boardBatch) read(ctx context.Context, b *Bot) (boardState, error) {
 	}
 	bb.mu.Unlock()
 	return b.readBoards(ctx, bb.id, bb.users)
+}
+
+// landed records that the edit of ref is over, having drawn version drawn of the game (0 when
+// it sent nothing). After the batch's last edit it checks that the game is still at the
+// versions drawn and schedules a new edit of each board drawn from an older one. A game that
+// cannot be read is left alone: its next step draws its boards.
+func (bb *boardBatch) landed(ctx context.Context, b *Bot, ref storage.BoardRef, drawn int64) {
+	bb.mu.Lock()
+	if drawn != 0 {
+		if bb.drawn == nil {
+			bb.drawn = make(map[storage.BoardRef]int64)
+		}
+		bb.drawn[ref] = drawn
+	}
+	bb.left--
+	last, sent := bb.left == 0, bb.drawn
+	bb.mu.Unlock()
+	if !last {
+		return
+	}
+	// Boards with a newer edit queued here need no check: that edit reads the store.
+	var check []storage.BoardRef
+	for r := range sent {
+		if !b.editQueued(r, r == ref) {
+			check = append(check, r)
+		}
+	}
+	if len(check) == 0 {
+		return
+	}
+	g, err := b.store.Game(ctx, bb.id)
+	if err != nil {
+		return
+	}
+	for _, r := range check {
+		if sent[r] != g.Version {
+			b.scheduleBoard(g, r)
+		}
+	}
 }
 
 // boardState is a game as read for drawing its boards, with the styles of users.

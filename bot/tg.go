@@ -228,6 +228,17 @@ type editSlot struct {
 	running bool
 }
 
+// editQueued reports whether an edit of ref is waiting to start in this process, or, unless
+// self (the caller is the running edit of ref), running. Such an edit reads the store when it
+// starts, so it draws at least the state the store has now.
+func (b *Bot) editQueued(ref storage.BoardRef, self bool) bool {
+	e := &b.edits
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.m[refKey(ref)]
+	return s != nil && (s.pending != nil || s.running && !self)
+}
+
 // schedule asks for an edit of ref; do performs it. It returns at once.
 func (b *Bot) schedule(ref storage.BoardRef, do func(ctx context.Context)) {
 	key := refKey(ref)

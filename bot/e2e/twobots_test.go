@@ -47,14 +47,38 @@ func newCluster(t *testing.T) *cluster {
 // newClusterAt is newCluster over the Redis at url.
 func newClusterAt(t *testing.T, url string) *cluster {
 	t.Helper()
+	both := new(atomic.Int64)
+	c := newClusterWith(t, url, func(n int64) []int {
+		switch {
+		case n%8 == 3:
+			both.Add(1)
+			return []int{0, 1}
+		case n%8 == 7:
+			both.Add(1)
+			return []int{1, 0}
+		}
+		return []int{int(n % 2)}
+	}, nil)
+	c.both = both
+	return c
+}
+
+// newClusterWith starts the fake server and two bots over the Redis at url behind a balancer
+// whose Route is route; with is called on each bot's options before the bot is made.
+func newClusterWith(t *testing.T, url string, route func(n int64) []int, with func(i int, o *bot.Options)) *cluster {
+	t.Helper()
 	c := &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, both: new(atomic.Int64)}
 	c.stores = openStores(t, url, 2)
 	ctx := context.Background()
 	var targets []http.Handler
 	for i, st := range c.stores {
-		b, err := bot.New(ctx, bot.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Store: st,
+		o := bot.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Store: st,
 			Logger: c.logs.logger(fmt.Sprintf("bot%d", i)), AIWorkers: 1, IdleClaim: time.Hour,
-			Rand: rand.New(rand.NewPCG(uint64(i), 7)), Mover: firstMover{}})
+			Rand: rand.New(rand.NewPCG(uint64(i), 7)), Mover: firstMover{}}
+		if with != nil {
+			with(i, &o)
+		}
+		b, err := bot.New(ctx, o)
 		if err != nil {
 			t.Fatalf("bot.New: %v", err)
 		}
@@ -65,17 +89,7 @@ func newClusterAt(t *testing.T, url string) *cluster {
 		t.Fatalf("Setup: %v", err)
 	}
 	c.bal = &e2e.Balancer{APIURL: c.srv.URL(), Token: c.srv.Token(), Targets: targets, Secret: secret,
-		Route: func(n int64) []int {
-			switch {
-			case n%8 == 3:
-				c.both.Add(1)
-				return []int{0, 1}
-			case n%8 == 7:
-				c.both.Add(1)
-				return []int{1, 0}
-			}
-			return []int{int(n % 2)}
-		}}
+		Route: route}
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- c.bal.Run(runCtx) }()
