@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 
@@ -312,7 +313,7 @@ func (b *Bot) refresh(g *storage.Game) {
 	if g == nil || len(g.Boards) == 0 {
 		return
 	}
-	bb := newBoardBatch(g, g.Boards)
+	bb := b.newBoardBatch(g, g.Boards)
 	for _, ref := range g.Boards {
 		b.scheduleIn(bb, g, ref)
 	}
@@ -323,7 +324,7 @@ func (b *Bot) refresh(g *storage.Game) {
 // held back by the rate limit is never sent out of date; g itself only tells whose board
 // style to read along with the game.
 func (b *Bot) scheduleBoard(g *storage.Game, ref storage.BoardRef) {
-	b.scheduleIn(newBoardBatch(g, []storage.BoardRef{ref}), g, ref)
+	b.scheduleIn(b.newBoardBatch(g, []storage.BoardRef{ref}), g, ref)
 }
 
 // scheduleIn schedules the edit of the board message ref of game g as part of bb.
@@ -386,6 +387,7 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 // board whose edit drew an older one (see landed).
 type boardBatch struct {
 	id    string
+	refs  []storage.BoardRef
 	users []int64 // whose styles the batch's boards follow, as far as the step's game tells
 
 	mu    sync.Mutex
@@ -405,16 +407,27 @@ const (
 	batchDone
 )
 
-// newBoardBatch returns the batch of the edits of refs of game g.
-func newBoardBatch(g *storage.Game, refs []storage.BoardRef) *boardBatch {
-	bb := &boardBatch{id: g.ID, done: make(chan struct{}), left: len(refs)}
+// newBoardBatch returns the batch of the edits of refs of game g, the newest of those boards.
+func (b *Bot) newBoardBatch(g *storage.Game, refs []storage.BoardRef) *boardBatch {
+	bb := &boardBatch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs)}
 	for _, ref := range refs {
 		if u, fixed := styleUser(g, ref); !fixed && u != 0 && !slices.Contains(bb.users, u) {
 			bb.users = append(bb.users, u)
 		}
 	}
+	b.edits.mu.Lock()
+	for _, ref := range refs {
+		b.edits.latest[refKey(ref)] = bb
+	}
+	b.edits.mu.Unlock()
 	return bb
 }
+
+// checkDelay is how long after a step's board edits have landed the bot checks that the game
+// did not move on meanwhile (see boardBatch.landed). A step of this process on the game within
+// that time redraws the boards anyway and makes the check needless, which is the usual case in
+// a busy game; a board left stale by another process's step stays so about this long.
+const checkDelay = 250 * time.Millisecond
 
 // read returns the batch's read: the one on its way, or a new one when there is none yet;
 // after the read is over, a read of the caller's own.
@@ -464,10 +477,45 @@ func (bb *boardBatch) landed(ctx context.Context, b *Bot, ref storage.BoardRef, 
 	if !last {
 		return
 	}
+	if len(sent) == 0 {
+		b.release(bb)
+		return
+	}
+	b.wg.Add(1)
+	time.AfterFunc(checkDelay, func() {
+		defer b.wg.Done()
+		// A board that a newer batch has drawn since is that batch's to check.
+		owned := b.release(bb)
+		if len(owned) == 0 || b.base.Err() != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(b.base, 10*time.Second)
+		defer cancel()
+		bb.check(ctx, b, owned, sent)
+	})
+}
+
+// release drops bb as the newest batch of its boards and returns the boards it was that of.
+func (b *Bot) release(bb *boardBatch) []storage.BoardRef {
+	b.edits.mu.Lock()
+	defer b.edits.mu.Unlock()
+	var owned []storage.BoardRef
+	for _, r := range bb.refs {
+		if k := refKey(r); b.edits.latest[k] == bb {
+			delete(b.edits.latest, k)
+			owned = append(owned, r)
+		}
+	}
+	return owned
+}
+
+// check reads the game's version and schedules a new edit of each board of refs whose edit
+// drew an older one (sent: the version each edit sent drew).
+func (bb *boardBatch) check(ctx context.Context, b *Bot, refs []storage.BoardRef, sent map[storage.BoardRef]int64) {
 	// Boards with a newer edit queued here need no check: that edit reads the store.
 	var check []storage.BoardRef
-	for r := range sent {
-		if !b.editQueued(r, r == ref) {
+	for _, r := range refs {
+		if _, ok := sent[r]; ok && !b.editQueued(r, false) {
 			check = append(check, r)
 		}
 	}

@@ -15,6 +15,7 @@ func TestBoardBatchReadsWhenSent(t *testing.T) {
 	ctx := context.Background()
 	st := storagetest.New(t)
 	b := &Bot{store: st, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	b.edits.latest = make(map[string]*boardBatch)
 	if err := st.SetStyle(ctx, 2, storage.StyleImage); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestBoardBatchReadsWhenSent(t *testing.T) {
 	if err := st.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	bb := newBoardBatch(g, g.Boards)
+	bb := b.newBoardBatch(g, g.Boards)
 	if len(bb.users) != 2 {
 		t.Fatalf("batch users %v, want both players", bb.users)
 	}

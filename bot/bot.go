@@ -181,6 +181,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall})
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.edits.m = make(map[string]*editSlot)
+	b.edits.latest = make(map[string]*boardBatch)
 	return b, nil
 }
 

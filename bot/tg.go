@@ -221,6 +221,9 @@ func refKey(ref storage.BoardRef) string {
 type editor struct {
 	mu sync.Mutex
 	m  map[string]*editSlot
+	// latest is, by refKey, the newest board batch that drew each board and has its check
+	// (boardBatch.landed) to come.
+	latest map[string]*boardBatch
 }
 
 type editSlot struct {

@@ -18,7 +18,8 @@ import (
 // fails in bursts: a 429 on answerCallbackQuery and on both board edits (the bots wait
 // retry_after and try again), and a 502 on both board edits of a move (not retried: the boards
 // stay behind). After the 502 each player's next tap on their out-of-date board is refused
-// with an alert and brings that board up to date, so a tap again is enough; the game then goes
+// with an alert and brings that board up to date (unless a bot's check of the boards drew it
+// again first), so a tap again is enough; the game then goes
 // on to the end exactly as its reference replay, every move applied once.
 func TestTelegramFaults(t *testing.T) {
 	c := newCluster(t)
@@ -46,18 +47,24 @@ func TestTelegramFaults(t *testing.T) {
 	}
 	stale := len(g.ref.moves)
 	g.ref.play(t, sq)
-	for _, m := range g.boards {
-		if cur, _ := c.srv.Message(m.ChatID, m.ID); boardPly(cur) != stale {
-			t.Fatalf("board in chat %d shows ply %d after the failed edits, want the old %d", m.ChatID, boardPly(cur), stale)
-		}
-	}
-	// Each player taps their out-of-date board (the mover the same square again, the other
-	// any square the old board offers): told, and the board catches up.
+	// Each player taps their out-of-date board (the first square the old board offers): told,
+	// and the board catches up. A board may have caught up by itself first: the bots check a
+	// step's boards a moment after drawing them, and the other bot's check of the step before
+	// finds the game moved on and draws it again.
 	for _, col := range []engine.Color{side, side.Opponent()} {
 		cur, _ := c.srv.Message(g.boards[col].ChatID, g.boards[col].ID)
-		btn := firstMoveButton(t, cur)
-		qid, err := g.users[col].Press(cur, btn)
+		if boardPly(cur) != stale {
+			t.Logf("board of %v caught up by itself (ply %d)", col, boardPly(cur))
+			c.waitPly(g.boards[col], len(g.ref.moves))
+			continue
+		}
+		qid, err := g.users[col].Press(cur, firstMoveButton(t, cur))
 		if err != nil {
+			if now, _ := c.srv.Message(cur.ChatID, cur.ID); boardPly(now) != stale {
+				t.Logf("board of %v caught up by itself as it was tapped", col)
+				c.waitPly(g.boards[col], len(g.ref.moves))
+				continue
+			}
 			t.Fatal(err)
 		}
 		ans, err := c.srv.WaitCallbackAnswer(guard(t), qid)
