@@ -182,7 +182,6 @@ func (s *Server) Close() {
 		s.mu.Lock()
 		s.st.closed = true
 		s.st.fireAll()
-		s.notifyLocked()
 		s.mu.Unlock()
 		close(s.done)
 		_ = s.hs.Close()
@@ -391,12 +390,7 @@ func (s *Server) CallLog() []Call {
 }
 
 // notifyLocked wakes every WaitFor; s.mu must be held.
-func (s *Server) notifyLocked() {
-	if s.st.changed != nil {
-		close(s.st.changed)
-		s.st.changed = nil
-	}
-}
+func (s *Server) notifyLocked() { s.st.fire(anyKey) }
 
 // ErrClosed is returned by waits when the server was closed.
 var ErrClosed = errors.New("telegramtest: server closed")
@@ -407,27 +401,7 @@ var ErrClosed = errors.New("telegramtest: server closed")
 // ErrClosed when the server is closed. pred must only use the View, never the
 // Server's own methods (that would deadlock).
 func (s *Server) WaitFor(ctx context.Context, pred func(v View) bool) error {
-	for {
-		s.mu.Lock()
-		if pred(s.view()) {
-			s.mu.Unlock()
-			return nil
-		}
-		if s.st.closed {
-			s.mu.Unlock()
-			return ErrClosed
-		}
-		if s.st.changed == nil {
-			s.st.changed = make(chan struct{})
-		}
-		ch := s.st.changed
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("telegramtest: wait: %w", ctx.Err())
-		}
-	}
+	return s.waitKey(ctx, anyKey, pred)
 }
 
 // WaitMessage waits until chat chatID holds a message sent by the bot for

@@ -13,10 +13,9 @@ import (
 
 // state is everything the server knows; guarded by Server.mu.
 type state struct {
-	changed chan struct{}       // closed at the next change of anything; nil while nobody waits
-	wake    map[wakeKey]*wakeup // waits for one thing: a chat, a callback query, the update queue
-	closed  bool
-	seq     int64
+	wake   map[wakeKey]*wakeup // waits for a chat, a callback query, the update queue, or any change
+	closed bool
+	seq    int64
 
 	users    map[int64]*userState
 	chats    map[int64]*chatState

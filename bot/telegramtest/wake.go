@@ -23,6 +23,7 @@ const (
 	wakeChat    wakeKind = iota + 1 // a message of chat id was sent, edited or deleted
 	wakeQuery                       // callback query name was answered
 	wakeUpdates                     // the update queue grew, the webhook changed, a poll began
+	wakeAny                         // anything changed (WaitFor)
 )
 
 // wakeup is the channel closed at the next change of one key, and how many wait on it.
@@ -34,7 +35,10 @@ type wakeup struct {
 func chatKey(id int64) wakeKey   { return wakeKey{kind: wakeChat, id: id} }
 func queryKey(id string) wakeKey { return wakeKey{kind: wakeQuery, name: id} }
 
-var updatesKey = wakeKey{kind: wakeUpdates}
+var (
+	updatesKey = wakeKey{kind: wakeUpdates}
+	anyKey     = wakeKey{kind: wakeAny}
+)
 
 // fire wakes the waiters of k.
 func (st *state) fire(k wakeKey) {
@@ -71,7 +75,7 @@ func (st *state) fireAll() {
 	}
 }
 
-// waitKey is WaitFor re-checking pred only when key changes (or the server closes).
+// waitKey waits until pred holds, re-checking it only when key changes (or the server closes).
 func (s *Server) waitKey(ctx context.Context, key wakeKey, pred func(v View) bool) error {
 	for {
 		s.mu.Lock()
