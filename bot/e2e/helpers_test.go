@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
-	"go.uber.org/goleak"
 
 	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
@@ -27,20 +25,7 @@ import (
 
 func TestMain(m *testing.M) {
 	storagetest.QuietLogs()
-	code := m.Run()
-	if code == 0 {
-		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
-		if err := goleak.Find(
-			goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
-			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-			goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
-			goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
-		); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	hosttest.VerifyTestMain(m, hosttest.IdleHTTP...)
 }
 
 // firstMover plays the lowest legal square; its hint is the highest.

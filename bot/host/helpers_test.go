@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/engine"
@@ -17,12 +15,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		// go-redis keeps a connection-reaper goroutine per pool until Close; miniredis
-		// servers are closed by t.Cleanup.
-		goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-	)
+	hosttest.VerifyTestMain(m)
 }
 
 // firstMover plays the lowest legal square; its hint is the highest.

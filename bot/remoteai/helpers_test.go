@@ -8,20 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/remoteai"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/storage"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		// go-redis keeps a connection-reaper goroutine per pool until Close; miniredis
-		// servers are closed by t.Cleanup.
-		goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-	)
+	hosttest.VerifyTestMain(m)
 }
 
 // quick is the Block of the tests' movers and workers: Close and Run return soon.
