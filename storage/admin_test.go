@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -147,32 +146,10 @@ func TestServerCPU(t *testing.T) {
 // TestAdminOnCluster runs DeleteAll and ServerCPU on a one-node Redis Cluster of its own,
 // with keys in many slots (a multi-key UNLINK would be refused with CROSSSLOT).
 func TestAdminOnCluster(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
-	dir, port := t.TempDir(), freePort(t)
-	startRedis(t, port, dir, "--cluster-enabled", "yes", "--cluster-config-file", dir+"/nodes.conf", "--appendonly", "no")
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	addr := startCluster(t, "--appendonly", "no")
 	admin := redis.NewClient(&redis.Options{Addr: addr})
 	defer admin.Close()
-	if err := admin.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for { // the node declares the cluster ok once it has taken its slots (milliseconds)
-		info, err := admin.ClusterInfo(ctx).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(info, "cluster_state:ok") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cluster not ok:\n%s", info)
-		}
-		<-time.After(20 * time.Millisecond)
-	}
 	s, err := storage.Open(ctx, "redis+cluster://"+addr, storage.Options{Prefix: "adm:"})
 	if err != nil {
 		t.Fatal(err)

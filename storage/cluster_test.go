@@ -19,34 +19,8 @@ import (
 // Keys a script builds itself (queue entries, profiles read by Top) are not checked by a
 // single node; they carry the same tag by construction (keys in store.go).
 func TestCluster(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
-	dir, port := t.TempDir(), freePort(t)
-	startRedis(t, port, dir, "--cluster-enabled", "yes", "--cluster-config-file", dir+"/nodes.conf")
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	admin := redis.NewClient(&redis.Options{Addr: addr})
-	defer admin.Close()
-	if err := admin.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
-		t.Fatal(err)
-	}
-	// The node declares the cluster ok once it has processed its new slots (milliseconds).
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		info, err := admin.ClusterInfo(ctx).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(info, "cluster_state:ok") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cluster not ok:\n%s", info)
-		}
-		<-time.After(20 * time.Millisecond)
-	}
-
+	addr := startCluster(t)
 	s, err := storage.Open(ctx, "redis+cluster://"+addr, storage.Options{Prefix: "c:"})
 	if err != nil {
 		t.Fatal(err)
@@ -120,5 +94,39 @@ func TestCluster(t *testing.T) {
 	}
 	if ok, err := s.FirstSeen(ctx, 5); err != nil || !ok {
 		t.Fatal(ok, err)
+	}
+}
+
+// startCluster starts redis-server as a one-node Redis Cluster of the test's own that owns
+// every slot, extra added to its arguments, and returns its address once the cluster is ok.
+// It skips the test when redis-server is not installed.
+func startCluster(t *testing.T, extra ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	ctx := context.Background()
+	dir, port := t.TempDir(), freePort(t)
+	startRedis(t, port, dir, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", dir + "/nodes.conf"}, extra...)...)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	admin := redis.NewClient(&redis.Options{Addr: addr})
+	defer admin.Close()
+	if err := admin.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// The node declares the cluster ok once it has processed its new slots (milliseconds).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		info, err := admin.ClusterInfo(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(info, "cluster_state:ok") {
+			return addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cluster not ok:\n%s", info)
+		}
+		<-time.After(20 * time.Millisecond)
 	}
 }
