@@ -67,20 +67,27 @@ func TestTelegramFaults(t *testing.T) {
 			}
 			t.Fatal(err)
 		}
-		ans, err := c.srv.WaitCallbackAnswer(guard(t), qid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ans.ShowAlert || ans.Text == "" {
-			t.Errorf("tap on an out-of-date board answered %+v, want an alert", ans)
-		}
-		t.Logf("tap on an out-of-date board: alert %q", ans.Text)
+		c.wantStaleAlert(qid)
 		c.waitPly(g.boards[col], len(g.ref.moves))
 	}
 	for !g.ref.g.Over() {
 		c.step(g)
 	}
 	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
+}
+
+// wantStaleAlert waits for the answer to the tap qid, made on an out-of-date board, and
+// checks that it is an alert.
+func (c *cluster) wantStaleAlert(qid string) {
+	c.t.Helper()
+	ans, err := c.srv.WaitCallbackAnswer(guard(c.t), qid)
+	if err != nil {
+		c.t.Fatalf("tap on an out-of-date board never answered: %v", err)
+	}
+	if !ans.ShowAlert || ans.Text == "" {
+		c.t.Errorf("tap on an out-of-date board answered %+v, want an alert", ans)
+	}
+	c.t.Logf("tap on an out-of-date board: alert %q", ans.Text)
 }
 
 // firstMoveButton returns the callback data of the first move button of m (any square: the

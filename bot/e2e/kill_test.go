@@ -96,14 +96,7 @@ func TestBotKilledMidMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ans, err := c.srv.WaitCallbackAnswer(guard(t), qid)
-		if err != nil {
-			t.Fatalf("tap on an out-of-date board never answered: %v", err)
-		}
-		if !ans.ShowAlert || ans.Text == "" {
-			t.Errorf("tap on an out-of-date board answered %+v, want an alert", ans)
-		}
-		t.Logf("tap on an out-of-date board after the restart: alert %q", ans.Text)
+		c.wantStaleAlert(qid)
 		c.waitPly(g.boards[col], len(g.ref.moves))
 	}
 	for !g.ref.g.Over() {
