@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/render"
 )
 
 // defaultAPIURL is the Bot API server used when Options.APIURL is empty (go-telegram/bot's
@@ -191,7 +191,7 @@ func (o *jsonObject) key(k string) {
 func (o *jsonObject) str(k, v string) {
 	if v != "" {
 		o.key(k)
-		o.b = appendJSONString(o.b, v)
+		o.b = render.AppendJSONString(o.b, v)
 	}
 }
 
@@ -215,115 +215,9 @@ func (o *jsonObject) bool(k string, v bool) {
 func (o *jsonObject) keyboard(k string, kb *models.InlineKeyboardMarkup) {
 	if kb != nil {
 		o.key(k)
-		o.b = appendKeyboard(o.b, kb)
+		o.b = render.AppendKeyboardJSON(o.b, kb)
 	}
-}
-
-// value adds v as encoding/json writes it, when present (for the rare button kinds the bot
-// never draws).
-func (o *jsonObject) value(k string, present bool, v any) {
-	if !present {
-		return
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	o.key(k)
-	o.b = append(o.b, data...)
 }
 
 // done closes the object and returns the bytes.
 func (o *jsonObject) done() []byte { return append(o.b, '}') }
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does it.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// appendKeyboard appends kb as the JSON the Bot API takes for an inline keyboard, as
-// encoding/json would write it except that an empty copy_text is left out.
-func appendKeyboard(b []byte, kb *models.InlineKeyboardMarkup) []byte {
-	b = append(b, `{"inline_keyboard":`...)
-	if kb.InlineKeyboard == nil {
-		return append(b, "null}"...)
-	}
-	b = append(b, '[')
-	for i, row := range kb.InlineKeyboard {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if row == nil {
-			b = append(b, "null"...)
-			continue
-		}
-		b = append(b, '[')
-		for j := range row {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendButton(b, &row[j])
-		}
-		b = append(b, ']')
-	}
-	return append(b, "]}"...)
-}
-
-// appendButton appends one inline keyboard button.
-func appendButton(b []byte, btn *models.InlineKeyboardButton) []byte {
-	o := newObject(b)
-	o.key("text")
-	o.b = appendJSONString(o.b, btn.Text)
-	o.str("icon_custom_emoji_id", btn.IconCustomEmojiID)
-	o.str("style", btn.Style)
-	o.str("url", btn.URL)
-	o.str("callback_data", btn.CallbackData)
-	o.value("web_app", btn.WebApp != nil, btn.WebApp)
-	o.value("login_url", btn.LoginURL != nil, btn.LoginURL)
-	o.str("switch_inline_query", btn.SwitchInlineQuery)
-	o.str("switch_inline_query_current_chat", btn.SwitchInlineQueryCurrentChat)
-	o.value("switch_inline_query_chosen_chat", btn.SwitchInlineQueryChosenChat != nil, btn.SwitchInlineQueryChosenChat)
-	o.value("copy_text", btn.CopyText.Text != "", btn.CopyText)
-	o.value("callback_game", btn.CallbackGame != nil, btn.CallbackGame)
-	o.bool("pay", btn.Pay)
-	return o.done()
-}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/render"
 )
 
 // allowedUpdates are the kinds of update the bot asks Telegram for.
@@ -89,7 +90,7 @@ func (b *Bot) getUpdates(ctx context.Context, offset int64, timeout time.Duratio
 		if i > 0 {
 			o.b = append(o.b, ',')
 		}
-		o.b = appendJSONString(o.b, a)
+		o.b = render.AppendJSONString(o.b, a)
 	}
 	o.b = append(o.b, ']')
 	status, reply, err := b.api.post(ctx, "getUpdates", o.done())

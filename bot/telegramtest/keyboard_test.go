@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -253,38 +252,6 @@ func FuzzFastJSONBody(f *testing.F) {
 		}
 		if !ok && len(fast) != 1 {
 			t.Fatalf("fastJSONBody(%q) declined but changed the fields: %q", body, fast)
-		}
-	})
-}
-
-// FuzzKeyboardJSON checks keyboardJSON against encoding/json byte for byte (but for the
-// empty copy_text it leaves out) and that it decodes to the keyboard.
-func FuzzKeyboardJSON(f *testing.F) {
-	f.Add("·", "v1:m:00:1", "", "", "", false, uint8(0))
-	f.Add("a<b>&\"\\\n\t\b\f\x01\x7f", "\u2028\u2029\xff", "https://t.me/x?start=1&a=<", "copy", "q", true, uint8(3))
-	f.Fuzz(func(t *testing.T, text, data, link, copyText, query string, pay bool, shape uint8) {
-		b := models.InlineKeyboardButton{Text: text, CallbackData: data, URL: link, CopyText: models.CopyTextButton{Text: copyText},
-			SwitchInlineQuery: query, SwitchInlineQueryCurrentChat: data, IconCustomEmojiID: link, Style: query, Pay: pay}
-		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{b, b}, nil, {b}, {}}}
-		switch shape % 4 {
-		case 1:
-			kb.InlineKeyboard = nil
-		case 2:
-			kb.InlineKeyboard[0][1].WebApp = &models.WebAppInfo{URL: link}
-		case 3:
-			kb.InlineKeyboard[2][0].CallbackGame = &models.CallbackGame{}
-		}
-		want := strings.ReplaceAll(string(mustJSON(kb)), emptyCopyText, "")
-		if got := keyboardJSON(kb); string(got) != want {
-			t.Fatalf("keyboardJSON = %s\nencoding/json %s", got, want)
-		}
-		var back models.InlineKeyboardMarkup
-		valid := true // else U+FFFD comes back
-		for _, s := range []string{text, data, link, copyText, query} {
-			valid = valid && utf8.ValidString(s)
-		}
-		if err := json.Unmarshal(keyboardJSON(kb), &back); err != nil || valid && !reflect.DeepEqual(&back, kb) {
-			t.Fatalf("keyboardJSON does not decode to the keyboard: %v\n%+v\n%+v", err, back, kb)
 		}
 	})
 }

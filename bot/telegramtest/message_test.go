@@ -68,3 +68,6 @@ func TestMessageJSON(t *testing.T) {
 		}
 	}
 }
+
+// emptyCopyText is how encoding/json writes a button's absent copy_text, which Telegram leaves out.
+const emptyCopyText = `,"copy_text":{"text":""}`

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/render"
 )
 
 type handler struct {
@@ -145,7 +146,7 @@ func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
 		b = strconv.AppendInt(append(b, `,"edit_date":`...), int64(m.editDate), 10)
 	}
 	if m.text != "" {
-		b = appendJSONString(append(b, `,"text":`...), m.text)
+		b = render.AppendJSONString(append(b, `,"text":`...), m.text)
 	}
 	if len(m.entities) > 0 {
 		b = append(append(b, `,"entities":`...), mustJSON(m.entities)...)
@@ -155,7 +156,7 @@ func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
 		b = append(append(b, `,"photo":`...), mustJSON(ps)...)
 	}
 	if m.caption != "" {
-		b = appendJSONString(append(b, `,"caption":`...), m.caption)
+		b = render.AppendJSONString(append(b, `,"caption":`...), m.caption)
 	}
 	if mk != nil {
 		b = append(append(b, `,"reply_markup":`...), mk...)
