@@ -96,11 +96,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		if err := t.answer(ctx, "", false); err != nil {
-			return err
-		}
-		b.afterStep(res)
-		return nil
+		return b.stepDone(ctx, t, res)
 	case render.ActionHint:
 		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		sq, err := b.svc.Hint(hctx, c.Game, t.user.id)
@@ -114,11 +110,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		if err := t.answer(ctx, "", false); err != nil {
-			return err
-		}
-		b.afterStep(res)
-		return nil
+		return b.stepDone(ctx, t, res)
 	case render.ActionClaim:
 		res, err := b.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
@@ -131,11 +123,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 			}
 			return t.fail(ctx, err)
 		}
-		if err := t.answer(ctx, "", false); err != nil {
-			return err
-		}
-		b.afterStep(res)
-		return nil
+		return b.stepDone(ctx, t, res)
 	case render.ActionRematch:
 		return b.tapRematch(ctx, t, c)
 	case render.ActionJoin:
@@ -158,6 +146,15 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+}
+
+// stepDone answers a tap whose step succeeded and redraws the boards of its game.
+func (b *Bot) stepDone(ctx context.Context, t *tap, res *host.Result) error {
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	b.afterStep(res)
+	return nil
 }
 
 // tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
