@@ -503,15 +503,7 @@ func (s *Service) Game(ctx context.Context, gameID string) (*Result, error) {
 // Current returns the game bound to a chat (for /board, /resign, typed moves): ErrNoGame when
 // there is none.
 func (s *Service) Current(ctx context.Context, chatID int64) (*Result, error) {
-	g, err := s.st.GameByChat(ctx, chatID)
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	st, err := replay(g)
-	if err != nil {
-		return nil, err
-	}
-	return s.result(st, nil), nil
+	return s.resultOf(s.st.GameByChat(ctx, chatID))
 }
 
 // CurrentInline returns the game shown in an inline message: ErrNoGame when there is none.
@@ -519,7 +511,11 @@ func (s *Service) CurrentInline(ctx context.Context, inlineID string) (*Result, 
 	if inlineID == "" {
 		return nil, ErrNoGame
 	}
-	g, err := s.st.GameByInline(ctx, inlineID)
+	return s.resultOf(s.st.GameByInline(ctx, inlineID))
+}
+
+// resultOf is the Result with nothing played of a game the store looked up.
+func (s *Service) resultOf(g *storage.Game, err error) (*Result, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
