@@ -1,5 +1,5 @@
 # Multi-stage build of the bot: a static binary on a distroless base, run as a non-root user.
-FROM golang:1.26 AS build
+FROM golang:1.27.3 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
