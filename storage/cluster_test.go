@@ -95,6 +95,16 @@ func TestCluster(t *testing.T) {
 	if ok, err := s.FirstSeen(ctx, 5); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
+	if ok, err := s.FirstSeen(ctx, -5); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	// The node runs without maxmemory: the risk names the node.
+	if r, err := s.MemoryRisks(ctx); err != nil || len(r) != 1 || !strings.Contains(r[0], ": maxmemory 0: ") || strings.HasPrefix(r[0], "maxmemory") {
+		t.Fatalf("MemoryRisks = %q, %v", r, err)
+	}
+	if keys, err := s.MemoryUsage(ctx); err != nil || len(keys) == 0 {
+		t.Fatalf("MemoryUsage = %d keys, %v", len(keys), err)
+	}
 }
 
 // startCluster starts redis-server as a one-node Redis Cluster of the test's own that owns
