@@ -15,7 +15,7 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-// markUpdates runs FirstSeen for the n update ids from first on, from 8 goroutines, and
+// markUpdates runs FirstSeen for the n update ids from first on, from 16 goroutines, and
 // returns how many it reported as first.
 func markUpdates(t *testing.T, s *storage.Store, first, n int64) int64 {
 	t.Helper()
@@ -23,7 +23,7 @@ func markUpdates(t *testing.T, s *storage.Store, first, n int64) int64 {
 	var next, firsts atomic.Int64
 	next.Store(first)
 	var wg sync.WaitGroup
-	for range 8 {
+	for range 16 {
 		wg.Go(func() {
 			for {
 				id := next.Add(1) - 1

@@ -29,7 +29,7 @@ var (
 	// ErrConflict: the game changed since it was read; read it again and retry or report.
 	ErrConflict = errors.New("storage: conflict")
 	// ErrUnavailable: Redis could not be reached or is not serving (down, restarting,
-	// loading, fail-over in progress). The operation may be retried later.
+	// loading, fail-over in progress, out of memory). The operation may be retried later.
 	ErrUnavailable = errors.New("storage: redis unavailable")
 )
 
@@ -280,7 +280,8 @@ func unavailable(err error) bool {
 		// Not a reply from a server: network, pool, timeout, closed client.
 		return true
 	}
-	for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY"} {
+	// OOM: a full server under maxmemory-policy noeviction refuses writes until memory is freed.
+	for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY", "OOM"} {
 		if redis.HasErrorPrefix(err, p) {
 			return true
 		}
