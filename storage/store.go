@@ -40,7 +40,7 @@ const (
 	DefaultLobbyTTL    = time.Hour
 	DefaultQueueTTL    = 10 * time.Minute
 	DefaultDedupeTTL   = time.Hour
-	DefaultResultTTL   = 30 * 24 * time.Hour
+	DefaultResultTTL   = 2 * DefaultFinishedTTL
 	DefaultGroupTopTTL = 180 * 24 * time.Hour
 )
 
@@ -57,7 +57,10 @@ type Options struct {
 	LobbyTTL    time.Duration // games waiting for a second player; default 1h
 	QueueTTL    time.Duration // matchmaking queue entries; default 10 min
 	DedupeTTL   time.Duration // update_id marks; default 1h
-	ResultTTL   time.Duration // marks that make RecordResult idempotent; default 30 days
+	// ResultTTL keeps the marks that make RecordResult idempotent; default 48h. A game's result
+	// is recorded by the step that finished it (RecordResult again only repeats that call), and
+	// never after its record expires (FinishedTTL), so a mark need not outlive the record long.
+	ResultTTL   time.Duration
 	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
 
 	// Observe, when set, is told the latency and error of every Redis command or pipeline the
