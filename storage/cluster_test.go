@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -97,6 +98,16 @@ func TestCluster(t *testing.T) {
 	}
 	if ok, err := s.FirstSeen(ctx, -5); err != nil || !ok {
 		t.Fatal(ok, err)
+	}
+	// A game set aside: its record and aside key share a slot, its bindings are elsewhere.
+	if key, moved, err := s.SetAside(ctx, g.ID); err != nil || !moved || key != s.AsideKey(g.ID) {
+		t.Fatalf("SetAside = %q, %v, %v", key, moved, err)
+	}
+	if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("GameByInline after SetAside: %v", err)
+	}
+	if _, err := s.AsideRecord(ctx, g.ID); err != nil {
+		t.Fatal(err)
 	}
 	// The node runs without maxmemory: the risk names the node.
 	if r, err := s.MemoryRisks(ctx); err != nil || len(r) != 1 || !strings.Contains(r[0], ": maxmemory 0: ") || strings.HasPrefix(r[0], "maxmemory") {

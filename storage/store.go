@@ -62,6 +62,7 @@ type Options struct {
 	// never after its record expires (FinishedTTL), so a mark need not outlive the record long.
 	ResultTTL   time.Duration
 	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
+	AsideTTL    time.Duration // game records SetAside moved out of play; default 30 days
 
 	// Observe, when set, is told the latency and error of every Redis command or pipeline the
 	// store sends (pipelines are named "pipeline"), for metrics.
@@ -81,6 +82,7 @@ func (o *Options) fill() {
 	def(&o.DedupeTTL, DefaultDedupeTTL)
 	def(&o.ResultTTL, DefaultResultTTL)
 	def(&o.GroupTopTTL, DefaultGroupTopTTL)
+	def(&o.AsideTTL, DefaultAsideTTL)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -295,6 +297,7 @@ func unavailable(err error) bool {
 // keys builds every key name; the part in braces is the Redis Cluster hash tag.
 //
 //	P g:{ID}             string  game record (codec.go)
+//	P g:{ID}:aside       string  a game record SetAside took out of play, AsideTTL (aside.go)
 //	P c:{chatID}         string  game ID bound to a chat
 //	P i:{inlineID}       string  game ID bound to an inline message
 //	P cl:{chatID}        string  a chat's language
@@ -332,5 +335,8 @@ func (k keys) waiter(userID int64) string      { return k.waiterPrefix() + itoa(
 func (k keys) enqueueCall(token string) string { return k.p + "{mm}r:" + token }
 func (k keys) aiJobs() string                  { return k.p + "{ai}jobs" }
 func (k keys) aiReplies(front string) string   { return k.p + "air:{" + front + "}" }
+
+// aside extends the game's key, so it keeps that key's hash tag whatever the layout.
+func (k keys) aside(id string) string { return k.game(id) + ":aside" }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
