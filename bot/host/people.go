@@ -60,9 +60,10 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 		if l.InlineID == "" {
 			return nil, ErrBadRequest
 		}
+		via := storage.BoardRef{InlineID: l.InlineID}
 		if cur, err := s.st.GameByInline(ctx, l.InlineID); err == nil {
 			// The message already hosts a game: the first tap on it opened the lobby.
-			st, err := replay(cur)
+			st, err := s.replayStored(ctx, cur, via)
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +71,7 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 			r.Existing = true
 			return r, nil
 		} else if !errors.Is(err, storage.ErrNotFound) {
-			return nil, err
+			return nil, s.readable(ctx, err, via)
 		}
 		g.InlineID = l.InlineID
 	default:
@@ -233,16 +234,22 @@ func (s *Service) existingRematch(ctx context.Context, old *storage.Game) (*Resu
 	var (
 		cur *storage.Game
 		err error
+		via storage.BoardRef
 	)
 	switch chats := chatsOf(old); {
 	case old.InlineID != "":
+		via.InlineID = old.InlineID
 		cur, err = s.st.GameByInline(ctx, old.InlineID)
 	case len(chats) > 0:
+		via.ChatID = chats[0]
 		cur, err = s.st.GameByChat(ctx, chats[0])
 	default:
 		return nil, nil
 	}
-	if errors.Is(err, storage.ErrNotFound) {
+	if err != nil {
+		err = s.readable(ctx, err, via) // an unreadable game there is set aside: no rematch
+	}
+	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, ErrSetAside) {
 		return nil, nil
 	}
 	if err != nil {
@@ -252,7 +259,10 @@ func (s *Service) existingRematch(ctx context.Context, old *storage.Game) (*Resu
 		cur.Created.Before(old.Created) {
 		return nil, nil
 	}
-	st, err := replay(cur)
+	st, err := s.replayStored(ctx, cur, via)
+	if errors.Is(err, ErrSetAside) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
