@@ -203,4 +203,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"unit.days":    "%d d",   // n
 	"unit.hours":   "%d h",   // n
 	"unit.minutes": "%d min", // n
+
+	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
+	"err.set_aside": "Your game could not be read and was set aside; start a new one with /ai or /new.",
 }

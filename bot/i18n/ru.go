@@ -189,4 +189,7 @@ var ru = map[Key]string{
 	"unit.days":    "%d дн.",
 	"unit.hours":   "%d ч",
 	"unit.minutes": "%d мин",
+
+	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
+	"err.set_aside": "Вашу партию не удалось прочитать, и она отложена; начните новую: /ai или /new.",
 }
