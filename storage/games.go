@@ -94,7 +94,7 @@ func validID(id string) bool {
 }
 
 // validInline reports whether id may be used as an inline message ID in a key: 1…256
-// printable ASCII bytes without braces (which would move the key's hash tag).
+// printable ASCII bytes without braces (so no key's hash tag depends on what a client sent).
 func validInline(id string) bool {
 	if len(id) == 0 || len(id) > maxInline {
 		return false

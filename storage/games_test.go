@@ -325,7 +325,7 @@ func TestMemoryUsage(t *testing.T) {
 
 // memoryKey finds the key of game id (the store keeps its key layout to itself).
 func memoryKey(s *storage.Store, id string) string {
-	keys, _ := s.Client().Keys(context.Background(), "*g:{"+id+"}").Result()
+	keys, _ := s.Client().Keys(context.Background(), "*{g}g:"+id).Result()
 	if len(keys) == 1 {
 		return keys[0]
 	}
