@@ -117,33 +117,6 @@ func (s *Store) ttlFor(st Status) time.Duration {
 	return s.opt.IdleTTL
 }
 
-// CreateGame stores g as a new game: it assigns g.ID (10 characters from [A-Za-z0-9]),
-// sets g.Version to 1 and g.Created and g.Updated to now, and sets the TTL that g.Status
-// calls for. g.ID and g.Version on input are ignored. It fails with ErrInvalid for a game
-// MarshalBinary refuses; g is unchanged on failure.
-func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	c := g.Clone()
-	c.Version = 1
-	now := s.now().Truncate(time.Second)
-	c.Created, c.Updated = now, now
-	data, err := c.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	for range 5 {
-		c.ID = newID()
-		ok, err := s.rdb.SetNX(ctx, s.k.game(c.ID), data, s.ttlFor(c.Status)).Result()
-		if err != nil {
-			return wrap("create game", err)
-		}
-		if ok {
-			*g = *c
-			return nil
-		}
-	}
-	return errors.New("storage: create game: no free id after 5 tries")
-}
-
 // Game returns the game with the given ID, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	if !validID(id) {
