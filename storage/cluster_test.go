@@ -110,6 +110,9 @@ func TestCluster(t *testing.T) {
 	if opp, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 2}); err != nil || opp == nil || opp.UserID != 1 {
 		t.Fatalf("Enqueue = %+v, %v; want user 1", opp, err)
 	}
+	if ok, err := s.Requeue(ctx, 8, storage.Waiter{UserID: 1}); err != nil || !ok {
+		t.Fatalf("Requeue = %v, %v", ok, err)
+	}
 	if _, err := s.LeaveQueue(ctx, 2); err != nil {
 		t.Fatal(err)
 	}

@@ -119,6 +119,7 @@ func TestRedisRestart(t *testing.T) {
 		"Top":          func() error { _, err := s.Top(ctx, 0, 10); return err },
 		"Enqueue":      func() error { _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); return err },
 		"LeaveQueue":   func() error { _, err := s.LeaveQueue(ctx, 1); return err },
+		"Requeue":      func() error { _, err := s.Requeue(ctx, 8, storage.Waiter{UserID: 1}); return err },
 		"FirstSeen":    func() error { _, err := s.FirstSeen(ctx, 1); return err },
 		"ChatLang":     func() error { _, err := s.ChatLang(ctx, 1); return err },
 	}
