@@ -295,15 +295,6 @@ func (s *Store) loadScripts(ctx context.Context, scripts ...*redis.Script) error
 	return nil
 }
 
-// BindChat makes gameID the current game of chatID, replacing any earlier binding. The
-// binding lives IdleTTL, and each UpdateGame of that game resets it to the game's TTL.
-func (s *Store) BindChat(ctx context.Context, chatID int64, gameID string) error {
-	if chatID == 0 || !validID(gameID) {
-		return invalidf("bind chat %d to %q", chatID, gameID)
-	}
-	return wrap("bind chat", s.rdb.Set(ctx, s.k.chat(chatID), gameID, s.opt.IdleTTL).Err())
-}
-
 // GameByChat returns the game bound to chatID, or ErrNotFound if there is none or it has
 // expired (a binding to an expired game is removed).
 func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
@@ -317,15 +308,6 @@ func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
 // (nil) whether or not it did.
 func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) error {
 	return wrap("unbind chat", unbind.Run(ctx, s.rdb, []string{s.k.chat(chatID)}, gameID).Err())
-}
-
-// BindInline makes gameID the game of the inline message inlineID. Like BindChat, the
-// binding follows the game's TTL from its next update on.
-func (s *Store) BindInline(ctx context.Context, inlineID string, gameID string) error {
-	if !validInline(inlineID) || !validID(gameID) {
-		return invalidf("bind inline message %q to %q", inlineID, gameID)
-	}
-	return wrap("bind inline", s.rdb.Set(ctx, s.k.inline(inlineID), gameID, s.opt.IdleTTL).Err())
 }
 
 // GameByInline returns the game of the inline message inlineID, or ErrNotFound.

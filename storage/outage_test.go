@@ -108,7 +108,6 @@ func TestRedisRestart(t *testing.T) {
 		"UpdateGame": func() error { c := g.Clone(); c.Moves = append(c.Moves, 0x34); return s.UpdateGame(ctx, c) },
 		"CreateGame": func() error { return s.CreateGame(ctx, sampleGame(0)) },
 		"GameByChat": func() error { _, err := s.GameByChat(ctx, g.ChatID); return err },
-		"BindChat":   func() error { return s.BindChat(ctx, 1, g.ID) },
 		"StartGame": func() error {
 			_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{1}})
 			return err
@@ -119,7 +118,6 @@ func TestRedisRestart(t *testing.T) {
 		"Top":          func() error { _, err := s.Top(ctx, 0, 10); return err },
 		"Enqueue":      func() error { _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); return err },
 		"LeaveQueue":   func() error { _, err := s.LeaveQueue(ctx, 1); return err },
-		"Requeue":      func() error { _, err := s.Requeue(ctx, 8, storage.Waiter{UserID: 1}); return err },
 		"FirstSeen":    func() error { _, err := s.FirstSeen(ctx, 1); return err },
 		"ChatLang":     func() error { _, err := s.ChatLang(ctx, 1); return err },
 	}
