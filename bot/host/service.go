@@ -43,22 +43,22 @@ const DefaultIdleAfter = 24 * time.Hour
 
 // Store is the part of *storage.Store the Service uses. Its methods behave as that type's
 // documentation says: UpdateGame is a compare-and-set on Game.Version that fails with
-// storage.ErrConflict, lookups fail with storage.ErrNotFound.
+// storage.ErrConflict, lookups fail with storage.ErrNotFound. StartGame and JoinGame are each
+// one atomic step that writes a game and binds the chats hosting it, refusing a chat that has
+// another lobby or game in play with a *storage.BusyError: they alone decide whether a chat
+// is free, so racing requests leave one game per chat.
 type Store interface {
-	CreateGame(ctx context.Context, g *storage.Game) error
+	StartGame(ctx context.Context, g *storage.Game, h storage.Hosting) (existing *storage.Game, err error)
+	JoinGame(ctx context.Context, g *storage.Game, chats []int64) error
 	Game(ctx context.Context, id string) (*storage.Game, error)
 	UpdateGame(ctx context.Context, g *storage.Game) error
-	BindChat(ctx context.Context, chatID int64, gameID string) error
 	GameByChat(ctx context.Context, chatID int64) (*storage.Game, error)
 	UnbindChat(ctx context.Context, chatID int64, gameID string) error
-	BindInline(ctx context.Context, inlineID, gameID string) error
 	GameByInline(ctx context.Context, inlineID string) (*storage.Game, error)
 	RecordResult(ctx context.Context, g *storage.Game) error
 	Enqueue(ctx context.Context, size int, w storage.Waiter) (*storage.Waiter, error)
+	Requeue(ctx context.Context, size int, w storage.Waiter) (bool, error)
 	LeaveQueue(ctx context.Context, userID int64) (bool, error)
-	// FirstSeen reports true once per key (for a while); the Service uses negative keys,
-	// which Telegram's update_ids never are, to make a rematch happen once.
-	FirstSeen(ctx context.Context, key int64) (bool, error)
 }
 
 // Mover is the AI. Move returns the move the AI of the given level (1 to MaxLevel) plays in
@@ -339,7 +339,8 @@ func (s *Service) load(ctx context.Context, id string) (*state, error) {
 	return replay(g)
 }
 
-// storeErr maps the store's not-found and conflict to the host's sentinels, keeping the cause.
+// storeErr maps the store's not-found, conflict and busy chat to the host's sentinels, keeping
+// the cause.
 func storeErr(err error) error {
 	switch {
 	case err == nil:
@@ -348,8 +349,21 @@ func storeErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrNoGame, err)
 	case errors.Is(err, storage.ErrConflict):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
+	case errors.Is(err, storage.ErrChatBusy):
+		return fmt.Errorf("%w: %w", ErrAlreadyPlaying, err)
 	}
 	return err
+}
+
+// busyErr maps a start or join refused because a chat has another game: ErrAlreadyPlaying when
+// it is the chat of the user who asked (own, 0 for none), ErrOpponentBusy when it is the other
+// player's. Other errors go through storeErr.
+func busyErr(err error, own int64) error {
+	var busy *storage.BusyError
+	if errors.As(err, &busy) && own != 0 && busy.ChatID != own {
+		return fmt.Errorf("%w: %w", ErrOpponentBusy, err)
+	}
+	return storeErr(err)
 }
 
 // result builds the Result of a step that left the game in st.
@@ -472,8 +486,10 @@ func (s *Service) Settle(ctx context.Context, gameID string) error {
 	return r.RecordErr
 }
 
-// ensureFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby.
-func (s *Service) ensureFree(ctx context.Context, chatID int64) error {
+// checkFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby. It
+// only reads: Find uses it not to queue a user who is playing. What decides that a chat is
+// free for a new game is the store's atomic StartGame or JoinGame.
+func (s *Service) checkFree(ctx context.Context, chatID int64) error {
 	if chatID == 0 {
 		return nil
 	}

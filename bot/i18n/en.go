@@ -203,4 +203,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"unit.days":    "%d d",   // n
 	"unit.hours":   "%d h",   // n
 	"unit.minutes": "%d min", // n
+
+	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
+	"err.opponent_busy": "The other player is in another game right now. Try again when it is over.",
 }

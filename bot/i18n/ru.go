@@ -189,4 +189,7 @@ var ru = map[Key]string{
 	"unit.days":    "%d дн.",
 	"unit.hours":   "%d ч",
 	"unit.minutes": "%d мин",
+
+	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
+	"err.opponent_busy": "Соперник сейчас играет другую партию. Попробуйте, когда она закончится.",
 }
