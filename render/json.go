@@ -124,7 +124,8 @@ func AppendJSONString(out []byte, s string) []byte {
 			out = append(out, s[start:i]...)
 			switch r {
 			case utf8.RuneError:
-				out = append(out, `\ufffd`...)
+				// encoding/json (Go ≥ 1.27) writes the replacement character itself.
+				out = utf8.AppendRune(out, utf8.RuneError)
 			default:
 				out = append(out, '\\', 'u', '2', '0', '2', hex[r&0xf])
 			}

@@ -70,10 +70,7 @@ func fill(t *testing.T, s *storage.Store, prefix string, n int) {
 		t.Fatal(err)
 	}
 	g := sampleGame(1)
-	if err := s.CreateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.BindChat(ctx, g.Players[0].ChatID, g.ID); err != nil {
+	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.Players[0].ChatID}}); err != nil {
 		t.Fatal(err)
 	}
 }

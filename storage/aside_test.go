@@ -17,15 +17,8 @@ func boundGame(t *testing.T, s *storage.Store) *storage.Game {
 	ctx := context.Background()
 	g := sampleGame(4)
 	g.InlineID = "AgAAAPlanted"
-	if err := s.CreateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []int64{g.Players[0].ChatID, g.Players[1].ChatID} {
-		if err := s.BindChat(ctx, c, g.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.BindInline(ctx, g.InlineID, g.ID); err != nil {
+	h := storage.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}
+	if _, err := s.StartGame(ctx, g, h); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -91,7 +84,9 @@ func TestSetAside(t *testing.T) {
 			if err := s.CreateGame(ctx, other); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.BindChat(ctx, g.Players[1].ChatID, other.ID); err != nil { // Bob moved on
+			// Bob moved on: his chat shows another game (written as a binding is, to leave g as it was).
+			bob := bindingKey(t, s, g.Players[1].ChatID, g.ID)
+			if err := s.Client().Set(ctx, bob, other.ID, time.Hour).Err(); err != nil {
 				t.Fatal(err)
 			}
 			planted := tc.plant(g)

@@ -33,15 +33,8 @@ func TestCluster(t *testing.T) {
 
 	g := sampleGame(0)
 	g.InlineID = "inl-1"
-	if err := s.CreateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	for _, chat := range []int64{g.Players[0].ChatID, g.Players[1].ChatID} {
-		if err := s.BindChat(ctx, chat, g.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.BindInline(ctx, g.InlineID, g.ID); err != nil {
+	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID},
+		InlineID: g.InlineID}); err != nil {
 		t.Fatal(err)
 	}
 	cur, err := s.GameByChat(ctx, g.Players[1].ChatID)
@@ -57,6 +50,33 @@ func TestCluster(t *testing.T) {
 	}
 	if err := s.UnbindChat(ctx, g.Players[0].ChatID, g.ID); err != nil {
 		t.Fatal(err)
+	}
+
+	// An invitation joined, a start refused by a busy chat, a rematch made once: each one
+	// script over a game, its chats and the games they show.
+	lobby := &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
+		Players: [2]storage.Player{{UserID: 7, ChatID: 7}}}
+	if _, err := s.StartGame(ctx, lobby, storage.Hosting{}); err != nil {
+		t.Fatal(err)
+	}
+	lobby.Status, lobby.Players[1] = storage.StatusPlaying, storage.Player{UserID: 8, ChatID: 8}
+	if err := s.JoinGame(ctx, lobby, []int64{7, 8}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{8}}); !errors.Is(err, storage.ErrChatBusy) {
+		t.Fatalf("StartGame in a busy chat = %v, want ErrChatBusy", err)
+	}
+	lobby.Status = storage.StatusFinished
+	if err := s.UpdateGame(ctx, lobby); err != nil {
+		t.Fatal(err)
+	}
+	re := sampleGame(0)
+	h := storage.Hosting{Chats: []int64{7, 8}, InlineID: "inl-2", RematchOf: lobby.ID}
+	if _, err := s.StartGame(ctx, re, h); err != nil {
+		t.Fatal(err)
+	}
+	if ex, err := s.StartGame(ctx, sampleGame(0), h); err != nil || ex == nil || ex.ID != re.ID {
+		t.Fatalf("second rematch = %v, %v; want the first, %s", ex, err, re.ID)
 	}
 
 	grp := finished(cur.ID, 1, 2, storage.OutcomeBlack)
@@ -89,6 +109,9 @@ func TestCluster(t *testing.T) {
 	}
 	if opp, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 2}); err != nil || opp == nil || opp.UserID != 1 {
 		t.Fatalf("Enqueue = %+v, %v; want user 1", opp, err)
+	}
+	if ok, err := s.Requeue(ctx, 8, storage.Waiter{UserID: 1}); err != nil || !ok {
+		t.Fatalf("Requeue = %v, %v", ok, err)
 	}
 	if _, err := s.LeaveQueue(ctx, 2); err != nil {
 		t.Fatal(err)

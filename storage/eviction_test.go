@@ -69,11 +69,9 @@ func TestFloodEvictsNothing(t *testing.T) {
 	inParallel(t, "game in play", inPlay, func(i int) error {
 		g := sampleGame(30)
 		g.ChatID = int64(1_000_000 + i)
-		if err := s.CreateGame(ctx, g); err != nil {
-			return err
-		}
+		_, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID}})
 		games[i] = g
-		return s.BindChat(ctx, g.ChatID, g.ID)
+		return err
 	})
 	inParallel(t, "rated game", rated, func(i int) error {
 		return s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), storage.OutcomeBlack))
@@ -98,10 +96,8 @@ func TestFloodEvictsNothing(t *testing.T) {
 		g := &storage.Game{Size: 8, Flow: storage.FlowInline, Status: storage.StatusLobby, CreatorColor: -1,
 			InlineID: fmt.Sprintf("AgAAAF%016d", i), Lang: "en",
 			Players: [2]storage.Player{{UserID: 77, Name: "Mallory Flood", Lang: "en"}}}
-		if err := s.CreateGame(ctx, g); err != nil {
-			return err
-		}
-		return s.BindInline(ctx, g.InlineID, g.ID)
+		_, err := s.StartGame(ctx, g, storage.Hosting{InlineID: g.InlineID})
+		return err
 	})
 	inParallel(t, "new user", 5000, func(i int) error {
 		return s.TouchUser(ctx, int64(5_000_000+i), fmt.Sprintf("User %d with a name of some sixty-four bytes in length .....", i))

@@ -27,10 +27,7 @@ func TestGameExpiry(t *testing.T) {
 
 	lobby := sampleGame(0)
 	lobby.Status = storage.StatusLobby
-	if err := s.CreateGame(ctx, lobby); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.BindChat(ctx, lobby.ChatID, lobby.ID); err != nil {
+	if _, err := s.StartGame(ctx, lobby, storage.Hosting{Chats: []int64{lobby.ChatID}}); err != nil {
 		t.Fatal(err)
 	}
 	advance(storage.DefaultLobbyTTL - time.Second)

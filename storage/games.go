@@ -94,7 +94,7 @@ func validID(id string) bool {
 }
 
 // validInline reports whether id may be used as an inline message ID in a key: 1…256
-// printable ASCII bytes without braces (which would move the key's hash tag).
+// printable ASCII bytes without braces (so no key's hash tag depends on what a client sent).
 func validInline(id string) bool {
 	if len(id) == 0 || len(id) > maxInline {
 		return false
@@ -115,33 +115,6 @@ func (s *Store) ttlFor(st Status) time.Duration {
 		return s.opt.FinishedTTL
 	}
 	return s.opt.IdleTTL
-}
-
-// CreateGame stores g as a new game: it assigns g.ID (10 characters from [A-Za-z0-9]),
-// sets g.Version to 1 and g.Created and g.Updated to now, and sets the TTL that g.Status
-// calls for. g.ID and g.Version on input are ignored. It fails with ErrInvalid for a game
-// MarshalBinary refuses; g is unchanged on failure.
-func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	c := g.Clone()
-	c.Version = 1
-	now := s.now().Truncate(time.Second)
-	c.Created, c.Updated = now, now
-	data, err := c.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	for range 5 {
-		c.ID = newID()
-		ok, err := s.rdb.SetNX(ctx, s.k.game(c.ID), data, s.ttlFor(c.Status)).Result()
-		if err != nil {
-			return wrap("create game", err)
-		}
-		if ok {
-			*g = *c
-			return nil
-		}
-	}
-	return errors.New("storage: create game: no free id after 5 tries")
 }
 
 // Game returns the game with the given ID, or ErrNotFound; a record that does not decode gives
@@ -323,15 +296,6 @@ func (s *Store) loadScripts(ctx context.Context, scripts ...*redis.Script) error
 	return nil
 }
 
-// BindChat makes gameID the current game of chatID, replacing any earlier binding. The
-// binding lives IdleTTL, and each UpdateGame of that game resets it to the game's TTL.
-func (s *Store) BindChat(ctx context.Context, chatID int64, gameID string) error {
-	if chatID == 0 || !validID(gameID) {
-		return invalidf("bind chat %d to %q", chatID, gameID)
-	}
-	return wrap("bind chat", s.rdb.Set(ctx, s.k.chat(chatID), gameID, s.opt.IdleTTL).Err())
-}
-
 // GameByChat returns the game bound to chatID, or ErrNotFound if there is none or it has
 // expired (a binding to an expired game is removed).
 func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
@@ -345,15 +309,6 @@ func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
 // (nil) whether or not it did.
 func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) error {
 	return wrap("unbind chat", unbind.Run(ctx, s.rdb, []string{s.k.chat(chatID)}, gameID).Err())
-}
-
-// BindInline makes gameID the game of the inline message inlineID. Like BindChat, the
-// binding follows the game's TTL from its next update on.
-func (s *Store) BindInline(ctx context.Context, inlineID string, gameID string) error {
-	if !validInline(inlineID) || !validID(gameID) {
-		return invalidf("bind inline message %q to %q", inlineID, gameID)
-	}
-	return wrap("bind inline", s.rdb.Set(ctx, s.k.inline(inlineID), gameID, s.opt.IdleTTL).Err())
 }
 
 // GameByInline returns the game of the inline message inlineID, or ErrNotFound.

@@ -96,18 +96,8 @@ func TestBindings(t *testing.T) {
 	s := storagetest.New(t)
 	g1, g2 := sampleGame(0), sampleGame(0)
 	g1.InlineID = "BAAAAAqqq-_Xyz"
-	for _, g := range []*storage.Game{g1, g2} {
-		if err := s.CreateGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// One game in two private chats is reachable from both.
-	for _, chat := range []int64{111, 222} {
-		if err := s.BindChat(ctx, chat, g1.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.BindInline(ctx, g1.InlineID, g1.ID); err != nil {
+	if _, err := s.StartGame(ctx, g1, storage.Hosting{Chats: []int64{111, 222}, InlineID: g1.InlineID}); err != nil {
 		t.Fatal(err)
 	}
 	for _, chat := range []int64{111, 222} {
@@ -118,8 +108,12 @@ func TestBindings(t *testing.T) {
 	if got, err := s.GameByInline(ctx, g1.InlineID); err != nil || got.ID != g1.ID {
 		t.Fatalf("GameByInline = %v, %v; want %s", got, err, g1.ID)
 	}
-	// Chat 111 moves on to g2: unbinding g1 there must not touch the new binding.
-	if err := s.BindChat(ctx, 111, g2.ID); err != nil {
+	// g1 ends and chat 111 moves on to g2: unbinding g1 there must not touch the new binding.
+	g1.Status = storage.StatusFinished
+	if err := s.UpdateGame(ctx, g1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StartGame(ctx, g2, storage.Hosting{Chats: []int64{111}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.UnbindChat(ctx, 111, g1.ID); err != nil {
@@ -140,8 +134,11 @@ func TestBindings(t *testing.T) {
 	if _, err := s.GameByInline(ctx, g1.InlineID); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("after unbind GameByInline = %v, want ErrNotFound", err)
 	}
-	if err := s.BindChat(ctx, 5, "bad id!"); !errors.Is(err, storage.ErrInvalid) {
-		t.Errorf("BindChat(bad id) = %v, want ErrInvalid", err)
+	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{0}}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("StartGame(chat 0) = %v, want ErrInvalid", err)
+	}
+	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{InlineID: "{bad}"}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("StartGame(inline {bad}) = %v, want ErrInvalid", err)
 	}
 }
 
@@ -267,13 +264,8 @@ func TestMoveCostsTwoRoundTrips(t *testing.T) {
 	s.Client().AddHook(&rt)
 	g := sampleGame(0)
 	g.InlineID = "inline-1"
-	if err := s.CreateGame(ctx, g); err != nil {
+	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}); err != nil {
 		t.Fatal(err)
-	}
-	for _, chat := range []int64{g.ChatID, g.Players[1].ChatID} {
-		if err := s.BindChat(ctx, chat, g.ID); err != nil {
-			t.Fatal(err)
-		}
 	}
 	for i := range 10 {
 		before := rt.n.Load()
@@ -325,7 +317,7 @@ func TestMemoryUsage(t *testing.T) {
 
 // memoryKey finds the key of game id (the store keeps its key layout to itself).
 func memoryKey(s *storage.Store, id string) string {
-	keys, _ := s.Client().Keys(context.Background(), "*g:{"+id+"}").Result()
+	keys, _ := s.Client().Keys(context.Background(), "*{g}g:"+id).Result()
 	if len(keys) == 1 {
 		return keys[0]
 	}

@@ -103,12 +103,16 @@ func TestRedisRestart(t *testing.T) {
 
 	srv.kill()
 	down := map[string]func() error{
-		"Ping":         func() error { return s.Ping(ctx) },
-		"Game":         func() error { _, err := s.Game(ctx, g.ID); return err },
-		"UpdateGame":   func() error { c := g.Clone(); c.Moves = append(c.Moves, 0x34); return s.UpdateGame(ctx, c) },
-		"CreateGame":   func() error { return s.CreateGame(ctx, sampleGame(0)) },
-		"GameByChat":   func() error { _, err := s.GameByChat(ctx, g.ChatID); return err },
-		"BindChat":     func() error { return s.BindChat(ctx, 1, g.ID) },
+		"Ping":       func() error { return s.Ping(ctx) },
+		"Game":       func() error { _, err := s.Game(ctx, g.ID); return err },
+		"UpdateGame": func() error { c := g.Clone(); c.Moves = append(c.Moves, 0x34); return s.UpdateGame(ctx, c) },
+		"CreateGame": func() error { return s.CreateGame(ctx, sampleGame(0)) },
+		"GameByChat": func() error { _, err := s.GameByChat(ctx, g.ChatID); return err },
+		"StartGame": func() error {
+			_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{1}})
+			return err
+		},
+		"JoinGame":     func() error { c := g.Clone(); return s.JoinGame(ctx, c, []int64{2}) },
 		"Profile":      func() error { _, err := s.Profile(ctx, 1); return err },
 		"RecordResult": func() error { return s.RecordResult(ctx, finished("x", 1, 2, storage.OutcomeDraw)) },
 		"Top":          func() error { _, err := s.Top(ctx, 0, 10); return err },

@@ -296,10 +296,18 @@ func unavailable(err error) bool {
 
 // keys builds every key name; the part in braces is the Redis Cluster hash tag.
 //
-//	P g:{ID}             string  game record (codec.go)
-//	P g:{ID}:aside       string  a game record SetAside took out of play, AsideTTL (aside.go)
-//	P c:{chatID}         string  game ID bound to a chat
-//	P i:{inlineID}       string  game ID bound to an inline message
+// Games and their bindings share the tag {g}, so they all live in one Cluster slot and one
+// script can write a game and bind its chats together, after checking those chats' current
+// games (start.go). One slot costs no real throughput: a bot's game traffic is bounded by Telegram's
+// limits (about 30 messages a second per bot, one a second per chat), far below what one
+// Redis node serves, and a Cluster still gives fail-over. (Keys of the earlier layout,
+// g:{ID}, c:{chat}, i:{inline}, are not read: no deployment has them.)
+//
+//	P {g}g:ID            string  game record (codec.go)
+//	P {g}g:ID:aside      string  a game record SetAside took out of play, AsideTTL (aside.go)
+//	P {g}c:CHAT          string  game ID bound to a chat
+//	P {g}i:INLINE        string  game ID bound to an inline message
+//	P {g}rm:ID           string  ID of the rematch of finished game ID (start.go)
 //	P cl:{chatID}        string  a chat's language
 //	P db:{BLOCK}         string  dedupe bitmap of update_ids BLOCK*128000 on, one bit each (dedupe.go)
 //	P d:{KEY}            string  once-mark of a negative FirstSeen key
@@ -314,9 +322,11 @@ func unavailable(err error) bool {
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
 type keys struct{ p string }
 
-func (k keys) game(id string) string        { return k.p + "g:{" + id + "}" }
-func (k keys) chat(chatID int64) string     { return k.p + "c:{" + itoa(chatID) + "}" }
-func (k keys) inline(id string) string      { return k.p + "i:{" + id + "}" }
+func (k keys) gamePrefix() string           { return k.p + "{g}g:" }
+func (k keys) game(id string) string        { return k.gamePrefix() + id }
+func (k keys) chat(chatID int64) string     { return k.p + "{g}c:" + itoa(chatID) }
+func (k keys) inline(id string) string      { return k.p + "{g}i:" + id }
+func (k keys) rematch(id string) string     { return k.p + "{g}rm:" + id }
 func (k keys) chatLang(chatID int64) string { return k.p + "cl:{" + itoa(chatID) + "}" }
 func (k keys) dedupe(id int64) string       { return k.p + "d:{" + itoa(id) + "}" }
 func (k keys) dedupeBlock(b int64) string   { return k.p + "db:{" + itoa(b) + "}" }

@@ -163,10 +163,11 @@ type BoardRef struct {
 
 // Game is one hosted game as the store keeps it.
 type Game struct {
-	// ID is assigned by CreateGame: at most 12 characters from [A-Za-z0-9], safe in callback
-	// data and deep links.
+	// ID is assigned by StartGame (and CreateGame): at most 12 characters from [A-Za-z0-9],
+	// safe in callback data and deep links.
 	ID string
-	// Version is set by the store: 1 after CreateGame, one more after each UpdateGame.
+	// Version is set by the store: 1 after StartGame, one more after each UpdateGame or
+	// JoinGame.
 	// UpdateGame is a compare-and-set on it.
 	Version int64
 
@@ -200,8 +201,8 @@ type Game struct {
 	// stored before the field existed.
 	LastMoveAt time.Time
 
-	// Created and Updated are set by the store (second precision): Created by CreateGame,
-	// Updated by CreateGame and every successful UpdateGame.
+	// Created and Updated are set by the store (second precision): Created by StartGame,
+	// Updated by StartGame and every successful UpdateGame or JoinGame.
 	Created, Updated time.Time
 }
 

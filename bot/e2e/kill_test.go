@@ -51,7 +51,7 @@ func TestBotKilledMidMove(t *testing.T) {
 
 	// 1. Killed before the write reached Redis.
 	side, sq, board := c.pick(g)
-	hold := proxy.hold(holdRequest, prefix+"g:{"+g.id+"}")
+	hold := proxy.hold(holdRequest, prefix+"{g}g:"+g.id)
 	c.press(g.users[side], board, sq)
 	waitHeld(t, hold, "the move's compare-and-set")
 	p.kill()
@@ -70,7 +70,7 @@ func TestBotKilledMidMove(t *testing.T) {
 
 	// 2. Killed after Redis applied the write, before the process heard back.
 	side, sq, board = c.pick(g)
-	hold = proxy.hold(holdReply, prefix+"g:{"+g.id+"}")
+	hold = proxy.hold(holdReply, prefix+"{g}g:"+g.id)
 	c.press(g.users[side], board, sq)
 	waitHeld(t, hold, "the reply to the move's compare-and-set")
 	p.kill()

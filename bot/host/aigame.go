@@ -11,8 +11,12 @@ import (
 // NewAIGame starts a game between user and the AI of the given level (1 to MaxLevel) on a
 // board of the given size, hosted in chatID (the user's private chat, or a group), with the
 // user playing the chosen colour (a random one for ChooseRandom). The chat must not have a game
-// in play (ErrAlreadyPlaying); the user leaves the matchmaking queue. When the AI plays black,
-// Result.NeedAI is set: post the board, then call AIReply.
+// in play or a lobby (ErrAlreadyPlaying); the user leaves the matchmaking queue. When the AI
+// plays black, Result.NeedAI is set: post the board, then call AIReply.
+//
+// The start is one atomic step of the store (StartGame), after the user's LeaveQueue (see
+// OpenLobby for why that may come first): of any number of racing starts in one chat exactly
+// one succeeds.
 func (s *Service) NewAIGame(ctx context.Context, user storage.Player, chatID int64, size, level int, color Choice) (*Result, error) {
 	switch {
 	case !s.ValidSize(size):
@@ -21,9 +25,6 @@ func (s *Service) NewAIGame(ctx context.Context, user storage.Player, chatID int
 		return nil, ErrBadLevel
 	case user.UserID == 0 || chatID == 0:
 		return nil, ErrBadRequest
-	}
-	if err := s.ensureFree(ctx, chatID); err != nil {
-		return nil, err
 	}
 	if _, err := s.st.LeaveQueue(ctx, user.UserID); err != nil {
 		return nil, err
@@ -35,36 +36,11 @@ func (s *Service) NewAIGame(ctx context.Context, user storage.Player, chatID int
 	g := &storage.Game{Size: size, Flow: storage.FlowAI, Status: storage.StatusPlaying,
 		CreatorColor: int8(color), AILevel: level, ChatID: chatID, Lang: user.Lang}
 	g.Players[side] = user
-	return s.create(ctx, g)
-}
-
-// create stores a new game in play, binds its chats, and reports it.
-func (s *Service) create(ctx context.Context, g *storage.Game) (*Result, error) {
 	g.LastMoveAt = s.now()
-	if err := s.st.CreateGame(ctx, g); err != nil {
-		return nil, err
+	if _, err := s.st.StartGame(ctx, g, storage.Hosting{Chats: []int64{chatID}}); err != nil {
+		return nil, storeErr(err)
 	}
-	if err := s.bind(ctx, g); err != nil {
-		return nil, err
-	}
-	st, err := replay(g)
-	if err != nil {
-		return nil, err
-	}
-	return s.result(st, nil), nil
-}
-
-// bind points the game's chats (and inline message) at it.
-func (s *Service) bind(ctx context.Context, g *storage.Game) error {
-	for _, c := range chatsOf(g) {
-		if err := s.st.BindChat(ctx, c, g.ID); err != nil {
-			return err
-		}
-	}
-	if g.InlineID != "" {
-		return s.st.BindInline(ctx, g.InlineID, g.ID)
-	}
-	return nil
+	return s.resultOf(ctx, g, nil)
 }
 
 // AIReply lets the AI play when it is to move in the game: its move, the passes that follow,

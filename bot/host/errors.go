@@ -36,6 +36,9 @@ var (
 	// ErrAlreadyPlaying: the chat (or the user's private chat) already has a game in play or a
 	// lobby open; finish or resign it first.
 	ErrAlreadyPlaying = errors.New("host: a game is already in progress")
+	// ErrOpponentBusy: the other player's chat has another game in play (the creator of an
+	// invitation, the opponent of a rematch); the lobby or finished game stays as it was.
+	ErrOpponentBusy = errors.New("host: the other player is in another game")
 	// ErrOwnLobby: the creator of a lobby tried to join it.
 	ErrOwnLobby = errors.New("host: cannot join your own game")
 	// ErrLobbyTaken: the lobby already has its second player.
@@ -97,6 +100,7 @@ var codes = []struct {
 	{ErrNotOver, "not_over"},
 	{ErrConflict, "conflict"},
 	{ErrAlreadyPlaying, "already_playing"},
+	{ErrOpponentBusy, "opponent_busy"},
 	{ErrOwnLobby, "own_lobby"},
 	{ErrLobbyTaken, "lobby_taken"},
 	{ErrNotAIGame, "not_ai_game"},

@@ -3,7 +3,7 @@ package host
 import (
 	"context"
 	"errors"
-	"hash/fnv"
+	"fmt"
 
 	"github.com/reversibot/reversi/storage"
 )
@@ -28,8 +28,15 @@ type Lobby struct {
 
 // OpenLobby opens a game between people waiting for its second player. A group lobby is bound
 // to the group, which must not have a game in play or another lobby (ErrAlreadyPlaying); an
-// inline one to its inline message; an invite is reached by its ID only (a deep link). The
-// creator leaves the matchmaking queue. Post the lobby, then AddBoard its message.
+// inline one to its inline message, which becomes its board (when the message hosts a game
+// already, because the first tap on it opened the lobby, that game comes back with
+// Result.Existing); an invite is reached by its ID only (a deep link). The creator leaves the
+// matchmaking queue. Post the lobby, then AddBoard its message.
+//
+// Opening is one atomic step of the store (StartGame), after the creator's LeaveQueue: racing
+// opens in one chat or inline message leave one lobby, and a process that dies leaves none or
+// a complete one. LeaveQueue comes first because it is idempotent and harmless on its own: a
+// process that dies after it has only taken the creator out of the queue they were leaving.
 func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 	if !s.ValidSize(l.Size) {
 		return nil, ErrBadSize
@@ -43,15 +50,13 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 		g.CreatorColor = int8(ChooseRandom)
 	}
 	g.Players[0] = l.Creator
+	var h storage.Hosting
 	switch l.Flow {
 	case storage.FlowGroup:
 		if l.ChatID == 0 {
 			return nil, ErrBadRequest
 		}
-		if err := s.ensureFree(ctx, l.ChatID); err != nil {
-			return nil, err
-		}
-		g.ChatID = l.ChatID
+		g.ChatID, h.Chats = l.ChatID, []int64{l.ChatID}
 	case storage.FlowInvite:
 		if l.Creator.ChatID == 0 {
 			return nil, ErrBadRequest
@@ -60,53 +65,45 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 		if l.InlineID == "" {
 			return nil, ErrBadRequest
 		}
-		via := storage.BoardRef{InlineID: l.InlineID}
-		if cur, err := s.st.GameByInline(ctx, l.InlineID); err == nil {
-			// The message already hosts a game: the first tap on it opened the lobby.
-			st, err := s.replayStored(ctx, cur, via)
-			if err != nil {
-				return nil, err
-			}
-			r := s.result(st, nil)
-			r.Existing = true
-			return r, nil
-		} else if !errors.Is(err, storage.ErrNotFound) {
-			return nil, s.readable(ctx, err, via)
-		}
-		g.InlineID = l.InlineID
+		g.InlineID, h.InlineID = l.InlineID, l.InlineID
+		g.Boards = []storage.BoardRef{{InlineID: l.InlineID}}
 	default:
 		return nil, ErrBadRequest
 	}
 	if _, err := s.st.LeaveQueue(ctx, l.Creator.UserID); err != nil {
 		return nil, err
 	}
-	if err := s.st.CreateGame(ctx, g); err != nil {
-		return nil, err
+	cur, err := s.st.StartGame(ctx, g, h)
+	if err != nil {
+		return nil, storeErr(err)
 	}
-	if g.Flow != storage.FlowInvite {
-		if err := s.bind(ctx, g); err != nil {
+	if cur != nil {
+		r, err := s.resultOf(ctx, cur, nil, storage.BoardRef{InlineID: l.InlineID})
+		if err != nil {
 			return nil, err
 		}
+		r.Existing = true
+		return r, nil
 	}
-	st, err := replay(g)
-	if err != nil {
-		return nil, err
-	}
-	return s.result(st, nil), nil
+	return s.resultOf(ctx, g, nil)
 }
 
 // Join makes user the second player of a lobby and starts the game. Colours are drawn at
 // random unless the creator chose one. It fails with ErrOwnLobby for the creator,
-// ErrLobbyTaken once the game has its second player, ErrGameOver for a cancelled lobby, and
+// ErrLobbyTaken once the game has its second player, ErrGameOver for a cancelled lobby,
 // ErrAlreadyPlaying when the joiner's private chat (needed for invites: user.ChatID) has a
-// game in play. For invites both private chats are bound to the game: send each player a board
-// and AddBoard it. The lobby's chat messages leave Game.Boards (see Result.Lobby), so a move
-// made before the new boards are posted never turns an invitation into a second board.
+// game in play, and ErrOpponentBusy when the creator's has. For invites both private chats are
+// bound to the game: send each player a board and AddBoard it. The lobby's chat messages leave
+// Game.Boards (see Result.Lobby), so a move made before the new boards are posted never turns
+// an invitation into a second board.
+//
+// The join is one atomic step of the store (JoinGame: the compare-and-set of the lobby and the
+// bindings of its chats, which it checks are free), after the joiner's LeaveQueue (see
+// OpenLobby for why that may come first).
 func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) (*Result, error) {
 	if user.UserID == 0 {
 		return nil, ErrBadRequest
 	}
-	freeChecked := false
 	return retry(func() (*Result, error) {
 		st, err := s.load(ctx, gameID)
 		if err != nil {
@@ -121,14 +118,8 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 		case g.Status != storage.StatusLobby:
 			return nil, ErrLobbyTaken
 		}
-		if g.Flow == storage.FlowInvite && !freeChecked {
-			if user.ChatID == 0 {
-				return nil, ErrBadRequest
-			}
-			if err := s.ensureFree(ctx, user.ChatID); err != nil {
-				return nil, err
-			}
-			freeChecked = true
+		if g.Flow == storage.FlowInvite && user.ChatID == 0 {
+			return nil, ErrBadRequest
 		}
 		creator := g.Players[0]
 		side := int(g.CreatorColor)
@@ -147,14 +138,15 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 			}
 		}
 		g.Boards = kept
-		if err := s.update(ctx, g); err != nil {
-			return nil, err
-		}
 		if _, err := s.st.LeaveQueue(ctx, user.UserID); err != nil {
 			return nil, err
 		}
-		if err := s.bind(ctx, g); err != nil {
-			return nil, err
+		own := user.ChatID
+		if g.Flow != storage.FlowInvite {
+			own = 0 // a group's or no chat: a busy one is "already playing" for all
+		}
+		if err := s.st.JoinGame(ctx, g, chatsOf(g)); err != nil {
+			return nil, busyErr(err, own)
 		}
 		r := s.result(st, nil)
 		r.Lobby = lobbyMsgs
@@ -166,123 +158,65 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 // hosted in the same chats (the same inline message for inline games): in a game between
 // people the colours swap; against the AI the user keeps the colour choice of the first game.
 // Only a player may ask (ErrNotYourGame), only once the game is over (ErrNotOver; ErrGameOver
-// for a cancelled lobby), and only when the chats are free (ErrAlreadyPlaying). Each finished
-// game gets one rematch: when it was already made (the other player pressed first), Rematch
-// returns that game with Result.Existing set, or ErrConflict while it is being made (a tap
-// again finds it). The new game has no boards except an inline message: post them and
-// AddBoard.
+// for a cancelled lobby), and only when the chats are free (ErrAlreadyPlaying for the asking
+// player's, ErrOpponentBusy for the other's). Each finished game gets one rematch: when it was
+// made already (the other player pressed first), Rematch returns that game with
+// Result.Existing set (ErrGameOver once that one is over too). The new game has no boards
+// except an inline message: post them and AddBoard. It is one atomic step of the store
+// (StartGame), which also makes the rematch once.
 func (s *Service) Rematch(ctx context.Context, gameID string, userID int64) (*Result, error) {
-	return retry(func() (*Result, error) {
-		st, err := s.load(ctx, gameID)
-		if err != nil {
-			return nil, err
-		}
-		old := st.g
-		side := Side(old, userID)
-		if side < 0 {
-			return nil, ErrNotYourGame
-		}
-		if old.Status != storage.StatusFinished || old.Reason == storage.EndAbandoned {
-			if old.Status != storage.StatusFinished {
-				return nil, ErrNotOver
-			}
-			return nil, ErrGameOver
-		}
-		if r, err := s.existingRematch(ctx, old); r != nil || err != nil {
-			return r, err
-		}
-		for _, c := range chatsOf(old) {
-			if err := s.ensureFree(ctx, c); err != nil {
-				// The other player's rematch may have been bound just now.
-				if r, err2 := s.existingRematch(ctx, old); r != nil && err2 == nil {
-					return r, nil
-				}
-				return nil, err
-			}
-		}
-		// Exactly one Rematch per game gets the mark; a racing one finds the new game on its
-		// second try, or reports a conflict (a tap again then finds it).
-		first, err := s.st.FirstSeen(ctx, onceKey("rematch", old.ID))
-		if err != nil {
-			return nil, err
-		}
-		if !first {
-			return nil, ErrConflict
-		}
-		g := &storage.Game{Size: old.Size, Flow: old.Flow, Status: storage.StatusPlaying,
-			CreatorColor: old.CreatorColor, AILevel: old.AILevel, ChatID: old.ChatID,
-			InlineID: old.InlineID, Lang: old.Lang, Style: old.Style}
-		if old.AILevel > 0 {
-			user := old.Players[side]
-			side := int(old.CreatorColor)
-			if side != 0 && side != 1 {
-				side = s.coin()
-			}
-			g.Players[side] = user
-		} else {
-			g.Players[0], g.Players[1] = old.Players[1], old.Players[0]
-		}
-		if g.InlineID != "" {
-			g.Boards = []storage.BoardRef{{InlineID: g.InlineID}}
-		}
-		return s.create(ctx, g)
-	})
-}
-
-// existingRematch finds a game in play between the same players bound where old was hosted.
-func (s *Service) existingRematch(ctx context.Context, old *storage.Game) (*Result, error) {
-	var (
-		cur *storage.Game
-		err error
-		via storage.BoardRef
-	)
-	switch chats := chatsOf(old); {
-	case old.InlineID != "":
-		via.InlineID = old.InlineID
-		cur, err = s.st.GameByInline(ctx, old.InlineID)
-	case len(chats) > 0:
-		via.ChatID = chats[0]
-		cur, err = s.st.GameByChat(ctx, chats[0])
-	default:
-		return nil, nil
-	}
-	if err != nil {
-		err = s.readable(ctx, err, via) // an unreadable game there is set aside: no rematch
-	}
-	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, ErrSetAside) {
-		return nil, nil
-	}
+	st, err := s.load(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
-	if cur.ID == old.ID || cur.Status != storage.StatusPlaying || !samePlayers(cur, old) ||
-		cur.Created.Before(old.Created) {
-		return nil, nil
+	old := st.g
+	side := Side(old, userID)
+	if side < 0 {
+		return nil, ErrNotYourGame
 	}
-	st, err := s.replayStored(ctx, cur, via)
-	if errors.Is(err, ErrSetAside) {
-		return nil, nil
+	if old.Status != storage.StatusFinished {
+		return nil, ErrNotOver
 	}
+	if old.Reason == storage.EndAbandoned {
+		return nil, ErrGameOver
+	}
+	g := &storage.Game{Size: old.Size, Flow: old.Flow, Status: storage.StatusPlaying,
+		CreatorColor: old.CreatorColor, AILevel: old.AILevel, ChatID: old.ChatID,
+		InlineID: old.InlineID, Lang: old.Lang, Style: old.Style}
+	if old.AILevel > 0 {
+		user := old.Players[side]
+		side := int(old.CreatorColor)
+		if side != 0 && side != 1 {
+			side = s.coin()
+		}
+		g.Players[side] = user
+	} else {
+		g.Players[0], g.Players[1] = old.Players[1], old.Players[0]
+	}
+	if g.InlineID != "" {
+		g.Boards = []storage.BoardRef{{InlineID: g.InlineID}}
+	}
+	own := old.Players[side].ChatID
+	if old.Flow != storage.FlowInvite && old.Flow != storage.FlowMatch {
+		own = 0
+	}
+	g.LastMoveAt = s.now()
+	h := storage.Hosting{Chats: chatsOf(g), InlineID: g.InlineID, RematchOf: old.ID}
+	cur, err := s.st.StartGame(ctx, g, h)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, fmt.Errorf("%w: the rematch is over and gone: %w", ErrGameOver, err)
+	case err != nil:
+		return nil, busyErr(err, own)
+	case cur == nil:
+		return s.resultOf(ctx, g, nil)
+	case cur.Status == storage.StatusFinished:
+		return nil, ErrGameOver
+	}
+	r, err := s.resultOf(ctx, cur, nil, refsOf(h)...) // the rematch is hosted where g would be
 	if err != nil {
 		return nil, err
 	}
-	r := s.result(st, nil)
 	r.Existing = true
 	return r, nil
-}
-
-func samePlayers(a, b *storage.Game) bool {
-	x, y := a.Players[0].UserID, a.Players[1].UserID
-	u, v := b.Players[0].UserID, b.Players[1].UserID
-	return a.AILevel == b.AILevel && a.Size == b.Size && (x == u && y == v || x == v && y == u)
-}
-
-// onceKey turns an action on a game into a key for Store.FirstSeen: negative, so it never
-// meets a Telegram update_id.
-func onceKey(action, gameID string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(action))
-	h.Write([]byte{0})
-	h.Write([]byte(gameID))
-	return -int64(h.Sum64()>>2) - 1
 }

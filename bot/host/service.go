@@ -44,22 +44,22 @@ const DefaultIdleAfter = 24 * time.Hour
 
 // Store is the part of *storage.Store the Service uses. Its methods behave as that type's
 // documentation says: UpdateGame is a compare-and-set on Game.Version that fails with
-// storage.ErrConflict, lookups fail with storage.ErrNotFound.
+// storage.ErrConflict, lookups fail with storage.ErrNotFound. StartGame and JoinGame are each
+// one atomic step that writes a game and binds the chats hosting it, refusing a chat that has
+// another lobby or game in play with a *storage.BusyError: they alone decide whether a chat
+// is free, so racing requests leave one game per chat.
 type Store interface {
-	CreateGame(ctx context.Context, g *storage.Game) error
+	StartGame(ctx context.Context, g *storage.Game, h storage.Hosting) (existing *storage.Game, err error)
+	JoinGame(ctx context.Context, g *storage.Game, chats []int64) error
 	Game(ctx context.Context, id string) (*storage.Game, error)
 	UpdateGame(ctx context.Context, g *storage.Game) error
-	BindChat(ctx context.Context, chatID int64, gameID string) error
 	GameByChat(ctx context.Context, chatID int64) (*storage.Game, error)
 	UnbindChat(ctx context.Context, chatID int64, gameID string) error
-	BindInline(ctx context.Context, inlineID, gameID string) error
 	GameByInline(ctx context.Context, inlineID string) (*storage.Game, error)
 	RecordResult(ctx context.Context, g *storage.Game) error
 	Enqueue(ctx context.Context, size int, w storage.Waiter) (*storage.Waiter, error)
+	Requeue(ctx context.Context, size int, w storage.Waiter) (bool, error)
 	LeaveQueue(ctx context.Context, userID int64) (bool, error)
-	// FirstSeen reports true once per key (for a while); the Service uses negative keys,
-	// which Telegram's update_ids never are, to make a rematch happen once.
-	FirstSeen(ctx context.Context, key int64) (bool, error)
 	// SetAside takes the record of a game that cannot be read out of play, keeping it under
 	// the key it returns, and frees the chats bound to it (via: where it was reached).
 	SetAside(ctx context.Context, gameID string, via ...storage.BoardRef) (key string, moved bool, err error)
@@ -350,7 +350,8 @@ func (s *Service) load(ctx context.Context, id string) (*state, error) {
 	return s.replayStored(ctx, g)
 }
 
-// storeErr maps the store's not-found and conflict to the host's sentinels, keeping the cause.
+// storeErr maps the store's not-found, conflict and busy chat to the host's sentinels, keeping
+// the cause.
 func storeErr(err error) error {
 	switch {
 	case err == nil:
@@ -359,8 +360,21 @@ func storeErr(err error) error {
 		return fmt.Errorf("%w: %w", ErrNoGame, err)
 	case errors.Is(err, storage.ErrConflict):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
+	case errors.Is(err, storage.ErrChatBusy):
+		return fmt.Errorf("%w: %w", ErrAlreadyPlaying, err)
 	}
 	return err
+}
+
+// busyErr maps a start or join refused because a chat has another game: ErrAlreadyPlaying when
+// it is the chat of the user who asked (own, 0 for none), ErrOpponentBusy when it is the other
+// player's. Other errors go through storeErr.
+func busyErr(err error, own int64) error {
+	var busy *storage.BusyError
+	if errors.As(err, &busy) && own != 0 && busy.ChatID != own {
+		return fmt.Errorf("%w: %w", ErrOpponentBusy, err)
+	}
+	return storeErr(err)
 }
 
 // result builds the Result of a step that left the game in st.
@@ -483,9 +497,11 @@ func (s *Service) Settle(ctx context.Context, gameID string) error {
 	return r.RecordErr
 }
 
-// ensureFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby.
-// A bound game that cannot be read is set aside, and the chat is free.
-func (s *Service) ensureFree(ctx context.Context, chatID int64) error {
+// checkFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby. It
+// writes nothing but for a bound game that cannot be read, which it sets aside (the chat is
+// then free): Find uses it not to queue a user who is playing. What decides that a chat is free for a new game
+// is the store's atomic StartGame or JoinGame.
+func (s *Service) checkFree(ctx context.Context, chatID int64) error {
 	if chatID == 0 {
 		return nil
 	}
@@ -534,17 +550,29 @@ func (s *Service) CurrentInline(ctx context.Context, inlineID string) (*Result, 
 	return s.resultOf(ctx, g, err, storage.BoardRef{InlineID: inlineID})
 }
 
-// resultOf is the Result with nothing played of a game the store looked up through via; a game
-// that cannot be read is set aside.
-func (s *Service) resultOf(ctx context.Context, g *storage.Game, err error, via storage.BoardRef) (*Result, error) {
+// resultOf is the Result with nothing played of a game the store looked up (through via, the
+// chat or inline message that shows it) or just wrote; a game that cannot be read is set aside.
+func (s *Service) resultOf(ctx context.Context, g *storage.Game, err error, via ...storage.BoardRef) (*Result, error) {
 	if err != nil {
-		return nil, storeErr(s.readable(ctx, err, via))
+		return nil, storeErr(s.readable(ctx, err, via...))
 	}
-	st, err := s.replayStored(ctx, g, via)
+	st, err := s.replayStored(ctx, g, via...)
 	if err != nil {
 		return nil, err
 	}
 	return s.result(st, nil), nil
+}
+
+// refsOf lists the chats and the inline message of h, for SetAside to free.
+func refsOf(h storage.Hosting) []storage.BoardRef {
+	refs := make([]storage.BoardRef, 0, len(h.Chats)+1)
+	for _, c := range h.Chats {
+		refs = append(refs, storage.BoardRef{ChatID: c})
+	}
+	if h.InlineID != "" {
+		refs = append(refs, storage.BoardRef{InlineID: h.InlineID})
+	}
+	return refs
 }
 
 // AddBoard records a message that shows the game's board, for later steps to update (it is

@@ -23,7 +23,7 @@ type Config struct {
 	WebhookURL    string        // WEBHOOK_URL; set means webhook mode
 	WebhookSecret string        // WEBHOOK_SECRET, required in webhook mode
 	ListenAddr    string        // LISTEN_ADDR, where the webhook is served
-	MetricsAddr   string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables
+	MetricsAddr   string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables; loopback by default
 	LogLevel      slog.Level    // LOG_LEVEL: debug, info, warn, error
 	LogFormat     string        // LOG_FORMAT: json or text
 	AIWorkers     int           // AI_WORKERS: searches that may run (or, with AI_MODE=remote, wait) at once
@@ -59,6 +59,10 @@ var (
 	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
 )
 
+// DefaultMetricsAddr keeps /metrics on the loopback interface: the metrics name internal
+// figures (update kinds, Redis latency) that the public side has no business reading.
+const DefaultMetricsAddr = "127.0.0.1:9090"
+
 // LoadConfig reads the configuration from getenv (os.Getenv in production) and checks every
 // value. Its errors name the variable and say what a good value looks like; they never repeat the
 // token.
@@ -71,7 +75,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		WebhookURL:    strings.TrimSpace(getenv("WEBHOOK_URL")),
 		WebhookSecret: getenv("WEBHOOK_SECRET"),
 		ListenAddr:    orDefault(getenv("LISTEN_ADDR"), ":8080"),
-		MetricsAddr:   orDefault(getenv("METRICS_ADDR"), ":9090"),
+		MetricsAddr:   orDefault(getenv("METRICS_ADDR"), DefaultMetricsAddr),
 		LogFormat:     strings.ToLower(orDefault(getenv("LOG_FORMAT"), "json")),
 		AIWorkers:     runtime.GOMAXPROCS(0),
 		IdleClaim:     24 * time.Hour,

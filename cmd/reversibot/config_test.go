@@ -18,7 +18,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("LoadConfig = %v, want no error", err)
 	}
-	if c.APIURL != DefaultAPIURL || c.ListenAddr != ":8080" || c.MetricsAddr != ":9090" || c.LogFormat != "json" ||
+	if c.APIURL != DefaultAPIURL || c.ListenAddr != ":8080" || c.MetricsAddr != "127.0.0.1:9090" || c.LogFormat != "json" ||
 		c.AIWorkers < 1 || c.IdleClaim != 24*time.Hour || c.WebhookURL != "" || c.RedisURL != "" {
 		t.Errorf("defaults = %+v", c)
 	}

@@ -264,13 +264,29 @@ func serveMetrics(cfg Config, m *metrics.Metrics, store *storage.Store, errc cha
 	return srv, nil
 }
 
+// Timeouts of the HTTP servers (webhook, metrics): a client that sends slowly, never finishes
+// a request or keeps idle connections open cannot hold the server's connections for long.
+// Telegram's webhook requests are small and answered at once; a scrape takes milliseconds.
+const (
+	httpReadHeaderTimeout = 10 * time.Second
+	httpReadTimeout       = 30 * time.Second
+	httpWriteTimeout      = 30 * time.Second
+	httpIdleTimeout       = 2 * time.Minute
+)
+
+// newServer returns an HTTP server for h with the timeouts above.
+func newServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: httpReadHeaderTimeout,
+		ReadTimeout: httpReadTimeout, WriteTimeout: httpWriteTimeout, IdleTimeout: httpIdleTimeout}
+}
+
 // listen starts an HTTP server on addr; a failure after start-up is sent to errc.
 func listen(addr string, h http.Handler, errc chan<- error) (*http.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Addr: ln.Addr().String(), Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(ln.Addr().String(), h)
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
