@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -35,8 +34,8 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 
 // setAside moves a game record to its aside key and deletes the bindings that still name it.
 //
-//	KEYS[1]  the game's record        KEYS[2]  its aside key (same hash tag)
-//	KEYS[3…] chat and inline bindings that may name the game
+//	KEYS[1]  the game's record        KEYS[2]  its aside key
+//	KEYS[3…] chat and inline bindings that may name the game (all of them tagged {g})
 //	ARGV[1]  the game ID              ARGV[2]  the aside key's TTL (ms)
 //	returns  1 moved now, 0 moved before (only the aside copy is there: a retry, another
 //	         process), -1 neither is there
@@ -98,23 +97,10 @@ func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key s
 			add(k)
 		}
 	}
+	// The record, its aside key and the bindings all carry the tag {g} (keys): one script.
 	key = s.k.aside(id)
 	keys := append([]string{s.k.game(id), key}, bindings...)
-	ttl := s.opt.AsideTTL.Milliseconds()
-	var n int
-	if _, cluster := s.rdb.(*redis.ClusterClient); cluster && !oneHashTag(keys) {
-		// A Cluster refuses a script over keys of several slots: move the record (its key and
-		// the aside key share a tag), then drop the bindings one by one. A binding left behind
-		// by a failure here names a missing game and goes at its next read.
-		n, err = setAside.Run(ctx, s.rdb, keys[:2], id, ttl).Int()
-		if err == nil && n >= 0 {
-			for _, b := range bindings {
-				_ = unbind.Run(ctx, s.rdb, []string{b}, id).Err()
-			}
-		}
-	} else {
-		n, err = setAside.Run(ctx, s.rdb, keys, id, ttl).Int()
-	}
+	n, err := setAside.Run(ctx, s.rdb, keys, id, s.opt.AsideTTL.Milliseconds()).Int()
 	switch {
 	case err != nil:
 		return "", false, wrap("set aside", err)
@@ -122,28 +108,6 @@ func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key s
 		return "", false, fmt.Errorf("storage: set aside game %s: %w", id, ErrNotFound)
 	}
 	return key, n == 1, nil
-}
-
-// oneHashTag reports whether all keys share their Redis Cluster hash tag (so one script may
-// touch them all).
-func oneHashTag(keys []string) bool {
-	for _, k := range keys[1:] {
-		if hashTag(k) != hashTag(keys[0]) {
-			return false
-		}
-	}
-	return true
-}
-
-// hashTag returns the part of key that Redis Cluster hashes: the text between the first '{'
-// and the next '}' when it is not empty, else the whole key.
-func hashTag(key string) string {
-	if i := strings.IndexByte(key, '{'); i >= 0 {
-		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
-			return key[i+1 : i+1+j]
-		}
-	}
-	return key
 }
 
 // AsideKey returns the key SetAside puts the record of game id under, for logs and diagnostics.

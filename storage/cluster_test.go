@@ -122,7 +122,8 @@ func TestCluster(t *testing.T) {
 	if ok, err := s.FirstSeen(ctx, -5); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	// A game set aside: its record and aside key share a slot, its bindings are elsewhere.
+	// A game set aside: one script moves its record to the aside key and drops its bindings,
+	// all in the slot of {g}.
 	if key, moved, err := s.SetAside(ctx, g.ID); err != nil || !moved || key != s.AsideKey(g.ID) {
 		t.Fatalf("SetAside = %q, %v, %v", key, moved, err)
 	}
