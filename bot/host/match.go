@@ -47,7 +47,7 @@ func (s *Service) Find(ctx context.Context, user storage.Player, size int) (*Res
 		other := storage.Player{UserID: opp.UserID, Name: opp.Name, ChatID: opp.ChatID, Lang: opp.Lang}
 		side := s.coin()
 		g.Players[side], g.Players[1-side] = user, other
-		_, err = s.st.StartGame(ctx, g, storage.Hosting{Chats: chatsOf(g)})
+		_, err = s.start(ctx, g, storage.Hosting{Chats: chatsOf(g)})
 		var busy *storage.BusyError
 		switch {
 		case err == nil:

@@ -46,8 +46,9 @@ const DefaultIdleAfter = 24 * time.Hour
 // documentation says: UpdateGame is a compare-and-set on Game.Version that fails with
 // storage.ErrConflict, lookups fail with storage.ErrNotFound. StartGame and JoinGame are each
 // one atomic step that writes a game and binds the chats hosting it, refusing a chat that has
-// another lobby or game in play with a *storage.BusyError: they alone decide whether a chat
-// is free, so racing requests leave one game per chat.
+// another lobby or game in play with a *storage.BusyError (one whose record cannot be read
+// with a *storage.CorruptError): they alone decide whether a chat is free, so racing requests
+// leave one game per chat.
 type Store interface {
 	StartGame(ctx context.Context, g *storage.Game, h storage.Hosting) (existing *storage.Game, err error)
 	JoinGame(ctx context.Context, g *storage.Game, chats []int64) error
@@ -505,13 +506,7 @@ func (s *Service) checkFree(ctx context.Context, chatID int64) error {
 	if chatID == 0 {
 		return nil
 	}
-	via := storage.BoardRef{ChatID: chatID}
-	g, err := s.st.GameByChat(ctx, chatID)
-	if err != nil {
-		err = s.readable(ctx, err, via)
-	} else if g.Status != storage.StatusFinished {
-		_, err = s.replayStored(ctx, g, via)
-	}
+	g, err := s.boundGame(ctx, chatID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound), errors.Is(err, ErrSetAside), errors.Is(err, ErrNoGame):
 		return nil
