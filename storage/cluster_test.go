@@ -119,9 +119,6 @@ func TestCluster(t *testing.T) {
 	if ok, err := s.FirstSeen(ctx, 5); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	if ok, err := s.FirstSeen(ctx, -5); err != nil || !ok {
-		t.Fatal(ok, err)
-	}
 	// A game set aside: one script moves its record to the aside key and drops its bindings,
 	// all in the slot of {g}.
 	if key, moved, err := s.SetAside(ctx, g.ID); err != nil || !moved || key != s.AsideKey(g.ID) {

@@ -42,21 +42,9 @@ if ttl < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1
 `)
 
-// firstSeen sets a once-mark (a negative key) unless one exists.
-//
-//	KEYS[1]  the mark
-//	ARGV[1]  a token unique to this call    ARGV[2] TTL (ms)
-//	returns  1 if this call set the mark (also on a retry of it), 0 if another call did
-var firstSeen = redis.NewScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
-return 0
-`)
-
-// FirstSeen reports true exactly once for each key within DedupeTTL, false for every later
-// call: the first caller applies the update, the others drop it. Keys from 0 up are Telegram
-// update_ids, one bit each (see markUpdate); negative keys (the host's once-marks, one per
-// finished game at most) are string marks.
+// FirstSeen reports true exactly once for each Telegram update_id within DedupeTTL, false for
+// every later call: the first caller applies the update, the others drop it. Each id is one
+// bit (see markUpdate). update_ids are never negative: a negative one fails with ErrInvalid.
 //
 // When Redis's reply to an update's mark is lost (the connection breaks after the server ran
 // the script), FirstSeen fails instead of letting go-redis send the script again: the second
@@ -66,11 +54,7 @@ return 0
 // compare-and-set makes harmless.
 func (s *Store) FirstSeen(ctx context.Context, updateID int64) (bool, error) {
 	if updateID < 0 {
-		n, err := firstSeen.Run(ctx, s.rdb, []string{s.k.dedupe(updateID)}, newID(), s.opt.DedupeTTL.Milliseconds()).Int()
-		if err != nil {
-			return false, wrap("dedupe", err)
-		}
-		return n == 1, nil
+		return false, invalidf("update_id %d", updateID)
 	}
 	ttl := s.opt.DedupeTTL.Milliseconds()
 	n, err := s.evalOnce(ctx, markUpdate, []string{s.k.dedupeBlock(updateID / dedupeBlockIDs)},

@@ -3,6 +3,8 @@ package storage_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -206,5 +208,22 @@ func TestFirstSeenLostReply(t *testing.T) {
 	}
 	if ok, err := s.FirstSeen(ctx, 1001); err != nil || ok {
 		t.Fatalf("FirstSeen(1001) again = %v, %v; want false", ok, err)
+	}
+}
+
+// TestFirstSeenNegative: update_ids are never negative; FirstSeen refuses one (ErrInvalid)
+// and writes nothing.
+func TestFirstSeenNegative(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	for _, id := range []int64{-1, -5, math.MinInt64} {
+		if ok, err := s.FirstSeen(ctx, id); ok || !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("FirstSeen(%d) = %v, %v; want ErrInvalid", id, ok, err)
+		}
+	}
+	if storagetest.Real() {
+		if keys, err := s.MemoryUsage(ctx); err != nil || len(keys) != 0 {
+			t.Errorf("keys after refused marks: %+v, %v; want none", keys, err)
+		}
 	}
 }

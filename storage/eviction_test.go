@@ -46,7 +46,7 @@ func inParallel(t *testing.T, what string, n int, do func(i int) error) {
 // TestFloodEvictsNothing runs a Redis of its own under the documented memory policy
 // (noeviction) with a small budget (8 MB), stores games in play and ratings, then floods it
 // with what users can make the bot write: 200,000 updates, 3,000 inline lobbies, 5,000 new
-// users, 2,000 once-marks and 1,000 queue entries. Every write of the flood must succeed, and
+// users, 2,000 rematches and 1,000 queue entries. Every write of the flood must succeed, and
 // afterwards every game in play and every rating must still be there and take writes.
 func TestFloodEvictsNothing(t *testing.T) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
@@ -102,8 +102,12 @@ func TestFloodEvictsNothing(t *testing.T) {
 	inParallel(t, "new user", 5000, func(i int) error {
 		return s.TouchUser(ctx, int64(5_000_000+i), fmt.Sprintf("User %d with a name of some sixty-four bytes in length .....", i))
 	})
-	inParallel(t, "once-mark", 2000, func(i int) error {
-		_, err := s.FirstSeen(ctx, int64(-1-i))
+	inParallel(t, "rematch", 2000, func(i int) error {
+		// A rematch: a new game in play, its chat's binding and the once-mark of the old game.
+		g := sampleGame(0)
+		g.Flow, g.AILevel, g.ChatID = storage.FlowAI, 1, int64(3_000_000+i)
+		g.Players[1] = storage.Player{}
+		_, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID}, RematchOf: fmt.Sprintf("old%07d", i)})
 		return err
 	})
 	inParallel(t, "queue entry", 1000, func(i int) error {

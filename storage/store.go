@@ -310,7 +310,6 @@ func unavailable(err error) bool {
 //	P {g}rm:ID           string  ID of the rematch of finished game ID (start.go)
 //	P cl:{chatID}        string  a chat's language
 //	P db:{BLOCK}         string  dedupe bitmap of update_ids BLOCK*128000 on, one bit each (dedupe.go)
-//	P d:{KEY}            string  once-mark of a negative FirstSeen key
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
 //	P {p}top             zset    global leaderboard, score = rating
 //	P {p}top:CHAT        zset    a group's leaderboard
@@ -328,7 +327,6 @@ func (k keys) chat(chatID int64) string     { return k.p + "{g}c:" + itoa(chatID
 func (k keys) inline(id string) string      { return k.p + "{g}i:" + id }
 func (k keys) rematch(id string) string     { return k.p + "{g}rm:" + id }
 func (k keys) chatLang(chatID int64) string { return k.p + "cl:{" + itoa(chatID) + "}" }
-func (k keys) dedupe(id int64) string       { return k.p + "d:{" + itoa(id) + "}" }
 func (k keys) dedupeBlock(b int64) string   { return k.p + "db:{" + itoa(b) + "}" }
 func (k keys) userPrefix() string           { return k.p + "{p}u:" }
 func (k keys) user(id int64) string         { return k.userPrefix() + itoa(id) }
