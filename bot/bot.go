@@ -178,7 +178,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		}
 	}
 	b.svc = host.New(host.Config{Store: o.Store, Mover: mover, Pool: b.pool, Now: o.Now,
-		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall})
+		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: b.log})
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.edits.m = make(map[string]*editSlot)
 	b.edits.latest = make(map[string]*boardBatch)

@@ -119,6 +119,24 @@ func TestCluster(t *testing.T) {
 	if ok, err := s.FirstSeen(ctx, 5); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
+	// A game set aside: one script moves its record to the aside key and drops its bindings,
+	// all in the slot of {g}.
+	if key, moved, err := s.SetAside(ctx, g.ID); err != nil || !moved || key != s.AsideKey(g.ID) {
+		t.Fatalf("SetAside = %q, %v, %v", key, moved, err)
+	}
+	if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("GameByInline after SetAside: %v", err)
+	}
+	if _, err := s.AsideRecord(ctx, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	// The node runs without maxmemory: the risk names the node.
+	if r, err := s.MemoryRisks(ctx); err != nil || len(r) != 1 || !strings.Contains(r[0], ": maxmemory 0: ") || strings.HasPrefix(r[0], "maxmemory") {
+		t.Fatalf("MemoryRisks = %q, %v", r, err)
+	}
+	if keys, err := s.MemoryUsage(ctx); err != nil || len(keys) == 0 {
+		t.Fatalf("MemoryUsage = %d keys, %v", len(keys), err)
+	}
 }
 
 // startCluster starts redis-server as a one-node Redis Cluster of the test's own that owns

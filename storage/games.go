@@ -117,7 +117,8 @@ func (s *Store) ttlFor(st Status) time.Duration {
 	return s.opt.IdleTTL
 }
 
-// Game returns the game with the given ID, or ErrNotFound.
+// Game returns the game with the given ID, or ErrNotFound; a record that does not decode gives
+// a *CorruptError (wrapping ErrInvalid).
 func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	if !validID(id) {
 		return nil, ErrNotFound
@@ -128,7 +129,7 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	}
 	g := &Game{ID: id}
 	if err := g.UnmarshalBinary(data); err != nil {
-		return nil, err
+		return nil, &CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
 }
@@ -159,7 +160,7 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 	}
 	g = &Game{ID: id}
 	if err := g.UnmarshalBinary(data); err != nil {
-		return nil, styles, err
+		return nil, styles, &CorruptError{GameID: id, Err: err}
 	}
 	for i, c := range st {
 		if c == nil {

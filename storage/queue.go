@@ -93,24 +93,3 @@ func (s *Store) LeaveQueue(ctx context.Context, userID int64) (bool, error) {
 	}
 	return n == 1, nil
 }
-
-// firstSeen sets a dedupe mark unless one exists.
-//
-//	KEYS[1]  the update's mark
-//	ARGV[1]  a token unique to this call    ARGV[2] TTL (ms)
-//	returns  1 if this call set the mark (also on a retry of it), 0 if another call did
-var firstSeen = redis.NewScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
-return 0
-`)
-
-// FirstSeen reports true exactly once for each Telegram update_id within DedupeTTL, false
-// for every later call: the first caller applies the update, the others drop it.
-func (s *Store) FirstSeen(ctx context.Context, updateID int64) (bool, error) {
-	n, err := firstSeen.Run(ctx, s.rdb, []string{s.k.dedupe(updateID)}, newID(), s.opt.DedupeTTL.Milliseconds()).Int()
-	if err != nil {
-		return false, wrap("dedupe", err)
-	}
-	return n == 1, nil
-}

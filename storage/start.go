@@ -13,7 +13,8 @@ import (
 
 // Starting, opening and joining a game are each one script: the game record and the bindings
 // of every chat (and inline message) that hosts it are written together, after the script has
-// checked, in the same atomic step, that those chats have no other lobby or game in play. So
+// checked, in the same atomic step, that those chats have no other lobby or game in play (nor
+// a record that cannot be read, which the caller must set aside first: aside.go). So
 // racing requests leave one game per chat, and a process that dies mid-step leaves nothing or
 // a complete game that /board finds. All the keys of a script share the tag {g} (keys).
 
@@ -33,24 +34,33 @@ func (e *BusyError) Error() string {
 // Is makes errors.Is(err, ErrChatBusy) true.
 func (e *BusyError) Is(target error) bool { return target == ErrChatBusy }
 
-// liveLua is the scripts' test of a bound game: live(id) is true when the game record of id
-// exists and is a lobby or in play. It reads the status from the record's fixed header
-// (codec.go: byte 0 the format, the high nibble of byte 10 the status). A binding to a
-// finished, expired or unreadable record counts as free. ARGV[%d] is the game key prefix.
+// liveLua is the scripts' test of a bound game. state(id) is 'free' when there is no record of
+// id or it is a finished game, 'live' when it is a lobby or a game in play, and 'bad' when the
+// record is there but cannot be a game's: shorter than the header, an unknown format, or a
+// status no game has. It reads only the record's fixed header (codec.go: byte 0 the format,
+// the high nibble of byte 10 the status), so a record whose body does not decode is what its
+// header says. The script's ARGV[prefixArg] is the game key prefix.
 const liveLua = `
-local function live(id)
+local function state(id)
   local rec = redis.call('GET', ARGV[%[1]d] .. id)
-  if not rec or #rec < %[2]d then return false end
+  if not rec then return 'free' end
+  if #rec < %[2]d then return 'bad' end
   local f = string.byte(rec, 1)
-  if f ~= %[3]d and f ~= %[4]d then return false end
+  if f ~= %[3]d and f ~= %[4]d then return 'bad' end
   local st = math.floor(string.byte(rec, 11) / 16)
-  return st == %[5]d or st == %[6]d
+  if st == %[5]d or st == %[6]d then return 'live' end
+  if st == %[7]d then return 'free' end
+  return 'bad'
 end
 `
 
 func live(prefixArg int) string {
-	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, StatusLobby, StatusPlaying)
+	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, StatusLobby, StatusPlaying,
+		StatusFinished)
 }
+
+// errUnreadable is what a script found wrong with a record it cannot read.
+var errUnreadable = invalidf("the record's header is not a game's")
 
 // startGame creates a game and binds it where it is hosted, unless a chat there is busy.
 //
@@ -69,6 +79,7 @@ func live(prefixArg int) string {
 //	returns  {1} created; also for a retry of a call that created it (the record is this call's)
 //	         {0} the ID is taken: try another
 //	         {2, i} KEYS[i] is bound to a lobby or a game in play
+//	         {5, i, id} KEYS[i] is bound to game id, whose record cannot be read
 //	         {3, id, record} the inline message shows game id (other than ARGV[7])
 //	         {4, id, record or false} ARGV[7] has its rematch, game id, already
 var startGame = redis.NewScript(live(4) + `
@@ -82,7 +93,11 @@ if ARGV[7] ~= '' then
 end
 for i = 2, n + 1 do
   local id = redis.call('GET', KEYS[i])
-  if id and live(id) then return {2, i} end
+  if id then
+    local st = state(id)
+    if st == 'live' then return {2, i} end
+    if st == 'bad' then return {5, i, id} end
+  end
 end
 if ARGV[6] == '1' then
   local id = redis.call('GET', KEYS[n + 2])
@@ -101,8 +116,8 @@ return {1}
 // Hosting says where StartGame binds a new game, and what stands in its way.
 type Hosting struct {
 	// Chats are bound to the game. Each must be free: a chat bound to a lobby or a game in play
-	// makes StartGame fail with a *BusyError; a binding to a finished, expired or unreadable
-	// game is replaced.
+	// makes StartGame fail with a *BusyError, one bound to a record that cannot be a game's with
+	// a *CorruptError naming it; a binding to a finished or expired game is replaced.
 	Chats []int64
 	// InlineID, when set, is the inline message bound to the game. When it already shows a
 	// game (in any state) other than RematchOf, StartGame returns that game instead.
@@ -121,8 +136,17 @@ type Hosting struct {
 //
 // When h.InlineID already shows a game, or h.RematchOf has its rematch already, nothing is
 // written and that game comes back as existing (err nil, g unchanged); a rematch that has
-// expired since gives ErrNotFound. It fails with ErrInvalid for a game MarshalBinary refuses
-// or a zero chat or invalid inline ID in h; g is unchanged on failure.
+// expired since gives ErrNotFound.
+//
+// A game in the way that cannot be read (a chat bound to a record that cannot be a game's, an
+// inline message or a rematch whose record does not decode) makes it fail with a
+// *CorruptError naming that game and write nothing: set that record aside (SetAside, which
+// keeps it for the operator and frees the chat) and start again. The script reads only the
+// header of a chat's game, so a record whose body does not decode counts as what its header
+// says: busy when it reads as a lobby or a game in play, replaced when it reads as finished.
+//
+// It fails with ErrInvalid for a game MarshalBinary refuses or a zero chat or invalid inline
+// ID in h; g is unchanged on failure.
 func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Game, err error) {
 	c := g.Clone()
 	c.Version = 1
@@ -177,6 +201,8 @@ func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Ga
 				return nil, fmt.Errorf("storage: start game: bad script reply %v", res)
 			}
 			return nil, &BusyError{ChatID: h.Chats[i-2]}
+		case 5:
+			return nil, unreadableIn(res)
 		case 3, 4:
 			return decodeExisting(res)
 		}
@@ -197,9 +223,16 @@ func decodeExisting(res []any) (*Game, error) {
 	}
 	g := &Game{ID: id}
 	if err := g.UnmarshalBinary([]byte(rec)); err != nil {
-		return nil, err
+		return nil, &CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
+}
+
+// unreadableIn is the *CorruptError of a {5, i, id} reply: a chat is bound to game id, whose
+// record the script found cannot be read.
+func unreadableIn(res []any) error {
+	id, _ := res[len(res)-1].(string)
+	return &CorruptError{GameID: id, Err: errUnreadable}
 }
 
 // CreateGame stores g as a new game that no chat shows: it assigns g.ID (10 characters from
@@ -227,6 +260,7 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 //	returns  {1} done; also for a retry of a call that did it (the record is this call's)
 //	         {0} no such game     {-1} the version differs
 //	         {2, i} KEYS[i] is bound to another lobby or game in play
+//	         {5, i, id} KEYS[i] is bound to another game, id, whose record cannot be read
 var joinGame = redis.NewScript(live(5) + `
 local cur = redis.call('GET', KEYS[1])
 if not cur then return {0} end
@@ -235,7 +269,11 @@ if string.sub(cur, 2, 5) ~= ARGV[1] then return {-1} end
 local n = tonumber(ARGV[6])
 for i = 2, n + 1 do
   local id = redis.call('GET', KEYS[i])
-  if id and id ~= ARGV[4] and live(id) then return {2, i} end
+  if id and id ~= ARGV[4] then
+    local st = state(id)
+    if st == 'live' then return {2, i} end
+    if st == 'bad' then return {5, i, id} end
+  end
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 for i = 2, n + 1 do redis.call('SET', KEYS[i], ARGV[4], 'PX', ARGV[3]) end
@@ -251,8 +289,9 @@ return {1}
 // ErrNotFound for a game that is gone), sets g.Version and g.Updated on success, and resets
 // the TTL of the game and of every other binding named in g that still points at it. Each of
 // chats must be free or bound to g already: one bound to another lobby or game in play makes
-// it fail with a *BusyError (errors.Is ErrChatBusy) and write nothing. A go-redis retry of the
-// call after a lost reply is recognised and reports the success it was.
+// it fail with a *BusyError (errors.Is ErrChatBusy) and write nothing, one bound to another
+// record that cannot be a game's with a *CorruptError naming it (as StartGame). A go-redis
+// retry of the call after a lost reply is recognised and reports the success it was.
 func (s *Store) JoinGame(ctx context.Context, g *Game, chats []int64) error {
 	if !validID(g.ID) {
 		return ErrNotFound
@@ -304,6 +343,8 @@ func (s *Store) JoinGame(ctx context.Context, g *Game, chats []int64) error {
 		if i, _ := res[1].(int64); i >= 2 && int(i) <= n+1 {
 			return &BusyError{ChatID: chatOfKey(chats, keys[i-1], s.k)}
 		}
+	case 5:
+		return unreadableIn(res)
 	}
 	return fmt.Errorf("storage: join game: bad script reply %v", res)
 }

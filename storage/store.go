@@ -29,7 +29,7 @@ var (
 	// ErrConflict: the game changed since it was read; read it again and retry or report.
 	ErrConflict = errors.New("storage: conflict")
 	// ErrUnavailable: Redis could not be reached or is not serving (down, restarting,
-	// loading, fail-over in progress). The operation may be retried later.
+	// loading, fail-over in progress, out of memory). The operation may be retried later.
 	ErrUnavailable = errors.New("storage: redis unavailable")
 )
 
@@ -40,7 +40,7 @@ const (
 	DefaultLobbyTTL    = time.Hour
 	DefaultQueueTTL    = 10 * time.Minute
 	DefaultDedupeTTL   = time.Hour
-	DefaultResultTTL   = 30 * 24 * time.Hour
+	DefaultResultTTL   = 2 * DefaultFinishedTTL
 	DefaultGroupTopTTL = 180 * 24 * time.Hour
 )
 
@@ -57,8 +57,12 @@ type Options struct {
 	LobbyTTL    time.Duration // games waiting for a second player; default 1h
 	QueueTTL    time.Duration // matchmaking queue entries; default 10 min
 	DedupeTTL   time.Duration // update_id marks; default 1h
-	ResultTTL   time.Duration // marks that make RecordResult idempotent; default 30 days
+	// ResultTTL keeps the marks that make RecordResult idempotent; default 48h. A game's result
+	// is recorded by the step that finished it (RecordResult again only repeats that call), and
+	// never after its record expires (FinishedTTL), so a mark need not outlive the record long.
+	ResultTTL   time.Duration
 	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
+	AsideTTL    time.Duration // game records SetAside moved out of play; default 30 days
 
 	// Observe, when set, is told the latency and error of every Redis command or pipeline the
 	// store sends (pipelines are named "pipeline"), for metrics.
@@ -78,6 +82,7 @@ func (o *Options) fill() {
 	def(&o.DedupeTTL, DefaultDedupeTTL)
 	def(&o.ResultTTL, DefaultResultTTL)
 	def(&o.GroupTopTTL, DefaultGroupTopTTL)
+	def(&o.AsideTTL, DefaultAsideTTL)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -280,7 +285,8 @@ func unavailable(err error) bool {
 		// Not a reply from a server: network, pool, timeout, closed client.
 		return true
 	}
-	for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY"} {
+	// OOM: a full server under maxmemory-policy noeviction refuses writes until memory is freed.
+	for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY", "OOM"} {
 		if redis.HasErrorPrefix(err, p) {
 			return true
 		}
@@ -298,11 +304,12 @@ func unavailable(err error) bool {
 // g:{ID}, c:{chat}, i:{inline}, are not read: no deployment has them.)
 //
 //	P {g}g:ID            string  game record (codec.go)
+//	P {g}g:ID:aside      string  a game record SetAside took out of play, AsideTTL (aside.go)
 //	P {g}c:CHAT          string  game ID bound to a chat
 //	P {g}i:INLINE        string  game ID bound to an inline message
 //	P {g}rm:ID           string  ID of the rematch of finished game ID (start.go)
 //	P cl:{chatID}        string  a chat's language
-//	P d:{updateID}       string  dedupe mark
+//	P db:{BLOCK}         string  dedupe bitmap of update_ids BLOCK*128000 on, one bit each (dedupe.go)
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
 //	P {p}top             zset    global leaderboard, score = rating
 //	P {p}top:CHAT        zset    a group's leaderboard
@@ -320,7 +327,7 @@ func (k keys) chat(chatID int64) string     { return k.p + "{g}c:" + itoa(chatID
 func (k keys) inline(id string) string      { return k.p + "{g}i:" + id }
 func (k keys) rematch(id string) string     { return k.p + "{g}rm:" + id }
 func (k keys) chatLang(chatID int64) string { return k.p + "cl:{" + itoa(chatID) + "}" }
-func (k keys) dedupe(id int64) string       { return k.p + "d:{" + itoa(id) + "}" }
+func (k keys) dedupeBlock(b int64) string   { return k.p + "db:{" + itoa(b) + "}" }
 func (k keys) userPrefix() string           { return k.p + "{p}u:" }
 func (k keys) user(id int64) string         { return k.userPrefix() + itoa(id) }
 func (k keys) top(chatID int64) string {
@@ -336,5 +343,8 @@ func (k keys) waiter(userID int64) string      { return k.waiterPrefix() + itoa(
 func (k keys) enqueueCall(token string) string { return k.p + "{mm}r:" + token }
 func (k keys) aiJobs() string                  { return k.p + "{ai}jobs" }
 func (k keys) aiReplies(front string) string   { return k.p + "air:{" + front + "}" }
+
+// aside extends the game's key, so it keeps that key's hash tag whatever the layout.
+func (k keys) aside(id string) string { return k.game(id) + ":aside" }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -37,10 +37,10 @@ func (s *Service) NewAIGame(ctx context.Context, user storage.Player, chatID int
 		CreatorColor: int8(color), AILevel: level, ChatID: chatID, Lang: user.Lang}
 	g.Players[side] = user
 	g.LastMoveAt = s.now()
-	if _, err := s.st.StartGame(ctx, g, storage.Hosting{Chats: []int64{chatID}}); err != nil {
+	if _, err := s.start(ctx, g, storage.Hosting{Chats: []int64{chatID}}); err != nil {
 		return nil, storeErr(err)
 	}
-	return s.resultOf(g, nil)
+	return s.resultOf(ctx, g, nil)
 }
 
 // AIReply lets the AI play when it is to move in the game: its move, the passes that follow,

@@ -7,8 +7,8 @@ import (
 )
 
 // Errors returned by the Service; test them with errors.Is. Each has a short code (see Code)
-// that the Telegram layer turns into a message in the player's language. None of them changes
-// anything: the game is as it was before the call.
+// that the Telegram layer turns into a message in the player's language. None of them but
+// ErrSetAside changes anything: the game is as it was before the call.
 var (
 	// ErrNoGame: no such game (never existed, expired), or no game in this chat.
 	ErrNoGame = errors.New("host: no game")
@@ -65,6 +65,10 @@ var (
 	ErrBusy = errors.New("host: the AI is busy")
 	// ErrCorrupt: the stored game cannot be replayed. It should never happen.
 	ErrCorrupt = errors.New("host: stored game is corrupt")
+	// ErrSetAside: the game's record could not be read (it does not decode, or replays to an
+	// illegal move), so it was taken out of play and kept for the operator (see SetAsideError);
+	// its chats are free for a new game. Unlike the others, this error changed something.
+	ErrSetAside = errors.New("host: the game could not be read and was set aside")
 )
 
 // IdleError is the ErrNotIdle of ClaimIdle when the opponent is to move but has not been idle
@@ -108,6 +112,7 @@ var codes = []struct {
 	{ErrBadLevel, "bad_level"},
 	{ErrBadRequest, "bad_request"},
 	{ErrBusy, "busy"},
+	{ErrSetAside, "set_aside"}, // before ErrCorrupt, which a replay's SetAsideError wraps
 	{ErrCorrupt, "internal"},
 }
 

@@ -47,11 +47,11 @@ func (s *Service) Find(ctx context.Context, user storage.Player, size int) (*Res
 		other := storage.Player{UserID: opp.UserID, Name: opp.Name, ChatID: opp.ChatID, Lang: opp.Lang}
 		side := s.coin()
 		g.Players[side], g.Players[1-side] = user, other
-		_, err = s.st.StartGame(ctx, g, storage.Hosting{Chats: chatsOf(g)})
+		_, err = s.start(ctx, g, storage.Hosting{Chats: chatsOf(g)})
 		var busy *storage.BusyError
 		switch {
 		case err == nil:
-			return s.resultOf(g, nil)
+			return s.resultOf(ctx, g, nil)
 		case errors.As(err, &busy) && busy.ChatID == opp.ChatID:
 			continue // the opponent plays elsewhere now: they left the queue; look again
 		}

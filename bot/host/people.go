@@ -73,19 +73,16 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Result, error) {
 	if _, err := s.st.LeaveQueue(ctx, l.Creator.UserID); err != nil {
 		return nil, err
 	}
-	cur, err := s.st.StartGame(ctx, g, h)
+	cur, err := s.start(ctx, g, h)
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	if cur != nil {
-		r, err := s.resultOf(cur, nil)
-		if err != nil {
-			return nil, err
-		}
+		r := s.result(cur, nil)
 		r.Existing = true
 		return r, nil
 	}
-	return s.resultOf(g, nil)
+	return s.resultOf(ctx, g, nil)
 }
 
 // Join makes user the second player of a lobby and starts the game. Colours are drawn at
@@ -145,7 +142,7 @@ func (s *Service) Join(ctx context.Context, gameID string, user storage.Player) 
 		if g.Flow != storage.FlowInvite {
 			own = 0 // a group's or no chat: a busy one is "already playing" for all
 		}
-		if err := s.st.JoinGame(ctx, g, chatsOf(g)); err != nil {
+		if err := s.join(ctx, g, chatsOf(g)); err != nil {
 			return nil, busyErr(err, own)
 		}
 		r := s.result(st, nil)
@@ -201,21 +198,19 @@ func (s *Service) Rematch(ctx context.Context, gameID string, userID int64) (*Re
 		own = 0
 	}
 	g.LastMoveAt = s.now()
-	cur, err := s.st.StartGame(ctx, g, storage.Hosting{Chats: chatsOf(g), InlineID: g.InlineID, RematchOf: old.ID})
+	h := storage.Hosting{Chats: chatsOf(g), InlineID: g.InlineID, RematchOf: old.ID}
+	cur, err := s.start(ctx, g, h)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, fmt.Errorf("%w: the rematch is over and gone: %w", ErrGameOver, err)
 	case err != nil:
 		return nil, busyErr(err, own)
 	case cur == nil:
-		return s.resultOf(g, nil)
-	case cur.Status == storage.StatusFinished:
+		return s.resultOf(ctx, g, nil)
+	case cur.g.Status == storage.StatusFinished:
 		return nil, ErrGameOver
 	}
-	r, err := s.resultOf(cur, nil)
-	if err != nil {
-		return nil, err
-	}
+	r := s.result(cur, nil)
 	r.Existing = true
 	return r, nil
 }

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -45,8 +46,9 @@ const DefaultIdleAfter = 24 * time.Hour
 // documentation says: UpdateGame is a compare-and-set on Game.Version that fails with
 // storage.ErrConflict, lookups fail with storage.ErrNotFound. StartGame and JoinGame are each
 // one atomic step that writes a game and binds the chats hosting it, refusing a chat that has
-// another lobby or game in play with a *storage.BusyError: they alone decide whether a chat
-// is free, so racing requests leave one game per chat.
+// another lobby or game in play with a *storage.BusyError (one whose record cannot be read
+// with a *storage.CorruptError): they alone decide whether a chat is free, so racing requests
+// leave one game per chat.
 type Store interface {
 	StartGame(ctx context.Context, g *storage.Game, h storage.Hosting) (existing *storage.Game, err error)
 	JoinGame(ctx context.Context, g *storage.Game, chats []int64) error
@@ -59,6 +61,9 @@ type Store interface {
 	Enqueue(ctx context.Context, size int, w storage.Waiter) (*storage.Waiter, error)
 	Requeue(ctx context.Context, size int, w storage.Waiter) (bool, error)
 	LeaveQueue(ctx context.Context, userID int64) (bool, error)
+	// SetAside takes the record of a game that cannot be read out of play, keeping it under
+	// the key it returns, and frees the chats bound to it (via: where it was reached).
+	SetAside(ctx context.Context, gameID string, via ...storage.BoardRef) (key string, moved bool, err error)
 }
 
 // Mover is the AI. Move returns the move the AI of the given level (1 to MaxLevel) plays in
@@ -85,6 +90,9 @@ type Config struct {
 	IdleAfter time.Duration
 	// AllowSmall admits the test sizes 4 and 6 besides Sizes.
 	AllowSmall bool
+	// Logger gets what the operator must know: a game record set aside because it could not
+	// be read (at error level, with the game and the key it went to); nil discards it.
+	Logger *slog.Logger
 }
 
 // Service hosts games. It is safe for concurrent use; any number of Services (in one process
@@ -97,6 +105,7 @@ type Service struct {
 	now       func() time.Time
 	idleAfter time.Duration
 	small     bool
+	log       *slog.Logger
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -109,7 +118,7 @@ func New(cfg Config) *Service {
 		panic("host: Config needs a Store and a Mover")
 	}
 	s := &Service{st: cfg.Store, ai: cfg.Mover, pool: cfg.Pool, now: cfg.Now,
-		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand}
+		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true
 	}
@@ -121,6 +130,9 @@ func New(cfg Config) *Service {
 	}
 	if s.rng == nil {
 		s.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	return s
 }
@@ -327,16 +339,16 @@ func passes(eg *engine.Game, out []Played) []Played {
 	return out
 }
 
-// load reads and replays a game.
+// load reads and replays a game; one that cannot be read is set aside (ErrSetAside).
 func (s *Service) load(ctx context.Context, id string) (*state, error) {
 	if id == "" {
 		return nil, ErrNoGame
 	}
 	g, err := s.st.Game(ctx, id)
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, storeErr(s.readable(ctx, err))
 	}
-	return replay(g)
+	return s.replayStored(ctx, g)
 }
 
 // storeErr maps the store's not-found, conflict and busy chat to the host's sentinels, keeping
@@ -487,20 +499,20 @@ func (s *Service) Settle(ctx context.Context, gameID string) error {
 }
 
 // checkFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby. It
-// only reads: Find uses it not to queue a user who is playing. What decides that a chat is
-// free for a new game is the store's atomic StartGame or JoinGame.
+// writes nothing but for a bound game that cannot be read, which it sets aside (the chat is
+// then free): Find uses it not to queue a user who is playing. What decides that a chat is free for a new game
+// is the store's atomic StartGame or JoinGame.
 func (s *Service) checkFree(ctx context.Context, chatID int64) error {
 	if chatID == 0 {
 		return nil
 	}
-	g, err := s.st.GameByChat(ctx, chatID)
-	if errors.Is(err, storage.ErrNotFound) {
+	g, err := s.boundGame(ctx, chatID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound), errors.Is(err, ErrSetAside), errors.Is(err, ErrNoGame):
 		return nil
-	}
-	if err != nil {
+	case err != nil:
 		return err
-	}
-	if g.Status != storage.StatusFinished {
+	case g.Status != storage.StatusFinished:
 		return ErrAlreadyPlaying
 	}
 	return nil
@@ -517,29 +529,45 @@ func (s *Service) Game(ctx context.Context, gameID string) (*Result, error) {
 }
 
 // Current returns the game bound to a chat (for /board, /resign, typed moves): ErrNoGame when
-// there is none.
+// there is none, ErrSetAside when it could not be read (the chat is then free).
 func (s *Service) Current(ctx context.Context, chatID int64) (*Result, error) {
-	return s.resultOf(s.st.GameByChat(ctx, chatID))
+	g, err := s.st.GameByChat(ctx, chatID)
+	return s.resultOf(ctx, g, err, storage.BoardRef{ChatID: chatID})
 }
 
-// CurrentInline returns the game shown in an inline message: ErrNoGame when there is none.
+// CurrentInline returns the game shown in an inline message: ErrNoGame when there is none,
+// ErrSetAside when it could not be read (the message is then free).
 func (s *Service) CurrentInline(ctx context.Context, inlineID string) (*Result, error) {
 	if inlineID == "" {
 		return nil, ErrNoGame
 	}
-	return s.resultOf(s.st.GameByInline(ctx, inlineID))
+	g, err := s.st.GameByInline(ctx, inlineID)
+	return s.resultOf(ctx, g, err, storage.BoardRef{InlineID: inlineID})
 }
 
-// resultOf is the Result with nothing played of a game the store looked up.
-func (s *Service) resultOf(g *storage.Game, err error) (*Result, error) {
+// resultOf is the Result with nothing played of a game the store looked up (through via, the
+// chat or inline message that shows it) or just wrote; a game that cannot be read is set aside.
+func (s *Service) resultOf(ctx context.Context, g *storage.Game, err error, via ...storage.BoardRef) (*Result, error) {
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, storeErr(s.readable(ctx, err, via...))
 	}
-	st, err := replay(g)
+	st, err := s.replayStored(ctx, g, via...)
 	if err != nil {
 		return nil, err
 	}
 	return s.result(st, nil), nil
+}
+
+// refsOf lists the chats and the inline message of h, for SetAside to free.
+func refsOf(h storage.Hosting) []storage.BoardRef {
+	refs := make([]storage.BoardRef, 0, len(h.Chats)+1)
+	for _, c := range h.Chats {
+		refs = append(refs, storage.BoardRef{ChatID: c})
+	}
+	if h.InlineID != "" {
+		refs = append(refs, storage.BoardRef{InlineID: h.InlineID})
+	}
+	return refs
 }
 
 // AddBoard records a message that shows the game's board, for later steps to update (it is
@@ -554,7 +582,7 @@ func (s *Service) AddBoard(ctx context.Context, gameID string, ref storage.Board
 	for range 5 {
 		var g *storage.Game
 		if g, err = s.st.Game(ctx, gameID); err != nil {
-			return nil, storeErr(err)
+			return nil, storeErr(s.readable(ctx, err))
 		}
 		boards, changed := withBoard(g.Boards, ref)
 		if !changed {

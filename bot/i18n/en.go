@@ -204,6 +204,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"unit.hours":   "%d h",   // n
 	"unit.minutes": "%d min", // n
 
+	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
+	"err.set_aside": "Your game could not be read and was set aside; start a new one with /ai or /new.",
+
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	"err.opponent_busy": "The other player is in another game right now. Try again when it is over.",
 }

@@ -190,6 +190,9 @@ var ru = map[Key]string{
 	"unit.hours":   "%d ч",
 	"unit.minutes": "%d мин",
 
+	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
+	"err.set_aside": "Вашу партию не удалось прочитать, и она отложена; начните новую: /ai или /new.",
+
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	"err.opponent_busy": "Соперник сейчас играет другую партию. Попробуйте, когда она закончится.",
 }

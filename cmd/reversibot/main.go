@@ -94,6 +94,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	if store.Embedded() {
 		log.Warn("REDIS_URL is empty: games live in an embedded in-memory Redis and nothing survives a restart")
+	} else {
+		warnMemoryRisks(ctx, store, log)
 	}
 
 	// With AI_MODE=remote the searches run on workers; the bot's AI slots only wait for them
