@@ -58,6 +58,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	touch(t, s, 1, 2)
 	grp := finished(cur.ID, 1, 2, storage.OutcomeBlack)
 	grp.Flow, grp.ChatID = storage.FlowGroup, -100
 	if err := s.RecordResult(ctx, grp); err != nil {
