@@ -293,6 +293,7 @@ func unavailable(err error) bool {
 //	P g:{ID}             string  game record (codec.go)
 //	P c:{chatID}         string  game ID bound to a chat
 //	P i:{inlineID}       string  game ID bound to an inline message
+//	P iv:{USER:NONCE}    string  the inline message an invitation opened (invitations.go)
 //	P cl:{chatID}        string  a chat's language
 //	P d:{updateID}       string  dedupe mark
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
