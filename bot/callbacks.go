@@ -148,6 +148,14 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
 }
 
+// touch records that the user has talked to the bot (storage.Store.TouchUser): a game's
+// result counts only for users who have.
+func (b *Bot) touch(ctx context.Context, w who) {
+	if err := b.store.TouchUser(ctx, w.id, w.name); err != nil {
+		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
+	}
+}
+
 // stepDone answers a tap whose step succeeded and redraws the boards of its game.
 func (b *Bot) stepDone(ctx context.Context, t *tap, res *host.Result) error {
 	if err := t.answer(ctx, "", false); err != nil {
@@ -234,17 +242,25 @@ func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	return b.started(ctx, res)
 }
 
-// tapJoin joins a lobby: a group lobby or an inline post (created on first tap if the
-// chosen_inline_result did not come first).
+// tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
+// on the first tap if chosen_inline_result did not come first).
 func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	id := c.Game
 	if t.ref.InlineID != "" {
-		g, err := b.inlineLobby(ctx, t.ref.InlineID, c)
-		if err != nil {
-			return t.fail(ctx, err)
+		if cur, err := b.svc.CurrentInline(ctx, t.ref.InlineID); err == nil {
+			id = cur.Game.ID
+		} else {
+			g, key, err := b.openInvitation(ctx, t.ref.InlineID, c)
+			if key != "" {
+				return t.answer(ctx, tr(t.user.lang, key), true)
+			}
+			if err != nil {
+				return t.fail(ctx, err)
+			}
+			id = g.ID
 		}
-		id = g.ID
 	}
+	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	res, err := b.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, host.ErrOwnLobby) {
@@ -327,6 +343,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_color"),
 			colorMenu(lang, c.Page, c.Arg))
 	case render.ActionColor:
+		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := host.ChooseRandom
 		switch c.Arg {
 		case 0:

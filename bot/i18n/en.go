@@ -112,6 +112,12 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"err.old_button":      "This button is out of date.",
 	"err.queued_already":  "You are already looking for an opponent. /cancel stops the search.",
 
+	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
+	"err.foreign_board":      "That button does not belong to this message. Nothing was done.",
+	"err.old_board":          "This board is out of date. Send /board to get the current one.",
+	"err.bad_invitation":     "This invitation is not valid here. Post a new one.",
+	"err.invitation_expired": "This invitation has expired. Post a new one.",
+
 	// Lobbies, invitations, inline mode.
 	"lobby.text":          "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
 	"lobby.text_color":    "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)

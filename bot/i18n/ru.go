@@ -106,6 +106,12 @@ var ru = map[Key]string{
 	"err.old_button":      "Эта кнопка устарела.",
 	"err.queued_already":  "Вы уже ищете соперника. /cancel прекращает поиск.",
 
+	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
+	"err.foreign_board":      "Эта кнопка не относится к этому сообщению. Ничего не сделано.",
+	"err.old_board":          "Эта доска устарела. Отправьте /board, чтобы получить актуальную.",
+	"err.bad_invitation":     "Это приглашение здесь недействительно. Отправьте новое.",
+	"err.invitation_expired": "Срок этого приглашения истёк. Отправьте новое.",
+
 	"lobby.text":          "%s хочет сыграть в реверси на доске %d×%d (%s). Кто примет вызов?",
 	"lobby.text_color":    "%s хочет сыграть в реверси на доске %d×%d и играет %s. Кто примет вызов?",
 	"lobby.join":          "✅ Присоединиться",
