@@ -106,7 +106,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"err.internal":        "Something went wrong on my side. Please try again.",
 	// Errors of the Telegram layer.
 	"err.unknown_command": "I do not know that command. /help lists what I can do.",
-	"err.bad_move":        "I do not understand %q. Type a move like d3.", // the text the user typed
+	"err.bad_move":        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
 	"err.private_only":    "That works in a private chat with me.",
 	"err.group_only":      "That works in a group.",
 	"err.old_button":      "This button is out of date.",
