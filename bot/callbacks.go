@@ -208,8 +208,8 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 // catchUp brings a player's out-of-date board ref of game id up to date after a tap that
 // could not be applied (the process may have stopped before the board was drawn), and wakes
 // the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
-// only when it is one of the game's boards; an inline message, whose binding names the game,
-// is recorded as its board again if it is missing (the process stopped before recording it).
+// only when it is one of the game's boards; the inline message the game was made for is
+// recorded as its board again if it is missing (the process stopped before recording it).
 func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user int64) {
 	res, err := b.svc.Game(ctx, id)
 	if err != nil || host.Side(res.Game, user) < 0 || ref == (storage.BoardRef{}) {

@@ -13,9 +13,9 @@ import (
 // player joins the lobby or inline post the bot posted for it). Anyone can send any callback
 // data on any message with buttons, so before a tap whose data names a game does anything,
 // scopeTap checks that the tapped message belongs to that game: a chat message recorded in
-// the game's boards (a lobby's message is one until the lobby is joined), or an inline message
-// whose binding names the game. A tap on any other message changes nothing, draws nothing
-// there and gets a short answer.
+// the game's boards (a lobby's message is one until the lobby is joined), or the inline
+// message the bot made the game for, as long as the message shows it. A tap on any other
+// message changes nothing, draws nothing there and gets a short answer.
 //
 // One kind of message in between: a chat message of a chat where the game is played (its
 // group, a player's private chat) that is not one of its boards. It is an older copy of the
@@ -70,38 +70,47 @@ func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, e
 	return false, b.foreignTap(ctx, t, g, *c)
 }
 
-// scopeInline is scopeTap for an inline message.
+// scopeInline is scopeTap for an inline message. A game belongs to it when the bot made the
+// game for it (Game.InlineID: the lobby opened for the post, or a rematch in it), unless the
+// game is over and the message shows a newer one now (its binding names the rematch). A Join
+// with an invitation, and a Cancel naming no game, act on the game the message is bound to.
 func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
 	_, invite := parseCreatorTag(c.Game)
-	invite = invite && c.Action == render.ActionJoin
-	cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
-	switch {
-	case err == nil && (cur.ID == c.Game || invite || c.Action == render.ActionCancel && c.Game == ""):
-		c.Game, t.game = cur.ID, cur
-		return true, nil
-	case errors.Is(err, storage.ErrNotFound):
-		if invite {
-			return true, nil // tapJoin opens the lobby from the signed invitation
+	if invite && c.Action == render.ActionJoin || c.Game == "" && c.Action == render.ActionCancel {
+		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		switch {
+		case err == nil:
+			c.Game, t.game = cur.ID, cur
+			return true, nil
+		case !errors.Is(err, storage.ErrNotFound):
+			return false, t.fail(ctx, err)
+		case c.Action == render.ActionJoin:
+			return true, nil // no game yet: tapJoin opens the lobby from the signed invitation
 		}
-		if c.Game == "" {
-			return false, t.fail(ctx, host.ErrNoGame)
-		}
-	case err != nil:
-		return false, t.fail(ctx, err)
+		return false, t.fail(ctx, host.ErrNoGame)
 	}
-	// The message shows another game, or none: which game does the data name?
 	g, ok, err := b.tappedGame(ctx, t, c.Game)
 	if !ok {
 		return false, err
 	}
-	if g.InlineID == t.ref.InlineID && g.Status == storage.StatusFinished {
-		// An older game of this message (a rematch is bound to it now).
-		if c.Action == render.ActionRematch {
-			return false, t.answer(ctx, "", false)
-		}
-		return false, t.fail(ctx, host.ErrGameOver)
+	if g.InlineID != t.ref.InlineID {
+		return false, b.foreignTap(ctx, t, g, *c)
 	}
-	return false, b.foreignTap(ctx, t, g, *c)
+	if g.Status == storage.StatusFinished {
+		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return false, t.fail(ctx, err)
+		}
+		if err == nil && cur.ID != g.ID {
+			// An older game of this message: the rematch shows there now.
+			if c.Action == render.ActionRematch {
+				return false, t.answer(ctx, "", false)
+			}
+			return false, t.fail(ctx, host.ErrGameOver)
+		}
+	}
+	t.game = g
+	return true, nil
 }
 
 // tappedGame reads the game id names; false when it has answered the tap instead (no such
