@@ -131,3 +131,40 @@ func TestMenuTapsOnAGroupBoard(t *testing.T) {
 		t.Fatalf("the group's game did not play to its end:%s", dump(final))
 	}
 }
+
+// TestOldInlineGameAfterRematch: after a rematch in an inline post, taps naming the old game
+// (its buttons, kept by a client or forged) never draw the old game over the new one.
+func TestOldInlineGameAfterRematch(t *testing.T) {
+	var l *handledLog
+	h := newHarness(t, withHandledLog(&l))
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	chat := h.srv.NewGroup("Chat", alice, bob)
+	post := h.postInline(alice, 8, chat.ID())
+	h.pressHandled(l, bob, post, "✅ Join")
+	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
+	})
+	old := gameID(board)
+	h.pressHandled(l, alice, board, "🏳 Resign")
+	over := h.waitState(post, "the resignation", finished)
+	h.pressHandled(l, alice, over, "🔁 Rematch")
+	rematch := h.waitState(post, "the rematch", func(m telegramtest.Message) bool {
+		return gameID(m) != old && gameID(m) != "" && boardPly(m) == 0
+	})
+	id := gameID(rematch)
+	version, boards := h.gameState(id)
+	cb := func(a render.Action) string { return render.Callback{Action: a, Game: old}.Encode() }
+	for _, data := range []string{cb(render.ActionRefresh), cb(render.ActionPage), cb(render.ActionMove), cb(render.ActionResign)} {
+		if a := h.forge(l, bob, post, data); !strings.Contains(a.Text, "over") {
+			t.Errorf("tap %q of the old game answered %q, want that it is over", data, a.Text)
+		}
+	}
+	if a := h.forge(l, bob, post, cb(render.ActionRematch)); a.ShowAlert {
+		t.Errorf("a second Rematch of the old game answered %q", a.Text)
+	}
+	h.unchanged("the rematch", id, version, boards)
+	if cur := h.current(post); cur.Edits != rematch.Edits || gameID(cur) != id {
+		t.Errorf("the post was drawn into after taps of the old game:%s", dump([]telegramtest.Message{cur}))
+	}
+	playPeople(h, []seat{{alice, rematch, "Alice"}, {bob, rematch, "Bob"}}, 6)
+}
