@@ -119,3 +119,15 @@ func FuzzCallbackSigner(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkCallbackVerify(b *testing.B) {
+	s := NewCallbackSigner(testKey)
+	data := s.Sign(Callback{Action: ActionJoin, Game: "u3ewv8zk0yw", Ply: 77, Page: 29000000, Arg: 8}).Encode()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := ParseCallback(data)
+		if err != nil || !s.Verify(c) {
+			b.Fatal("does not verify")
+		}
+	}
+}
