@@ -599,6 +599,9 @@ func hasBoard(g *storage.Game, ref storage.BoardRef) bool {
 }
 
 // postBoard sends the board of g to chat as a new message and records it as the chat's board.
+// The message gets its buttons only once it is recorded, so a tap never meets a board of the
+// game that is not one of its boards, which a tap could not adopt (scopeTap); a process that
+// stops in between leaves a board without buttons, and /board posts another.
 func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) error {
 	ref := storage.BoardRef{ChatID: chatID}
 	c, err := boardContent(g, ref, 0, b.styleOf(ctx, g, ref))
@@ -607,9 +610,9 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) erro
 	}
 	var msg *models.Message
 	if c.photo != nil {
-		msg, err = b.sendPhoto(ctx, chatID, c.photo, c.text, c.kb)
+		msg, err = b.sendPhoto(ctx, chatID, c.photo, c.text, nil)
 	} else {
-		msg, err = b.sendText(ctx, chatID, c.text, c.kb)
+		msg, err = b.sendText(ctx, chatID, c.text, nil)
 	}
 	if err != nil {
 		return err
@@ -619,11 +622,34 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) erro
 	if err != nil {
 		return err
 	}
-	// A move may have come between drawing and recording the message: draw it again then.
-	if len(g2.Moves) != len(g.Moves) || g2.Status != g.Status {
-		b.scheduleBoard(g2, ref)
+	if c.kb == nil {
+		return nil
 	}
+	b.scheduleKeyboard(g2, ref, c.kb)
 	return nil
+}
+
+// scheduleKeyboard gives the board message ref, just posted without buttons from game g, the
+// keyboard kb drawn with it; when a move came in the meantime it draws the board afresh.
+func (b *Bot) scheduleKeyboard(g *storage.Game, ref storage.BoardRef, kb *models.InlineKeyboardMarkup) {
+	id, moves, status := g.ID, len(g.Moves), g.Status
+	b.schedule(ref, func(ctx context.Context) {
+		cur, err := b.store.Game(ctx, id)
+		if err != nil {
+			b.log.Warn("board keyboard", "game", id, "err", b.scrub(err))
+			return
+		}
+		switch {
+		case !hasBoard(cur, ref):
+			return // replaced by a newer board already
+		case len(cur.Moves) != moves || cur.Status != status:
+			b.scheduleBoard(cur, ref) // runs after this, in the same slot
+		default:
+			if err := b.editMarkup(ctx, ref, kb); err != nil {
+				b.log.Warn("board keyboard", "game", id, "err", b.scrub(err))
+			}
+		}
+	})
 }
 
 // boardChats returns the chats where a new game's boards are posted.

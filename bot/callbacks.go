@@ -24,6 +24,11 @@ type tap struct {
 	ref      storage.BoardRef // the message tapped (chat or inline)
 	private  bool
 	answered bool
+	// game is the game the tap acts on, as read when its message was checked (scopeTap);
+	// stray is set when the message is in the game's chat but none of its boards: nothing is
+	// drawn into it.
+	game  *storage.Game
+	stray bool
 }
 
 // resolve looks the user up (whoIs) if that was left until needed: a move that is applied
@@ -80,6 +85,15 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	}()
 	if perr != nil {
 		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if gameScoped(t, c) {
+		if ok, err := b.scopeTap(ctx, t, &c); !ok {
+			return err
+		}
+	} else if editsTapped(t, c) {
+		if ok, err := b.scopeMenu(ctx, t); !ok {
+			return err
+		}
 	}
 	switch c.Action {
 	case render.ActionNoop:
@@ -140,12 +154,18 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		if res, err := b.svc.Game(ctx, c.Game); err == nil {
-			b.refresh(res.Game)
-		}
+		b.refresh(t.game)
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+}
+
+// touch records that the user has talked to the bot (storage.Store.TouchUser): a game's
+// result counts only for users who have.
+func (b *Bot) touch(ctx context.Context, w who) {
+	if err := b.store.TouchUser(ctx, w.id, w.name); err != nil {
+		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
+	}
 }
 
 // stepDone answers a tap whose step succeeded and redraws the boards of its game.
@@ -159,11 +179,18 @@ func (b *Bot) stepDone(ctx context.Context, t *tap, res *host.Result) error {
 
 // tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
 func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := b.svc.Move(ctx, c.Game, t.user.id, c.Square, c.Ply)
+	res, err := b.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
 	if err != nil {
+		if t.stray && errors.Is(err, host.ErrStale) {
+			// Not one of the game's boards: it does not catch up; /board posts one.
+			return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
+		}
 		ferr := t.fail(ctx, err)
-		if errors.Is(err, host.ErrNotYourTurn) || errors.Is(err, host.ErrStale) {
+		switch {
+		case !t.stray && (errors.Is(err, host.ErrNotYourTurn) || errors.Is(err, host.ErrStale)):
 			b.catchUp(ctx, c.Game, t.ref, t.user.id)
+		case errors.Is(err, host.ErrNotYourTurn):
+			b.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
 		}
 		return ferr
 	}
@@ -178,9 +205,11 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	return nil
 }
 
-// catchUp brings a player's out-of-date board up to date after a tap that could not be
-// applied (the process may have stopped before the board was drawn or recorded), and wakes
-// the AI if it owes a move.
+// catchUp brings a player's out-of-date board ref of game id up to date after a tap that
+// could not be applied (the process may have stopped before the board was drawn), and wakes
+// the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
+// only when it is one of the game's boards; the inline message the game was made for is
+// recorded as its board again if it is missing (the process stopped before recording it).
 func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user int64) {
 	res, err := b.svc.Game(ctx, id)
 	if err != nil || host.Side(res.Game, user) < 0 || ref == (storage.BoardRef{}) {
@@ -188,6 +217,9 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user
 	}
 	g := res.Game
 	if !hasBoard(g, ref) {
+		if ref.InlineID == "" || ref.InlineID != g.InlineID {
+			return
+		}
 		if g, err = b.svc.AddBoard(ctx, id, ref); err != nil {
 			return
 		}
@@ -201,18 +233,21 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user
 
 // tapPage shows another page of the move picker in the tapped message.
 func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := b.svc.Game(ctx, c.Game)
-	if err != nil {
-		return t.fail(ctx, err)
+	g := t.game
+	if t.stray {
+		return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	if !hasBoard(res.Game, t.ref) || host.Ply(res.Game) != c.Ply {
-		b.scheduleBoard(res.Game, t.ref)
+	if !hasBoard(g, t.ref) {
+		return nil // an inline message not recorded: a move's catch-up records it
+	}
+	if host.Ply(g) != c.Ply {
+		b.scheduleBoard(g, t.ref)
 		return nil
 	}
-	cont, err := boardContent(res.Game, t.ref, c.Page, b.styleOf(ctx, res.Game, t.ref))
+	cont, err := boardContent(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))
 	if err != nil {
 		return err
 	}
@@ -234,17 +269,21 @@ func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	return b.started(ctx, res)
 }
 
-// tapJoin joins a lobby: a group lobby or an inline post (created on first tap if the
-// chosen_inline_result did not come first).
+// tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
+// on the first tap if chosen_inline_result did not come first).
 func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	id := c.Game
-	if t.ref.InlineID != "" {
-		g, err := b.inlineLobby(ctx, t.ref.InlineID, c)
+	if t.game == nil {
+		g, key, err := b.openInvitation(ctx, t.ref.InlineID, c)
+		if key != "" {
+			return t.answer(ctx, tr(t.user.lang, key), true)
+		}
 		if err != nil {
 			return t.fail(ctx, err)
 		}
 		id = g.ID
 	}
+	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	res, err := b.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, host.ErrOwnLobby) {
@@ -274,22 +313,11 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		}
 		return b.edit(ctx, t.ref, content{text: tr(t.user.lang, key)})
 	}
-	id := c.Game
-	if t.ref.InlineID != "" && id == "" {
-		g, err := b.store.GameByInline(ctx, t.ref.InlineID)
-		if err != nil {
-			return t.fail(ctx, host.ErrNoGame)
-		}
-		id = g.ID
-	}
-	g, err := b.svc.Game(ctx, id)
-	if err != nil {
-		return t.fail(ctx, err)
-	}
-	if g.Game.Status != storage.StatusLobby {
+	id, g := c.Game, t.game
+	if g.Status != storage.StatusLobby {
 		return t.fail(ctx, host.ErrLobbyTaken)
 	}
-	if g.Game.Players[0].UserID != t.user.id {
+	if g.Players[0].UserID != t.user.id {
 		return t.fail(ctx, host.ErrNotYourGame)
 	}
 	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
@@ -327,6 +355,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_color"),
 			colorMenu(lang, c.Page, c.Arg))
 	case render.ActionColor:
+		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := host.ChooseRandom
 		switch c.Arg {
 		case 0:

@@ -137,12 +137,12 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	}
 	if !isCmd {
 		if text == "" {
-			return true, b.replyKey(ctx, m, "err.bad_move", text)
+			return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
 		}
 		if _, err := engine.ParseSquare(strings.ToLower(text)); err == nil && len(text) <= 3 {
 			return true, b.typedMove(ctx, m, text)
 		}
-		return true, b.replyKey(ctx, m, "err.bad_move", text)
+		return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
 	}
 	var err error
 	switch cmd {
@@ -581,7 +581,7 @@ func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	sq, err := engine.ParseSquare(strings.ToLower(text))
 	if err != nil {
-		return b.replyKey(ctx, m, "err.bad_move", text)
+		return b.replyKey(ctx, m, "err.bad_move", quote(text))
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err != nil {

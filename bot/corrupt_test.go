@@ -143,10 +143,11 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := h.srv.WaitInlineAnswer(h.guard(), qid); err != nil {
+			ans, err := h.srv.WaitInlineAnswer(h.guard(), qid)
+			if err != nil {
 				t.Fatal(err)
 			}
-			post, err := alice.ChooseInlineResult("g8", chat.ID())
+			post, err := alice.ChooseInlineResult(inlineResult(t, ans, 8), chat.ID())
 			if err != nil {
 				t.Fatal(err)
 			}

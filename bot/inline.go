@@ -15,12 +15,8 @@ import (
 )
 
 // Inline mode: an inline query offers a game of each size. The posted message carries a Join
-// button whose callback names the size (Arg) and the creator ("u" + the user id in base 36, in
-// Callback.Game); the lobby is opened by chosen_inline_result, or by the first tap on Join
-// when inline feedback is off.
-
-// inlineResultID names the result of a size.
-func inlineResultID(size int) string { return "g" + strconv.Itoa(size) }
+// button whose data is a signed invitation (see invitation.go); the lobby is opened by
+// chosen_inline_result, or by the first tap on Join when inline feedback is off.
 
 // creatorTag is the Game field of an inline post's buttons before the lobby exists.
 func creatorTag(user int64) string { return "u" + strconv.FormatInt(user, 36) }
@@ -40,9 +36,7 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 		return nil
 	}
 	w := b.whoIs(ctx, q.From)
-	if err := b.store.TouchUser(ctx, w.id, w.name); err != nil {
-		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
-	}
+	b.touch(ctx, w)
 	sizes := append([]int(nil), host.Sizes...)
 	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
 		for i, s := range sizes {
@@ -51,15 +45,17 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 			}
 		}
 	}
+	signer, nonce, made := b.signer(), newNonce(), b.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
 	for _, n := range sizes {
 		text := tr(w.lang, "inline.text", w.name, n, n)
+		join := invitation{creator: w.id, size: n, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-			{button(tr(w.lang, "lobby.join"), render.Callback{Action: render.ActionJoin, Game: creatorTag(w.id), Arg: n}.Encode())},
-			{button(tr(w.lang, "lobby.cancel"), render.Callback{Action: render.ActionCancel}.Encode())},
+			{button(tr(w.lang, "lobby.join"), join)},
+			{button(tr(w.lang, "lobby.cancel"), cb(render.ActionCancel, "", 0))},
 		}}
 		results = append(results, &models.InlineQueryResultArticle{
-			ID:                  inlineResultID(n),
+			ID:                  inlineResultID(n, nonce),
 			Title:               tr(w.lang, "inline.title", n),
 			Description:         tr(w.lang, "inline.description", n),
 			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
@@ -73,17 +69,25 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	})
 }
 
-// onChosenInline opens the lobby of an inline post.
+// onChosenInline opens the lobby of an inline post: Telegram tells who posted it, so no data
+// needs believing. It also binds the post's invitation to the post, so that its data copied
+// onto another message opens nothing there.
 func (b *Bot) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
-	if r.InlineMessageID == "" || !strings.HasPrefix(r.ResultID, "g") {
-		return nil
-	}
-	size, err := strconv.Atoi(r.ResultID[1:])
-	if err != nil || !b.svc.ValidSize(size) {
+	size, nonce, ok := parseInlineResultID(r.ResultID)
+	if r.InlineMessageID == "" || !ok || !b.svc.ValidSize(size) {
 		return nil
 	}
 	w := b.whoIs(ctx, &r.From)
-	_, err = b.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
+	b.touch(ctx, w)
+	if nonce != 0 {
+		inv := invitation{creator: w.id, size: size, nonce: nonce}
+		if mine, err := b.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
+			b.log.Warn("claim invitation", "user", w.id, "err", b.scrub(err))
+		} else if !mine {
+			b.log.Warn("invitation used on another message first", "user", w.id)
+		}
+	}
+	_, err := b.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
 	return err
 }
 
@@ -102,20 +106,28 @@ func (b *Bot) openInline(ctx context.Context, inlineID string, creator storage.P
 	return b.svc.AddBoard(ctx, res.Game.ID, ref)
 }
 
-// inlineLobby returns the game of an inline message, opening its lobby from the button's
-// data when chosen_inline_result has not (inline feedback off, or not yet arrived).
-func (b *Bot) inlineLobby(ctx context.Context, inlineID string, c render.Callback) (*storage.Game, error) {
-	res, err := b.svc.CurrentInline(ctx, inlineID)
-	if err == nil {
-		return res.Game, nil
+// openInvitation opens the lobby of an inline message that has none from the data of its Join
+// button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
+// creator is believed only when the bot signed the data; the invitation must be fresh and
+// not yet used on another message. Otherwise key names the answer and nothing is opened.
+func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *storage.Game, key string, err error) {
+	inv, ok := readInvitation(b.signer(), c)
+	if !ok || !b.svc.ValidSize(inv.size) {
+		b.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
+		return nil, "err.bad_invitation", nil
 	}
-	creatorID, ok := parseCreatorTag(c.Game)
-	if !ok || !b.svc.ValidSize(c.Arg) {
-		return nil, host.ErrNoGame
+	if !inv.fresh(b.now()) {
+		return nil, "err.invitation_expired", nil
 	}
-	creator := storage.Player{UserID: creatorID, Name: "#" + strconv.FormatInt(creatorID, 10)}
+	if mine, err := b.claimInvitation(ctx, inv, inlineID); err != nil {
+		return nil, "", err
+	} else if !mine {
+		b.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
+		return nil, "err.bad_invitation", nil
+	}
+	creator := storage.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN
-	if p, err := b.store.Profile(ctx, creatorID); err == nil {
+	if p, err := b.store.Profile(ctx, inv.creator); err == nil {
 		if p.Name != "" {
 			creator.Name = p.Name
 		}
@@ -124,5 +136,6 @@ func (b *Bot) inlineLobby(ctx context.Context, inlineID string, c render.Callbac
 		}
 	}
 	creator.Lang = lang
-	return b.openInline(ctx, inlineID, creator, c.Arg, lang)
+	g, err = b.openInline(ctx, inlineID, creator, inv.size, lang)
+	return g, "", err
 }

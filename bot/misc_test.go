@@ -117,7 +117,7 @@ func TestTypedMovesAndCommands(t *testing.T) {
 		h.send(alice, alice.ID(), c.send)
 		h.waitText(alice.ID(), c.want)
 	}
-	if cur := h.current(board); cur.Edits != 0 {
+	if cur := h.current(board); cur.Edits != board.Edits {
 		t.Errorf("board edited by bad input:%s", dump([]telegramtest.Message{cur}))
 	}
 	// A typed move plays, and /move in any form too.
@@ -201,7 +201,7 @@ func TestBadCallbacks(t *testing.T) {
 	if a := h.waitAnswer(qid); !strings.Contains(a.Text, "only the two players") {
 		t.Errorf("stranger's move answered %q", a.Text)
 	}
-	if cur := h.current(board); cur.Edits != 0 || boardPly(cur) != 0 {
+	if cur := h.current(board); cur.Edits != board.Edits || boardPly(cur) != 0 {
 		t.Errorf("forged taps changed the board:%s", dump([]telegramtest.Message{cur}))
 	}
 	// Every query was answered exactly once (the fake rejects a second answer).

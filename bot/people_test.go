@@ -253,7 +253,7 @@ func TestInline(t *testing.T) {
 			if len(ans.Results) != 4 {
 				t.Fatalf("inline answer offers %d results, want one per size", len(ans.Results))
 			}
-			post, err := alice.ChooseInlineResult(fmt.Sprintf("g%d", size), chat.ID())
+			post, err := alice.ChooseInlineResult(inlineResult(t, ans, size), chat.ID())
 			if err != nil {
 				t.Fatal(err)
 			}

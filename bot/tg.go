@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -196,14 +195,14 @@ func editResult(err error) error {
 	return err
 }
 
-// clip cuts s to at most n characters (runes; Telegram counts UTF-16 units, and the bot's
-// texts keep well inside the limits, so this only guards against surprises).
+// clip cuts s to at most n UTF-16 units, as Telegram counts the length of a text, ending it
+// with "…" (the bot's texts keep well inside the limits, so this only guards against
+// surprises). The cut falls between characters as a reader sees them (see cutUnits).
 func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if len(s) <= n || utf16Len(s) <= n { // a UTF-8 byte is at least a UTF-16 unit
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return cutUnits(s, n-1) + "…"
 }
 
 // refKey names the message ref for the editor.

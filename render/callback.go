@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,13 @@ const MaxGameID = 12
 
 // MaxCallbackNumber bounds Ply, Page and Arg of a Callback.
 const MaxCallbackNumber = math.MaxInt32
+
+// CallbackMACLen is the length in bytes of the MAC of a signed Callback (96 bits): see
+// CallbackSigner.
+const CallbackMACLen = 12
+
+// macSep starts the MAC of a signed callback in its encoding; no other field holds it.
+const macSep = '.'
 
 // Errors of ParseCallback and Callback.Validate. Every error they return wraps ErrCallback;
 // a callback of an unknown format version also wraps ErrCallbackVersion.
@@ -89,14 +97,20 @@ type Callback struct {
 	Page int
 	// Arg carries a choice: a size, a level, a colour, a language, a confirmation step.
 	Arg int
+	// MAC is empty, or the CallbackMACLen bytes with which a CallbackSigner signed the other
+	// fields. ParseCallback only checks its form: CallbackSigner.Verify checks it.
+	MAC string
 }
 
 // Validate reports whether c can be encoded: a known action, a game id of at most MaxGameID
-// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber and Square in 0…255.
-// The error wraps ErrCallback.
+// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber, Square in 0…255
+// and a MAC that is empty or CallbackMACLen bytes long. The error wraps ErrCallback.
 func (c Callback) Validate() error {
 	if c.Action >= numActions {
 		return fmt.Errorf("%w: unknown action %d", ErrCallback, c.Action)
+	}
+	if len(c.MAC) != 0 && len(c.MAC) != CallbackMACLen {
+		return fmt.Errorf("%w: MAC of %d bytes", ErrCallback, len(c.MAC))
 	}
 	if err := checkGameID(c.Game); err != nil {
 		return err
@@ -130,16 +144,22 @@ func idByte(b byte) bool {
 
 // Encode returns the callback data of c: the version byte, the action byte, then the game id,
 // Ply, Square, Page and Arg separated by ':', numbers in lower-case base 36, zeros and the
-// empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3). It
-// is at most 42 bytes, so always within MaxCallbackLen, and ParseCallback(c.Encode()) returns
-// c. A Callback that fails Validate encodes as a plain noop ("1n") rather than as something
-// that would not parse.
+// empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3);
+// then, for a signed callback, '.' and the MAC in unpadded base64url (16 bytes). It is at most
+// 42 bytes unsigned and 59 signed, so always within MaxCallbackLen, and
+// ParseCallback(c.Encode()) returns c. A Callback that fails Validate encodes as a plain noop
+// ("1n") rather than as something that would not parse.
 func (c Callback) Encode() string {
 	if c.Validate() != nil {
 		c = Callback{}
 	}
-	var buf [40]byte
-	b := append(buf[:0], CallbackVersion, actionCodes[c.Action])
+	var buf [MaxCallbackLen]byte
+	return string(c.appendTo(buf[:0]))
+}
+
+// appendTo appends the encoding of c, which must be valid, to b.
+func (c Callback) appendTo(b []byte) []byte {
+	b = append(b, CallbackVersion, actionCodes[c.Action])
 	b = append(b, c.Game...)
 	fields := [4]int{c.Ply, int(c.Square), c.Page, c.Arg}
 	last := len(fields) - 1
@@ -152,7 +172,11 @@ func (c Callback) Encode() string {
 			b = strconv.AppendInt(b, int64(n), 36)
 		}
 	}
-	return string(b)
+	if c.MAC != "" {
+		b = append(b, macSep)
+		b = base64.RawURLEncoding.AppendEncode(b, []byte(c.MAC))
+	}
+	return b
 }
 
 // ParseCallback decodes callback data written by Callback.Encode. It accepts exactly the
@@ -179,6 +203,13 @@ func ParseCallback(data string) (Callback, error) {
 	}
 	c.Action = Action(a)
 	rest := data[2:]
+	if i := strings.IndexByte(rest, macSep); i >= 0 {
+		mac, err := parseMAC(rest[i+1:])
+		if err != nil {
+			return Callback{}, err
+		}
+		rest, c.MAC = rest[:i], mac
+	}
 	game, rest, hasFields := strings.Cut(rest, ":")
 	if err := checkGameID(game); err != nil {
 		return Callback{}, err
@@ -207,6 +238,20 @@ func ParseCallback(data string) (Callback, error) {
 		return Callback{}, err
 	}
 	return c, nil
+}
+
+// parseMAC reads the MAC of a signed callback as Encode writes it.
+func parseMAC(s string) (string, error) {
+	if len(s) != base64.RawURLEncoding.EncodedLen(CallbackMACLen) {
+		return "", fmt.Errorf("%w: MAC of %d characters", ErrCallback, len(s))
+	}
+	// 16 characters carry exactly 96 bits, so a text that decodes to 12 bytes is the one
+	// Encode writes (the decoder skips newlines: those decode to fewer bytes).
+	mac, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(mac) != CallbackMACLen {
+		return "", fmt.Errorf("%w: MAC %q", ErrCallback, s)
+	}
+	return string(mac), nil
 }
 
 // parseNumber reads a field as Encode writes it: empty for zero, otherwise lower-case base 36

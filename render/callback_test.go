@@ -42,6 +42,11 @@ func TestCallbackLongest(t *testing.T) {
 	if len(s) > 42 || len(s) > MaxCallbackLen {
 		t.Fatalf("longest callback %q is %d bytes, want at most 42", s, len(s))
 	}
+	signed := c
+	signed.MAC = strings.Repeat("\xff", CallbackMACLen)
+	if s := signed.Encode(); len(s) > 59 || len(s) > MaxCallbackLen {
+		t.Fatalf("longest signed callback %q is %d bytes, want at most 59", s, len(s))
+	}
 	if got, err := ParseCallback(s); err != nil || got != c {
 		t.Fatalf("ParseCallback(%q) = %+v, %v, want %+v", s, got, err, c)
 	}
@@ -105,7 +110,9 @@ func TestParseCallbackErrors(t *testing.T) {
 }
 
 func FuzzParseCallback(f *testing.F) {
-	for _, s := range []string{"1n", "1mAb3:h:z", "1pg_-9:1::2", "1s::::g", "2m", "1mab:01", "1jABCDEFGHIJKL"} {
+	for _, s := range []string{"1n", "1mAb3:h:z", "1pg_-9:1::2", "1s::::g", "2m", "1mab:01", "1jABCDEFGHIJKL",
+		"1ju3f:1:2:3:8.AAECAwQFBgcICQoL", "1j.AAECAwQFBgcICQoL", "1ju3f.AAECAwQFBgcICQo", "1ju3f.AAECAwQFBgcICQo\n",
+		"1ju3f:8.AAECAwQFBgcICQoL.AAECAwQFBgcICQoL", "1ju3f:.AAECAwQFBgcICQoL"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -126,10 +133,11 @@ func FuzzParseCallback(f *testing.F) {
 }
 
 func FuzzCallbackEncode(f *testing.F) {
-	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0)
-	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5)
-	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int) {
-		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg}
+	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0, "")
+	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5, "")
+	f.Add(uint8(7), "u3ewv8zk0yw", 1<<30, int16(0), 29000000, 16, "0123456789ab")
+	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int, mac string) {
+		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg, MAC: mac}
 		s := c.Encode()
 		if len(s) == 0 || len(s) > MaxCallbackLen {
 			t.Fatalf("%+v.Encode() = %q: %d bytes", c, s, len(s))

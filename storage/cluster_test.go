@@ -79,6 +79,7 @@ func TestCluster(t *testing.T) {
 		t.Fatalf("second rematch = %v, %v; want the first, %s", ex, err, re.ID)
 	}
 
+	touch(t, s, 1, 2)
 	grp := finished(cur.ID, 1, 2, storage.OutcomeBlack)
 	grp.Flow, grp.ChatID = storage.FlowGroup, -100
 	if err := s.RecordResult(ctx, grp); err != nil {

@@ -73,6 +73,9 @@ func TestFloodEvictsNothing(t *testing.T) {
 		games[i] = g
 		return err
 	})
+	for u := int64(1); u <= 2*rated; u++ {
+		touch(t, s, u) // only people who talked to the bot are rated
+	}
 	inParallel(t, "rated game", rated, func(i int) error {
 		return s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), storage.OutcomeBlack))
 	})

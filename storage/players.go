@@ -29,11 +29,13 @@ const (
 //	ARGV[5]  black's name     ARGV[6] white's name ("" keeps the stored name)
 //	ARGV[7]  "1" to update the group leaderboard      ARGV[8] its TTL (ms)
 //	ARGV[9]  group leaderboard cap                    ARGV[10] K   ARGV[11] initial rating
-//	returns  {black's new rating, white's new rating}, or 0 if the game was recorded before
+//	returns  {black's new rating, white's new rating}, 0 if the game was recorded before, or
+//	         -1 if either profile does not exist (the game is marked recorded, unrated)
 //
 // Elo: E = 1/(1+10^((Ro-R)/400)), R' = floor(R + K(S-E) + 0.5).
 var recordPeople = redis.NewScript(`
 if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
 local rb = tonumber(redis.call('HGET', KEYS[2], 'r') or ARGV[11])
 local rw = tonumber(redis.call('HGET', KEYS[3], 'r') or ARGV[11])
 local k = tonumber(ARGV[10])
@@ -63,9 +65,10 @@ return {nb, nw}
 //
 //	KEYS[1]  result mark of the game      KEYS[2]  the person's profile hash
 //	ARGV[1]  mark TTL (ms)   ARGV[2] field to increment (a<level>w|l|d)   ARGV[3] name or ""
-//	returns  1 recorded, 0 recorded before
+//	returns  1 recorded, 0 recorded before, -1 no such profile (marked recorded, nothing counted)
 var recordAI = redis.NewScript(`
 if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], 'n', ARGV[3]) end
 return 1
@@ -139,6 +142,17 @@ func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
 	return p, nil
 }
 
+// Known reports whether the user has talked to the bot: whether the store has a profile of
+// them, which only TouchUser, SetLang and SetStyle create (the bot calls them for the user
+// behind an update of their own) — never RecordResult.
+func (s *Store) Known(ctx context.Context, userID int64) (bool, error) {
+	n, err := s.rdb.Exists(ctx, s.k.user(userID)).Result()
+	if err != nil {
+		return false, wrap("known user", err)
+	}
+	return n == 1, nil
+}
+
 // TouchUser stores the user's current display name (leaderboards show it). An empty name
 // changes nothing.
 func (s *Store) TouchUser(ctx context.Context, userID int64, name string) error {
@@ -210,6 +224,12 @@ func (s *Store) SetChatLang(ctx context.Context, chatID int64, lang string) erro
 // player with UserID 0) counts in the person's record against that level only. A game
 // with OutcomeNone records nothing. A game whose Status is not StatusFinished gives
 // ErrInvalid.
+//
+// A result never creates a profile: a game in which a player has none (a user id that never
+// talked to the bot, see Known — a made-up id in forged data, say) is unrated. Nothing is
+// counted for either player, no rating moves and no leaderboard changes (a real player must
+// not gain rating from a made-up opponent either), and the game stays unrated when it is
+// recorded again later.
 func (s *Store) RecordResult(ctx context.Context, g *Game) error {
 	if g.Status != StatusFinished {
 		return invalidf("record result of a game in status %v", g.Status)

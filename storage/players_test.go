@@ -28,6 +28,17 @@ func finished(id string, black, white int64, o storage.Outcome) *storage.Game {
 	}
 }
 
+// touch makes the users known to the store, as their first message to the bot does: only
+// then do their results count.
+func touch(t testing.TB, s *storage.Store, users ...int64) {
+	t.Helper()
+	for _, u := range users {
+		if err := s.TouchUser(context.Background(), u, "U"+string(rune('0'+u%10))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestProfileDefaults(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
@@ -91,6 +102,7 @@ func TestRecordResultElo(t *testing.T) {
 		{3, 1, storage.OutcomeWhite}, {2, 1, storage.OutcomeWhite}, {3, 2, storage.OutcomeBlack},
 		{1, 3, storage.OutcomeDraw},
 	}
+	touch(t, s, 1, 2, 3)
 	for i, gm := range games {
 		g := finished("game"+string(rune('a'+i)), gm.black, gm.white, gm.o)
 		score := map[storage.Outcome]float64{storage.OutcomeBlack: 1, storage.OutcomeDraw: 0.5, storage.OutcomeWhite: 0}[gm.o]
@@ -141,6 +153,7 @@ func TestRecordResultElo(t *testing.T) {
 func TestRecordResultAIAndGroups(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
+	touch(t, s, 50, 60, 61, 62, 70, 71, 72)
 	ai := &storage.Game{ID: "ai1", Size: 8, Flow: storage.FlowAI, Status: storage.StatusFinished, AILevel: 3,
 		Players: [2]storage.Player{{}, {UserID: 50, Name: "Human"}}, Outcome: storage.OutcomeWhite}
 	for range 2 {

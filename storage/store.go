@@ -308,6 +308,7 @@ func unavailable(err error) bool {
 //	P {g}c:CHAT          string  game ID bound to a chat
 //	P {g}i:INLINE        string  game ID bound to an inline message
 //	P {g}rm:ID           string  ID of the rematch of finished game ID (start.go)
+//	P iv:{USER:NONCE}    string  the inline message an invitation opened (invitations.go)
 //	P cl:{chatID}        string  a chat's language
 //	P db:{BLOCK}         string  dedupe bitmap of update_ids BLOCK*128000 on, one bit each (dedupe.go)
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d

@@ -37,6 +37,12 @@ func newEnv(t testing.TB) *env {
 	svc := host.New(host.Config{Store: st, Mover: firstMover{}, Pool: pool, Now: c.Now,
 		Rand: rand.New(rand.NewPCG(1, 2)), IdleAfter: time.Hour, AllowSmall: true})
 	t.Cleanup(func() { svc.Close(); pool.Close() })
+	// The players have talked to the bot: only then do their results count (RecordResult).
+	for _, p := range []storage.Player{alice, bob, carol} {
+		if err := st.TouchUser(context.Background(), p.UserID, p.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return &env{t: t, svc: svc, store: st, clock: c, ctx: context.Background()}
 }
 

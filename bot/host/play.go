@@ -22,8 +22,33 @@ const AnyPly = -1
 // result). In a game against the AI, Result.NeedAI is then set: answer the tap, then call
 // AIReply for the AI's move.
 func (s *Service) Move(ctx context.Context, gameID string, userID int64, sq engine.Square, ply int) (*Result, error) {
+	return s.move(ctx, gameID, nil, userID, sq, ply)
+}
+
+// MoveOn is Move in the game g that the caller has just read from the store, which saves
+// reading it again. Its checks see the game as g has it, so g must be read after the tap (or
+// message) the move answers. Nothing is lost when the game changed since: the compare-and-set
+// of the write finds that, and the move is then checked again on the game as stored. g is not
+// changed.
+func (s *Service) MoveOn(ctx context.Context, g *storage.Game, userID int64, sq engine.Square, ply int) (*Result, error) {
+	if g == nil {
+		return nil, ErrNoGame
+	}
+	return s.move(ctx, g.ID, g, userID, sq, ply)
+}
+
+// move is Move, on read (if not nil) for its first try.
+func (s *Service) move(ctx context.Context, gameID string, read *storage.Game, userID int64, sq engine.Square, ply int) (*Result, error) {
 	return retry(func() (*Result, error) {
-		st, err := s.load(ctx, gameID)
+		var st *state
+		var err error
+		if read != nil {
+			st, err = replay(read.Clone())
+			read = nil
+		}
+		if st == nil {
+			st, err = s.load(ctx, gameID) // also when read does not replay: load judges that
+		}
 		if err != nil {
 			return nil, err
 		}

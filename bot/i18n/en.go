@@ -106,11 +106,17 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"err.internal":        "Something went wrong on my side. Please try again.",
 	// Errors of the Telegram layer.
 	"err.unknown_command": "I do not know that command. /help lists what I can do.",
-	"err.bad_move":        "I do not understand %q. Type a move like d3.", // the text the user typed
+	"err.bad_move":        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
 	"err.private_only":    "That works in a private chat with me.",
 	"err.group_only":      "That works in a group.",
 	"err.old_button":      "This button is out of date.",
 	"err.queued_already":  "You are already looking for an opponent. /cancel stops the search.",
+
+	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
+	"err.foreign_board":      "That button does not belong to this message. Nothing was done.",
+	"err.old_board":          "This board is out of date. Send /board to get the current one.",
+	"err.bad_invitation":     "This invitation is not valid here. Post a new one.",
+	"err.invitation_expired": "This invitation has expired. Post a new one.",
 
 	// Lobbies, invitations, inline mode.
 	"lobby.text":          "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors

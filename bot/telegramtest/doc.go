@@ -63,9 +63,11 @@
 // [Server.NewUser] and [Server.NewGroup] create people and groups;
 // a [User] sends messages ([User.Send]), presses buttons of the CURRENT
 // keyboard of a message ([User.Press], [User.PressAt], [User.PressData] for
-// forged data, [User.PressInline]), types inline queries ([User.InlineQuery])
-// and picks a result ([User.ChooseInlineResult]), which posts the inline
-// message into a chat and sends chosen_inline_result. A URL button that
+// forged data, [User.PressInline], [User.PressInlineData] for forged data on
+// an inline message), types inline queries ([User.InlineQuery]) and picks a
+// result ([User.ChooseInlineResult]), which posts the inline message into a
+// chat and sends chosen_inline_result (unless [Server.SetInlineFeedback]
+// switched inline feedback off). A URL button that
 // points to t.me/<bot>?start=PAYLOAD is opened as "/start PAYLOAD" in the
 // user's private chat. [Server.Deliver] and [Server.DeliverRaw] queue any
 // update, forged or malformed, for fuzzing. Update ids increase by one.

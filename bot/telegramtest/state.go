@@ -25,6 +25,9 @@ type state struct {
 	iqueries map[string]*inlineQueryState
 	lastIQ   map[int64]string // user id → their latest inline query id
 	commands map[string][]models.BotCommand
+	// noFeedback: inline feedback is off (BotFather's /setinlinefeedback), so a chosen
+	// inline result sends no chosen_inline_result.
+	noFeedback bool
 
 	updates      []pendingUpdate
 	nextUpdateID int64

@@ -299,6 +299,29 @@ func (u *User) PressData(chatID int64, msgID int, data string) (string, error) {
 	return q.id, nil
 }
 
+// PressInlineData sends a callback query with arbitrary data on the inline
+// message inlineID, as a modified client could: the message must exist, but
+// need not have such a button.
+func (u *User) PressInlineData(inlineID, data string) (string, error) {
+	s := u.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms := s.st.inline[inlineID]
+	if ms == nil {
+		return "", fmt.Errorf("telegramtest: no inline message %q", inlineID)
+	}
+	return s.queryLocked(u, ms, data), nil
+}
+
+// SetInlineFeedback switches inline feedback on (the default) or off, as
+// BotFather's /setinlinefeedback does: while it is off, a chosen inline
+// result posts its message but sends no chosen_inline_result update.
+func (s *Server) SetInlineFeedback(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.noFeedback = !on
+}
+
 func (s *Server) queryID() string { return fmt.Sprintf("%d%06d", s.botUser.ID%1000, s.st.nextQuery) }
 
 func describe(m *msgState) string {
@@ -426,8 +449,9 @@ func (u *User) InlineQuery(query string) (string, error) {
 // inline query and posts it into chat chatID (the user's own private chat or
 // a group they are in), as the user "via @bot". A result with an inline
 // keyboard gets an inline_message_id, through which the bot edits it and
-// receives its callbacks. A chosen_inline_result update is queued. It returns
-// the posted message.
+// receives its callbacks. A chosen_inline_result update is queued, unless
+// inline feedback is off ([Server.SetInlineFeedback]). It returns the posted
+// message.
 func (u *User) ChooseInlineResult(resultID string, chatID int64) (Message, error) {
 	s := u.s
 	s.mu.Lock()
@@ -469,9 +493,11 @@ func (u *User) ChooseInlineResult(resultID string, chatID int64) (Message, error
 		s.st.inline[ms.inlineID] = ms
 	}
 	s.addMessageLocked(c, ms)
-	s.enqueueLocked("chosen_inline_result", models.ChosenInlineResult{
-		ResultID: resultID, From: s.st.users[u.id].model, InlineMessageID: ms.inlineID, Query: q.query,
-	})
+	if !s.st.noFeedback {
+		s.enqueueLocked("chosen_inline_result", models.ChosenInlineResult{
+			ResultID: resultID, From: s.st.users[u.id].model, InlineMessageID: ms.inlineID, Query: q.query,
+		})
+	}
 	s.notifyLocked()
 	return ms.snapshot(), nil
 }
