@@ -203,4 +203,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	"unit.days":    "%d d",   // n
 	"unit.hours":   "%d h",   // n
 	"unit.minutes": "%d min", // n
+
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
+	"flood.too_fast": "Too fast — wait a moment.",
 }

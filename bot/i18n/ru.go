@@ -189,4 +189,7 @@ var ru = map[Key]string{
 	"unit.days":    "%d дн.",
 	"unit.hours":   "%d ч",
 	"unit.minutes": "%d мин",
+
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
+	"flood.too_fast": "Слишком быстро — подождите немного.",
 }
