@@ -9,6 +9,12 @@
 // waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
 // ones in flight, so no update is left half-applied by this process.
 //
+// Every update passes the intake first (intake.go): each user's Budget of updates, counted in
+// this process and then in Redis for all processes, beyond which an update gets a short "too
+// fast" answer at most once per window and no other work; and a bound on the handlers running
+// at once (Options.MaxHandlers), which long polling waits for and a webhook request waits
+// for a short time before it is answered 503.
+//
 // The calls of a move's hot path (getUpdates, answerCallbackQuery, editMessageText,
 // editMessageReplyMarkup) bypass go-telegram/bot: JSON bodies written directly, replies
 // checked without decoding the edited message, and the keyboard of a tapped message skipped
