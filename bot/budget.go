@@ -119,8 +119,10 @@ func (u *userBudgets) shard(id int64) *budgetShard {
 }
 
 // admit takes one update of user id at now from the budget. When the verdict is admitted the
-// update counts as in flight until done is called with the returned state.
-func (u *userBudgets) admit(id int64, now time.Time) (*userBudget, verdict) {
+// update counts as in flight until done is called with the returned state. notice says
+// whether the update could carry a "too fast" answer: only then may the verdict be noticed
+// (and the user's notice window begin).
+func (u *userBudgets) admit(id int64, now time.Time, notice bool) (*userBudget, verdict) {
 	sh := u.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -135,7 +137,7 @@ func (u *userBudgets) admit(id int64, now time.Time) (*userBudget, verdict) {
 	sh.pushLocked(s)
 	s.last = now
 	if s.inFlight >= u.b.InFlight || !s.lim.AllowN(now, 1) {
-		return s, u.overLocked(s, now)
+		return s, u.overLocked(s, now, notice)
 	}
 	s.inFlight++
 	return s, admitted
@@ -153,16 +155,17 @@ func (u *userBudgets) done(s *userBudget) {
 }
 
 // over is the verdict on an update of s that another check (the shared budget in Redis)
-// refused: noticed at most once per NoticeEvery, dropped otherwise.
-func (u *userBudgets) over(s *userBudget, now time.Time) verdict {
+// refused: noticed at most once per NoticeEvery (and only when notice says it could carry
+// the answer), dropped otherwise.
+func (u *userBudgets) over(s *userBudget, now time.Time, notice bool) verdict {
 	sh := u.shard(s.id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return u.overLocked(s, now)
+	return u.overLocked(s, now, notice)
 }
 
-func (u *userBudgets) overLocked(s *userBudget, now time.Time) verdict {
-	if now.Before(s.noticeAt) {
+func (u *userBudgets) overLocked(s *userBudget, now time.Time, notice bool) verdict {
+	if !notice || now.Before(s.noticeAt) {
 		return dropped
 	}
 	s.noticeAt = now.Add(u.b.NoticeEvery)

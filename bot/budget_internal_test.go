@@ -10,7 +10,7 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // admitN admits n updates of user id at now and counts the verdicts, ending each admitted one.
 func admitN(u *userBudgets, id int64, now time.Time, n int) (ok, notices, drops int) {
 	for range n {
-		s, v := u.admit(id, now)
+		s, v := u.admit(id, now, true)
 		switch v {
 		case admitted:
 			ok++
@@ -36,6 +36,22 @@ func TestUserBudgetBurstRefillNotice(t *testing.T) {
 	if _, n, _ := admitN(u, 1, t0.Add(DefaultNoticeEvery), 100); n != 1 {
 		t.Fatalf("after NoticeEvery: %d notices, want 1", n)
 	}
+	// An update that cannot carry the answer does not start the window.
+	later := t0.Add(2 * DefaultNoticeEvery)
+	for i := 0; ; i++ {
+		s, v := u.admit(1, later, false)
+		if v == admitted && i < 100 {
+			u.done(s)
+			continue
+		}
+		if v != dropped {
+			t.Fatalf("over budget, no notice possible: %v, want dropped", v)
+		}
+		break
+	}
+	if _, v := u.admit(1, later, true); v != noticed {
+		t.Fatalf("then one that can carry it: %v, want noticed", v)
+	}
 	// Another user is untouched.
 	if ok, _, _ := admitN(u, 2, t0, 20); ok != 20 {
 		t.Fatalf("another user admitted %d of 20", ok)
@@ -44,14 +60,14 @@ func TestUserBudgetBurstRefillNotice(t *testing.T) {
 
 func TestUserBudgetInFlight(t *testing.T) {
 	u := newUserBudgets(Budget{Rate: 5, Per: time.Second, Burst: 20, InFlight: 2})
-	a, v1 := u.admit(1, t0)
-	_, v2 := u.admit(1, t0)
-	_, v3 := u.admit(1, t0)
+	a, v1 := u.admit(1, t0, true)
+	_, v2 := u.admit(1, t0, true)
+	_, v3 := u.admit(1, t0, true)
 	if v1 != admitted || v2 != admitted || v3 == admitted {
 		t.Fatalf("three at once with InFlight 2: %v %v %v; want the third refused", v1, v2, v3)
 	}
 	u.done(a)
-	if _, v := u.admit(1, t0); v != admitted {
+	if _, v := u.admit(1, t0, true); v != admitted {
 		t.Fatalf("after one ended: %v, want admitted", v)
 	}
 }
@@ -80,7 +96,7 @@ func TestUserBudgetBounded(t *testing.T) {
 func TestUserBudgetForgetsIdle(t *testing.T) {
 	u := newUserBudgets(DefaultBudget)
 	const busy, idle, late = 3, 3 + budgetShards, 3 + 2*budgetShards // one shard
-	s, _ := u.admit(busy, t0)
+	s, _ := u.admit(busy, t0, true)
 	admitN(u, idle, t0, 1)
 	admitN(u, late, t0.Add(u.forget), 1)
 	if _, ok := u.shard(busy).m[busy]; !ok {
@@ -96,7 +112,7 @@ func BenchmarkUserBudgetAdmit(b *testing.B) {
 	u := newUserBudgets(DefaultBudget)
 	b.ReportAllocs()
 	for i := range b.N {
-		s, v := u.admit(int64(i&1023), t0)
+		s, v := u.admit(int64(i&1023), t0, true)
 		if v == admitted {
 			u.done(s)
 		}

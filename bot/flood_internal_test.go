@@ -64,7 +64,7 @@ func BenchmarkFloodIntake(b *testing.B) {
 		}
 		for i := range r.Result {
 			up := r.Result[i].update()
-			u.admit(budgetUser(up), time.Time{})
+			u.admit(budgetUser(up), time.Time{}, true)
 		}
 	}
 }

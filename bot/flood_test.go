@@ -267,3 +267,37 @@ func TestWebhookBusy(t *testing.T) {
 	}
 	h.waitText(bob.ID(), "I will speak English")
 }
+
+// TestMessageFlood: typed messages over the budget get one "too fast" notice per window in a
+// private chat, and none in a group (whose own message budget the bot must not spend on it).
+func TestMessageFlood(t *testing.T) {
+	for _, where := range []string{"private", "group"} {
+		t.Run(where, func(t *testing.T) {
+			h := newHarness(t, withBudget)
+			u := h.user("Typist", "en") // one update of the budget
+			chat, text := u.ID(), "/rules"
+			if where == "group" {
+				chat, text = h.srv.NewGroup("Club", u).ID(), "/rules@"+h.srv.Bot().Username
+			}
+			before := len(h.srv.BotMessages(chat))
+			for range 60 {
+				h.send(u, chat, text)
+			}
+			h.drain()
+			answers, notices := 0, 0
+			for _, m := range h.srv.BotMessages(chat)[before:] {
+				answers++
+				if strings.Contains(m.Content(), tooFast) {
+					notices++
+				}
+			}
+			t.Logf("60 messages in a %s chat: %d answers, %d of them too fast", where, answers, notices)
+			if budget := bot.DefaultBudget.Burst - 1; answers-notices > budget {
+				t.Errorf("%d answers; want at most the budget's %d", answers-notices, budget)
+			}
+			if want := map[string]int{"private": 1, "group": 0}[where]; notices != want {
+				t.Errorf("%d too-fast notices, want %d", notices, want)
+			}
+		})
+	}
+}

@@ -86,7 +86,7 @@ func (b *Bot) dispatch(ctx context.Context, u *models.Update) admission {
 	if b.users != nil {
 		if id := budgetUser(u); id != 0 {
 			var v verdict
-			if ub, v = b.users.admit(id, b.now()); v != admitted {
+			if ub, v = b.users.admit(id, b.now(), canNotice(u)); v != admitted {
 				b.refused(u, v)
 				b.wg.Done()
 				return taken
@@ -140,7 +140,7 @@ func (b *Bot) running(d int64) {
 func (b *Bot) refused(u *models.Update, v verdict) {
 	b.counters.overBudget.Add(1)
 	b.met.Throttled(updateKind(u), "budget")
-	if v != noticed || !canNotice(u) {
+	if v != noticed {
 		return
 	}
 	select {
@@ -163,7 +163,7 @@ func (b *Bot) refused(u *models.Update, v verdict) {
 func (b *Bot) overShared(ctx context.Context, u *models.Update, ub *userBudget) {
 	b.counters.overBudget.Add(1)
 	b.met.Throttled(updateKind(u), "shared_budget")
-	if b.users.over(ub, b.now()) == noticed && canNotice(u) {
+	if b.users.over(ub, b.now(), canNotice(u)) == noticed {
 		b.tooFast(ctx, u)
 	}
 }
