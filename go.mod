@@ -4,11 +4,13 @@ go 1.27.3
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
+	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/go-telegram/bot v1.19.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.48.0
+	golang.org/x/time v0.16.0
 )
 
 require (

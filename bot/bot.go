@@ -9,6 +9,12 @@
 // waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
 // ones in flight, so no update is left half-applied by this process.
 //
+// Every update passes the intake first (intake.go): each user's Budget of updates, counted in
+// this process and then in Redis for all processes, beyond which an update gets a short "too
+// fast" answer at most once per window and no other work; and a bound on the handlers running
+// at once (Options.MaxHandlers), which long polling waits for and a webhook request waits
+// for a short time before it is answered 503.
+//
 // The calls of a move's hot path (getUpdates, answerCallbackQuery, editMessageText,
 // editMessageReplyMarkup) bypass go-telegram/bot: JSON bodies written directly, replies
 // checked without decoding the edited message, and the keyboard of a tapped message skipped
@@ -73,6 +79,15 @@ type Options struct {
 	AllowSmall bool
 	// HandlerTimeout bounds the handling of one update; 0 means a minute.
 	HandlerTimeout time.Duration
+	// Budget limits the updates of each user (see Budget); the zero value sets no limit
+	// (cmd/reversibot sets DefaultBudget unless told otherwise).
+	Budget Budget
+	// MaxHandlers bounds the updates handled at once; 0 means DefaultMaxHandlers.
+	MaxHandlers int
+	// WebhookWait is how long a webhook request waits for a free handler before it is
+	// answered 503 (Telegram then delivers the update again later); 0 means
+	// DefaultWebhookWait.
+	WebhookWait time.Duration
 }
 
 // pollTimeout is the long-polling timeout asked of getUpdates.
@@ -108,6 +123,14 @@ type Bot struct {
 
 	edits editor
 
+	// The intake (intake.go): the per-process budgets (nil: no budget), the shared budget's
+	// limit, the handler slots and how long a webhook request waits for one.
+	users       *userBudgets
+	limit       storage.Limit
+	slots       chan struct{}
+	webhookWait time.Duration
+	counters    intakeCounters
+
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
 }
 
@@ -130,6 +153,18 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	if b.timeout <= 0 {
 		b.timeout = time.Minute
+	}
+	if o.Budget.On() {
+		b.users = newUserBudgets(o.Budget)
+		b.limit = o.Budget.limit()
+	}
+	if o.MaxHandlers <= 0 {
+		o.MaxHandlers = DefaultMaxHandlers
+	}
+	b.slots = make(chan struct{}, o.MaxHandlers)
+	b.webhookWait = o.WebhookWait
+	if b.webhookWait <= 0 {
+		b.webhookWait = DefaultWebhookWait
 	}
 	client := o.HTTPClient
 	if client == nil {
@@ -259,8 +294,10 @@ const maxUpdateBody = 1 << 20
 // WebhookHandler returns the HTTP handler for Telegram's webhook requests. A request without
 // the right X-Telegram-Bot-Api-Secret-Token gets 401 and is ignored (so an empty secret
 // refuses every request: give SetWebhook and WebhookHandler the same non-empty secret); a body that is not an
-// update gets 400; anything else gets 200 at once and is handled in the background (wait for
-// it with Shutdown). After Shutdown it answers 503, so Telegram delivers the update again later.
+// update gets 400; an update over its user's budget gets 200 and no work; anything else gets
+// 200 as soon as a handler is free and is handled in the background (wait for it with
+// Shutdown). When no handler is free within Options.WebhookWait, and after Shutdown, it
+// answers 503 with Retry-After, so Telegram delivers the update again later.
 func (b *Bot) WebhookHandler(secret string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
@@ -284,8 +321,19 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		if !b.dispatch(u) {
+		ctx, cancel := context.WithTimeout(r.Context(), b.webhookWait)
+		res := b.dispatch(ctx, u)
+		cancel()
+		switch res {
+		case closed:
+			w.Header().Set("Retry-After", "1")
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		case busy:
+			b.counters.busy.Add(1)
+			b.met.Throttled(updateKind(u), "busy")
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy", http.StatusServiceUnavailable)
 			return
 		}
 		w.WriteHeader(http.StatusOK)
@@ -321,13 +369,14 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 }
 
 // ProcessUpdate handles one update and returns when it is handled (edits it caused may still
-// be on their way). It is for tests and fuzzing; it does nothing after Shutdown.
+// be on their way). It is for tests and fuzzing: it bypasses the intake (no budget, no
+// handler slot); it does nothing after Shutdown.
 func (b *Bot) ProcessUpdate(ctx context.Context, u *models.Update) {
 	if u == nil || !b.enter() {
 		return
 	}
 	defer b.wg.Done()
-	b.handle(ctx, u)
+	b.handle(ctx, u, nil)
 }
 
 // enter counts a new piece of work unless the bot is shut down.
@@ -341,20 +390,9 @@ func (b *Bot) enter() bool {
 	return true
 }
 
-// dispatch handles u in the background; false when the bot is shut down.
-func (b *Bot) dispatch(u *models.Update) bool {
-	if u == nil || !b.enter() {
-		return u == nil
-	}
-	go func() {
-		defer b.wg.Done()
-		b.handle(b.base, u)
-	}()
-	return true
-}
-
-// handle runs one update: dedupe, route, recover, log, count.
-func (b *Bot) handle(ctx context.Context, u *models.Update) {
+// handle runs one update: shared budget (when ub, the user's per-process budget, is given),
+// dedupe, route, recover, log, count.
+func (b *Bot) handle(ctx context.Context, u *models.Update, ub *userBudget) {
 	start := time.Now()
 	kind := updateKind(u)
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
@@ -380,6 +418,18 @@ func (b *Bot) handle(ctx context.Context, u *models.Update) {
 		}
 		b.log.Info("update", attrs...)
 	}()
+	if ub != nil {
+		ok, _, lerr := b.store.AllowUpdate(ctx, ub.id, b.limit)
+		if lerr != nil {
+			// Redis is down: the per-process budget still holds, and the handler will tell
+			// the user what cannot be done.
+			b.log.Debug("shared budget", "update", u.ID, "err", b.scrub(lerr))
+		} else if !ok {
+			outcome = "over_budget"
+			b.overShared(ctx, u, ub)
+			return
+		}
+	}
 	if u.ID != 0 {
 		first, ferr := b.store.FirstSeen(ctx, u.ID)
 		if ferr != nil {

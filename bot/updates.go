@@ -158,7 +158,7 @@ const (
 )
 
 // poll takes updates by long polling and dispatches each, until ctx ends or the bot shuts
-// down. An update is confirmed to Telegram (by the offset of the next getUpdates) only after
+// down. While every handler is busy it waits (and takes no more updates). An update is confirmed to Telegram (by the offset of the next getUpdates) only after
 // dispatch took it, so a stop never drops a confirmed update. A failed getUpdates is logged
 // and tried again after a wait that doubles up to maxPollBackoff.
 func (b *Bot) poll(ctx context.Context) {
@@ -185,8 +185,8 @@ func (b *Bot) poll(ctx context.Context) {
 		}
 		backoff = 0
 		for _, u := range ups {
-			if !b.dispatch(u) {
-				return
+			if b.dispatch(ctx, u) != taken {
+				return // shut down, or stopped while waiting for a handler
 			}
 		}
 		offset = next

@@ -320,6 +320,7 @@ func unavailable(err error) bool {
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
 //	P {ai}jobs           stream  AI jobs, consumer group "workers" (aijobs.go)
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
+//	P rl:{USER}           string  a user's update budget (GCRA time, ratelimit.go), TTL until full
 type keys struct{ p string }
 
 func (k keys) gamePrefix() string           { return k.p + "{g}g:" }

@@ -150,6 +150,7 @@ func startBotProcess(t *testing.T, bin string, srv *telegramtest.Server, redisUR
 		"LOG_FORMAT=text",
 		"LOG_LEVEL=debug",
 		"AI_WORKERS=1",
+		"USER_RATE=off", // the scripted players tap faster than the per-user budget lets anyone
 	)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {

@@ -215,4 +215,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	"err.opponent_busy": "The other player is in another game right now. Try again when it is over.",
+
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
+	"flood.too_fast": "Too fast — wait a moment.",
 }

@@ -201,4 +201,7 @@ var ru = map[Key]string{
 
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	"err.opponent_busy": "Соперник сейчас играет другую партию. Попробуйте, когда она закончится.",
+
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
+	"flood.too_fast": "Слишком быстро — подождите немного.",
 }

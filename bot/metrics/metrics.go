@@ -22,6 +22,8 @@ type Metrics struct {
 	aiThink       *prometheus.HistogramVec
 	telegramErrs  *prometheus.CounterVec
 	redisSeconds  *prometheus.HistogramVec
+	throttled     *prometheus.CounterVec
+	handlers      prometheus.Gauge
 }
 
 // New creates the metrics, registered (with the Go runtime and process collectors) in a fresh
@@ -56,9 +58,16 @@ func New() *Metrics {
 			Name: "reversi_redis_duration_seconds", Help: "Redis command latency, by command and outcome.",
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .5},
 		}, []string{"command", "outcome"}),
+		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "reversi_updates_throttled_total",
+			Help: "Updates refused by the intake, by type and reason (budget: this process's per-user budget; shared_budget: the one in Redis; busy: a webhook request that found no free handler).",
+		}, []string{"type", "reason"}),
+		handlers: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "reversi_handlers_running", Help: "Updates being handled now (bounded by MAX_HANDLERS).",
+		}),
 	}
 	m.registry.MustRegister(m.updates, m.updateSeconds, m.moves, m.gamesStarted, m.gamesFinished,
-		m.aiThink, m.telegramErrs, m.redisSeconds,
+		m.aiThink, m.telegramErrs, m.redisSeconds, m.throttled, m.handlers,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -82,6 +91,21 @@ func (m *Metrics) Update(kind, outcome string, took time.Duration) {
 	}
 	m.updates.WithLabelValues(kind, outcome).Inc()
 	m.updateSeconds.WithLabelValues(kind).Observe(took.Seconds())
+}
+
+// Throttled records an update that the intake refused, by type and reason ("budget",
+// "shared_budget", "busy").
+func (m *Metrics) Throttled(kind, reason string) {
+	if m != nil {
+		m.throttled.WithLabelValues(kind, reason).Inc()
+	}
+}
+
+// HandlerRunning records handlers starting (d > 0) or ending (d < 0).
+func (m *Metrics) HandlerRunning(d int) {
+	if m != nil {
+		m.handlers.Add(float64(d))
+	}
 }
 
 // Move records a move played by "human" or "ai".

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/remoteai"
 )
 
@@ -31,6 +32,13 @@ type Config struct {
 	Role          string        // ROLE: RoleBot (talks to Telegram) or RoleWorker (runs AI searches for bots)
 	AIMode        string        // AI_MODE: AILocal (searches in the bot) or AIRemote (on workers); bots only
 	AIClaimAfter  time.Duration // AI_CLAIM_AFTER: how long a job may stay with a worker before another takes it over
+
+	// The intake (config_budget.go): USER_RATE and USER_BURST, each user's budget of updates
+	// (zero: none); MAX_HANDLERS, updates handled at once; WEBHOOK_WAIT, how long a webhook
+	// request waits for a free handler before it is answered 503.
+	Budget      bot.Budget
+	MaxHandlers int
+	WebhookWait time.Duration
 }
 
 // The roles and AI modes.
@@ -153,6 +161,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		c.IdleClaim = d
 	}
+	errs = append(errs, loadIntake(getenv, &c)...)
 	return c, errors.Join(errs...)
 }
 

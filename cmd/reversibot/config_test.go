@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reversibot/reversi/bot"
 )
 
 const goodToken = "123456:AAbbCCddEEffGGhhIIjjKKllMMnn"
@@ -105,5 +107,43 @@ func TestLoadConfigRoles(t *testing.T) {
 	}
 	if c.Role != RoleWorker || c.AIWorkers != 3 || c.AIClaimAfter != 10*time.Second {
 		t.Errorf("worker config = %+v", c)
+	}
+}
+
+func TestLoadConfigIntake(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Budget != bot.DefaultBudget || c.MaxHandlers != bot.DefaultMaxHandlers || c.WebhookWait != bot.DefaultWebhookWait {
+		t.Errorf("defaults: budget %+v, max handlers %d, webhook wait %v", c.Budget, c.MaxHandlers, c.WebhookWait)
+	}
+	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "USER_RATE": "120/m", "USER_BURST": "30",
+		"MAX_HANDLERS": "64", "WEBHOOK_WAIT": "500ms"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bot.Budget{Rate: 120, Per: time.Minute, Burst: 30}
+	if c.Budget != want || c.MaxHandlers != 64 || c.WebhookWait != 500*time.Millisecond {
+		t.Errorf("set: budget %+v (want %+v), max handlers %d, webhook wait %v", c.Budget, want, c.MaxHandlers, c.WebhookWait)
+	}
+	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "USER_RATE": "off"}))
+	if err != nil || c.Budget.On() {
+		t.Errorf("USER_RATE=off: budget %+v, %v; want none", c.Budget, err)
+	}
+	for _, bad := range []map[string]string{
+		{"USER_RATE": "0"}, {"USER_RATE": "5/d"}, {"USER_RATE": "fast"}, {"USER_RATE": "5000"},
+		{"USER_BURST": "0"}, {"USER_BURST": "x"}, {"MAX_HANDLERS": "0"}, {"WEBHOOK_WAIT": "2m"}, {"WEBHOOK_WAIT": "1ms"},
+	} {
+		bad["TELEGRAM_BOT_TOKEN"] = goodToken
+		var name string
+		for k := range bad {
+			if k != "TELEGRAM_BOT_TOKEN" {
+				name = k
+			}
+		}
+		if _, err := LoadConfig(env(bad)); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
+		}
 	}
 }

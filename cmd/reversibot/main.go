@@ -127,6 +127,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		AIWorkers: cfg.AIWorkers,
 		IdleClaim: cfg.IdleClaim,
 		Mover:     mover,
+
+		Budget:      cfg.Budget,
+		MaxHandlers: cfg.MaxHandlers,
+		WebhookWait: cfg.WebhookWait,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)

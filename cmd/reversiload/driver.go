@@ -29,8 +29,9 @@ const stepTimeout = 10 * time.Second
 type driver struct {
 	srv     *telegramtest.Server
 	level   int
-	pace    *pacer // nil: as fast as the bot answers
-	budget  int64  // moves to play in all; 0 means no limit
+	pace    *pacer  // nil: as fast as the bot answers
+	think   thinker // each player's pause before each tap
+	budget  int64   // moves to play in all; 0 means no limit
 	stopAll context.CancelFunc
 
 	ack, board  map[string]*latencies
@@ -194,6 +195,9 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 		if !ok || !isMoveButton(cur, sq) {
 			return errors.New("board disagrees with the game")
 		}
+		if err := d.think.wait(ctx); err != nil {
+			return err
+		}
 		if err := d.pace.wait(ctx); err != nil {
 			return err
 		}
@@ -258,6 +262,9 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 		}
 		btn := moves[rng.IntN(len(moves))]
 		ply := boardPly(cur)
+		if err := d.think.wait(ctx); err != nil {
+			return err
+		}
 		if err := d.pace.wait(ctx); err != nil {
 			return err
 		}

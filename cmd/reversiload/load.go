@@ -87,6 +87,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	defer cancel()
 	d := newDriver(srv)
 	d.level, d.pace, d.budget, d.stopAll = cfg.Level, newPacer(cfg.Rate), cfg.Moves, cancel
+	d.think = thinker(cfg.Think)
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
@@ -103,6 +104,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(pairs+i)))
 		wg.Go(func() { d.ai(runCtx, u, rng) })
 	}
+	flood := floodRun(runCtx, cfg, d, &wg)
 	wg.Wait()
 	elapsed := time.Since(start)
 	var exited *exitError
@@ -111,7 +113,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	}
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
-		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}}
+		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
 	if cfg.External || (cfg.Spawn != "" && cfg.Procs == 1) {
 		res.Bots = 1
 	}
@@ -180,8 +182,12 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 			}
 			stores = append(stores, st)
 		}
+		budget := wideBudget
+		if cfg.Flood {
+			budget = bot.DefaultBudget
+		}
 		bt, err := bot.New(ctx, bot.Options{Token: telegramtest.DefaultToken, APIURL: apiURL, Store: st,
-			Logger: log.With("bot", i), AIWorkers: cfg.AIWorkers})
+			Logger: log.With("bot", i), AIWorkers: cfg.AIWorkers, Budget: budget})
 		if err != nil {
 			cleanup()
 			return nil, nil, err

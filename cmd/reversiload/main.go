@@ -13,6 +13,7 @@
 //
 //	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
 //	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
+//	reversiload ... -flood [-think D]                                               # one more user floods the bot
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
 //
@@ -27,7 +28,9 @@
 // it starts -procs processes of the binary with this command's environment plus
 // TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN of the fake server, REDIS_URL of -redis, a fresh
 // REDIS_PREFIX (load:<random hex>:, so no update is taken for a duplicate of an earlier
-// run's), METRICS_ADDR=off and LOG_LEVEL=error; these override the environment. One process
+// run's), METRICS_ADDR=off, LOG_LEVEL=error and, without -flood, USER_RATE=1000 and
+// USER_BURST=10000 (the players tap faster than any human: a per-user budget that never
+// refuses, though its cost is paid); these override the environment. One process
 // long-polls (WEBHOOK_URL empty); several run in webhook mode (WEBHOOK_URL
 // https://bot.invalid/hook, WEBHOOK_SECRET of -secret, LISTEN_ADDR a free loopback port)
 // and this command hands them the updates round robin. Their CPU rows are those of the
@@ -72,6 +75,18 @@
 // process, and it sets GOGC=400 (unless GOGC is set) so that its garbage collector takes less
 // of the cores the bots share; in-process bots keep the default. (Spawned processes do not
 // inherit that setting: reversibot picks its own GOGC unless the environment sets one.)
+//
+// # Flood
+//
+// With -flood one more user floods the bot while the chats play: it opens a game against the
+// AI and taps on that board, alternately its first move (stale after the first tap) and
+// garbage callback data, as fast as the bot takes updates (the fake server's queue of updates
+// not yet taken is kept at 200 at most: two getUpdates batches). The bots keep their default
+// per-user budget, and each player pauses -think (default 250ms with -flood, a fast human's
+// pace) before each tap. The report adds the flooder's line: taps sent, taps the bot handled
+// (answered other than "too fast"), "too fast" answers and taps left unanswered:
+//
+//	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 200 -flood -duration 10s
 //
 // It exits 0 after a run without errors, 1 when the run saw errors, 2 on bad flags.
 package main
@@ -124,6 +139,8 @@ type Config struct {
 	CPUProfile string        // write a CPU profile of this process here
 	MutexProf  string        // write a mutex contention profile here
 	BlockProf  string        // write a blocking profile here
+	Flood      bool          // one more user floods the bot with taps (flood.go)
+	Think      time.Duration // each player's pause before each tap
 }
 
 // Limits that keep a run bounded.
@@ -160,8 +177,15 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of this process to this file")
 	fs.StringVar(&c.MutexProf, "mutexprofile", "", "write a mutex contention profile of this process to this file")
 	fs.StringVar(&c.BlockProf, "blockprofile", "", "write a blocking profile of this process to this file")
+	fs.BoolVar(&c.Flood, "flood", false, "one more user taps as fast as the bot takes updates while the chats play; the bots keep their default per-user budget")
+	fs.DurationVar(&c.Think, "think", 0, "each player's pause before each tap (with -flood and no -rate: 250ms, a fast human's pace inside the default budget)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	thinkSet := false
+	fs.Visit(func(f *flag.Flag) { thinkSet = thinkSet || f.Name == "think" })
+	if c.Flood && !thinkSet && c.Rate == 0 {
+		c.Think = defaultFloodThink
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -190,6 +214,9 @@ func (c Config) validate() error {
 	}
 	if c.Moves < 0 || c.Rate < 0 || c.Bots < 1 || c.Bots > 16 || c.AIWorkers < 0 {
 		errs = append(errs, errors.New("-moves, -rate and -ai-workers must not be negative; -bots must be 1…16"))
+	}
+	if c.Think < 0 || c.Think > 10*time.Second {
+		errs = append(errs, errors.New("-think must be 0…10s"))
 	}
 	if c.Level < 1 {
 		errs = append(errs, errors.New("-level must be at least 1"))

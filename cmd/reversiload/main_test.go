@@ -144,3 +144,36 @@ func TestObserver(t *testing.T) {
 		t.Errorf("webhook calls %d, want %d", n, n0+1)
 	}
 }
+
+// TestLoadFloodSmoke runs a tiny load with a flooder beside it: the players, at a human's
+// pace, are all answered; the flooder sends far more taps than its budget lets through.
+func TestLoadFloodSmoke(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+	var logs bytes.Buffer
+	cfg, err := parseFlags([]string{"-chats", "4", "-duration", "20s", "-moves", "24", "-flood"}, &logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Think != defaultFloodThink {
+		t.Errorf("-flood without -think: think %v, want %v", cfg.Think, defaultFloodThink)
+	}
+	res, err := Load(context.Background(), cfg, &logs)
+	if err != nil {
+		t.Fatalf("Load: %v\n%s", err, logs.String())
+	}
+	var out bytes.Buffer
+	res.print(&out)
+	t.Logf("\n%s", out.String())
+	if res.ErrorCount() != 0 {
+		t.Errorf("errors: %v\nlog:\n%s", res.Errors, logs.String())
+	}
+	f := res.Flood
+	if f == nil || !strings.Contains(out.String(), "flooder:") {
+		t.Fatalf("no flooder figures:\n%s", out.String())
+	}
+	// The budget: a burst of 20 (two of it for /ai and its first move), then 5 a second.
+	if limit := int64(20 + 5*(f.Duration/time.Second+1)); f.Handled > limit || f.Sent <= f.Handled+f.Toasts {
+		t.Errorf("flooder sent %d, handled %d, %d too fast; want at most %d handled and the rest refused", f.Sent, f.Handled, f.Toasts, limit)
+	}
+}

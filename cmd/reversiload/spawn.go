@@ -110,6 +110,9 @@ func spawn(ctx context.Context, cfg Config, apiURL, token string, logw io.Writer
 		"LOG_LEVEL":          "error",
 		"WEBHOOK_URL":        "",
 	}
+	if !cfg.Flood { // the players tap faster than any human: a budget that never refuses
+		base["USER_RATE"], base["USER_BURST"] = wideUserRate, wideUserBurst
+	}
 	fctx, fail := context.WithCancelCause(ctx)
 	f.ctx, f.cancel = fctx, fail
 	var outMu sync.Mutex // serialises -v output of all processes

@@ -73,6 +73,7 @@ type Result struct {
 	BotCPU      []ProcCPU     // CPU used by each bot process (-external, -targets), when known
 	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
 	Bots        int
+	Flood       *FloodStats // with -flood: what the flooder sent and what became of it
 }
 
 // ProcCPU is the CPU time a process used during a run.
@@ -115,6 +116,9 @@ func (r Result) print(w io.Writer) {
 			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
 		}
+	}
+	if r.Flood != nil {
+		r.Flood.print(w)
 	}
 	r.printCPU(w)
 	keys := make([]string, 0, len(r.Errors))
