@@ -304,6 +304,7 @@ func unavailable(err error) bool {
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
 //	P {ai}jobs           stream  AI jobs, consumer group "workers" (aijobs.go)
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
+//	P ls:{NAME}          string  a lease's holder token, TTL = the lease's (lease.go)
 type keys struct{ p string }
 
 func (k keys) game(id string) string        { return k.p + "g:{" + id + "}" }
