@@ -70,10 +70,38 @@ func (s *Service) bind(ctx context.Context, g *storage.Game) error {
 // AIReply lets the AI play when it is to move in the game: its move, the passes that follow,
 // and more moves of the AI while the player must pass, until the player is to move or the game
 // ends (recording the result). It does nothing (a Result with nothing played) when the AI is
-// not to move, so calling it again is harmless. The search runs in the AI pool; when ctx ends
-// first it fails with ErrBusy and the game waits for another call. An AI that fails or answers
-// an illegal move is replaced for that move by the first legal one.
+// not to move, so calling it again is harmless. The search runs in the AI pool as the work of
+// the game's player; when ctx ends first it fails with ErrBusy and the game waits for another
+// call. An AI that fails or answers an illegal move is replaced for that move by the first
+// legal one.
+//
+// A game has one AI reply in progress at a time, among all the Services sharing the store
+// (through Leases): a call while another runs returns at once, with nothing played and
+// Result.Thinking set, and the call in progress commits the move (its caller draws it).
 func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
+	key := "ai:" + gameID
+	f, lead := s.flights.join(key)
+	if !lead {
+		return s.thinking(ctx, gameID, nil)
+	}
+	defer s.flights.land(key, f, engine.Pass, nil)
+	st, err := s.load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if !needAI(st) {
+		return s.result(st, nil), nil
+	}
+	release, ok, err := s.lease(ctx, key, aiLeaseTTL(st.g))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return s.thinking(ctx, gameID, st)
+	}
+	defer release()
+	// Read the game again under the lease: a reply that ended since the first read has moved
+	// it on, and its position must not be searched again.
 	return retry(func() (*Result, error) {
 		st, err := s.load(ctx, gameID)
 		if err != nil {
@@ -82,7 +110,7 @@ func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
 		var played []Played
 		for needAI(st) {
 			pos := st.pos()
-			sq, err := s.think(ctx, func(ctx context.Context) (engine.Square, error) {
+			sq, err := s.think(ctx, humanOf(st.g), func(ctx context.Context) (engine.Square, error) {
 				return s.ai.Move(ctx, pos, st.g.AILevel)
 			})
 			if errors.Is(err, ErrBusy) {
@@ -107,13 +135,27 @@ func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
 	})
 }
 
-// think runs an AI search in the pool.
-func (s *Service) think(ctx context.Context, search func(context.Context) (engine.Square, error)) (engine.Square, error) {
+// thinking is the Result of an AIReply that found another reply of the game in progress:
+// the game as it is (st, or read now when nil), with Thinking set while the AI is to move.
+func (s *Service) thinking(ctx context.Context, gameID string, st *state) (*Result, error) {
+	if st == nil {
+		var err error
+		if st, err = s.load(ctx, gameID); err != nil {
+			return nil, err
+		}
+	}
+	r := s.result(st, nil)
+	r.Thinking = r.NeedAI
+	return r, nil
+}
+
+// think runs an AI search in the pool as the work of user.
+func (s *Service) think(ctx context.Context, user int64, search func(context.Context) (engine.Square, error)) (engine.Square, error) {
 	var (
 		sq  engine.Square
 		err error
 	)
-	if perr := s.pool.Do(ctx, func(ctx context.Context) { sq, err = search(ctx) }); perr != nil {
+	if perr := s.pool.Do(WithUser(ctx, user), func(ctx context.Context) { sq, err = search(ctx) }); perr != nil {
 		return engine.Pass, perr
 	}
 	if err != nil {
@@ -170,7 +212,10 @@ func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int
 
 // Hint suggests a move for the user in a game against the AI at a level up to MaxHintLevel
 // (ErrNoHint above, ErrNotAIGame in games between people), on the user's turn
-// (ErrNotYourTurn). It changes nothing. The search runs in the AI pool.
+// (ErrNotYourTurn). It changes nothing. The search runs in the AI pool as the user's work.
+// A position has one hint search at a time: asked again while it runs, Hint waits for that
+// search and returns its answer (ErrBusy when ctx ends first, or when another Service sharing
+// the store is searching the same hint).
 func (s *Service) Hint(ctx context.Context, gameID string, userID int64) (engine.Square, error) {
 	st, err := s.load(ctx, gameID)
 	if err != nil {
@@ -188,8 +233,27 @@ func (s *Service) Hint(ctx context.Context, gameID string, userID int64) (engine
 	case int(st.pos().Side()) != side:
 		return engine.Pass, ErrNotYourTurn
 	}
-	pos := st.pos()
-	sq, err := s.think(ctx, func(ctx context.Context) (engine.Square, error) { return s.ai.Hint(ctx, pos) })
+	key := "hint:" + positionKey(st.g)
+	f, lead := s.flights.join(key)
+	if !lead {
+		return s.flights.wait(ctx, f)
+	}
+	sq, err := s.hint(ctx, key, userID, st.pos())
+	s.flights.land(key, f, sq, err)
+	return sq, err
+}
+
+// hint searches the hint of pos under the lease key, as Hint's leader.
+func (s *Service) hint(ctx context.Context, key string, userID int64, pos engine.Position) (engine.Square, error) {
+	release, ok, err := s.lease(ctx, key, hintBudget+leaseMargin)
+	if err != nil {
+		return engine.Pass, err
+	}
+	if !ok {
+		return engine.Pass, ErrBusy
+	}
+	defer release()
+	sq, err := s.think(ctx, userID, func(ctx context.Context) (engine.Square, error) { return s.ai.Hint(ctx, pos) })
 	if errors.Is(err, ErrBusy) {
 		return engine.Pass, err
 	}
