@@ -77,7 +77,9 @@ func (s *Service) bind(ctx context.Context, g *storage.Game) error {
 //
 // A game has one AI reply in progress at a time, among all the Services sharing the store
 // (through Leases): a call while another runs returns at once, with nothing played and
-// Result.Thinking set, and the call in progress commits the move (its caller draws it).
+// Result.Thinking set, and the call in progress commits the move (its caller draws it). A
+// write that does not move the game while the AI searches (a board recorded) costs a retry of
+// the commit, not a second search; after aiAttempts lost commits it fails with ErrConflict.
 func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
 	key := "ai:" + gameID
 	f, lead := s.flights.join(key)
@@ -100,26 +102,47 @@ func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
 		return s.thinking(ctx, gameID, st)
 	}
 	defer release()
-	// Read the game again under the lease: a reply that ended since the first read has moved
-	// it on, and its position must not be searched again.
-	return retry(func() (*Result, error) {
+	return s.reply(ctx, gameID)
+}
+
+// aiAttempts bounds the commits AIReply tries when other writes (a board recorded, a
+// player's step) keep changing the game under it.
+const aiAttempts = 5
+
+// reply is AIReply under the game's lease. It reads the game again first: a reply that ended
+// since AIReply's first read has moved it on, and its position must not be searched again.
+// When its commit loses to a write that left the moves as they were (a /board recording its
+// message), it commits the same moves again without searching them again.
+func (s *Service) reply(ctx context.Context, gameID string) (*Result, error) {
+	var (
+		base  string          // the moves the AI's choices were made after
+		moves []engine.Square // the AI's choices after base, in order
+	)
+	for attempt := 1; ; attempt++ {
 		st, err := s.load(ctx, gameID)
 		if err != nil {
 			return nil, err
 		}
+		if string(st.g.Moves) != base {
+			base, moves = string(st.g.Moves), nil
+		}
 		var played []Played
-		for needAI(st) {
+		for i := 0; needAI(st); i++ {
 			pos := st.pos()
-			sq, err := s.think(ctx, humanOf(st.g), func(ctx context.Context) (engine.Square, error) {
-				return s.ai.Move(ctx, pos, st.g.AILevel)
-			})
-			if errors.Is(err, ErrBusy) {
-				return nil, err
+			if i == len(moves) {
+				sq, err := s.think(ctx, humanOf(st.g), func(ctx context.Context) (engine.Square, error) {
+					return s.ai.Move(ctx, pos, st.g.AILevel)
+				})
+				if errors.Is(err, ErrBusy) {
+					return nil, err
+				}
+				// A failing AI must not stall the game: it plays the first legal move.
+				if err != nil || !pos.IsLegal(sq) || sq == engine.Pass {
+					sq = pos.Moves().First()
+				}
+				moves = append(moves, sq)
 			}
-			// A failing AI must not stall the game: it plays the first legal move.
-			if err != nil || !pos.IsLegal(sq) || sq == engine.Pass {
-				sq = pos.Moves().First()
-			}
+			sq := moves[i]
 			flips, err := st.eg.Play(sq)
 			if err != nil {
 				return nil, ErrCorrupt
@@ -131,8 +154,11 @@ func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
 		if len(played) == 0 {
 			return s.result(st, nil), nil
 		}
-		return s.commit(ctx, st, played)
-	})
+		r, err := s.commit(ctx, st, played)
+		if !errors.Is(err, ErrConflict) || attempt == aiAttempts {
+			return r, err
+		}
+	}
 }
 
 // thinking is the Result of an AIReply that found another reply of the game in progress:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -343,5 +344,31 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 	mini.FastForward(time.Second)
 	if r, err = svc.AIReply(ctx, g.Game.ID); err != nil || len(r.Played) != 1 || r.Thinking {
 		t.Fatalf("AIReply after the lease expired = %+v, %v; want the AI's move", r, err)
+	}
+}
+
+// A write that does not move the game while the AI searches (a /board recording its new
+// message) makes the AI's commit retry, not search again: the move lands after one search,
+// however many such writes come.
+func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
+	e := newEnv(t)
+	m := newGatedMover()
+	svc := e.newService(m)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, host.ChooseWhite))
+	lead := make(chan reply, 1)
+	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
+	first := <-m.started
+	for i := range 3 {
+		if _, err := svc.AddBoard(e.ctx, g.Game.ID, storage.BoardRef{ChatID: group, MessageID: 10 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.open()
+	rp := <-lead
+	if rp.err != nil || len(rp.r.Played) != 1 {
+		t.Fatalf("AIReply = %+v, %v; want the AI's move", rp.r, rp.err)
+	}
+	if n := m.count(first); n != 1 {
+		t.Fatalf("%d searches of the position, want 1", n)
 	}
 }
