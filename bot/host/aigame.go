@@ -77,10 +77,38 @@ func (s *Service) bind(ctx context.Context, g *storage.Game) error {
 //
 // A game has one AI reply in progress at a time, among all the Services sharing the store
 // (through Leases): a call while another runs returns at once, with nothing played and
-// Result.Thinking set, and the call in progress commits the move (its caller draws it). A
+// Result.Thinking set, and the call in progress commits the move (its caller draws it); after
+// it lets the game go, it looks again, and answers a move the player made meanwhile too. A
 // write that does not move the game while the AI searches (a board recorded) costs a retry of
 // the commit, not a second search; after aiAttempts lost commits it fails with ErrConflict.
 func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
+	var last *Result // the latest reply that played
+	for range aiRounds {
+		r, err := s.replyRound(ctx, gameID)
+		switch {
+		case err != nil:
+			return nil, err
+		case len(r.Played) == 0 && last != nil:
+			return last, nil
+		case len(r.Played) == 0:
+			return r, nil
+		}
+		last = r
+	}
+	return last, nil
+}
+
+// aiRounds bounds the replies one AIReply makes: its own, and those to moves made while it
+// held the game (each needs the player to have moved in between).
+const aiRounds = 4
+
+// replyRound is one round of AIReply: unless another reply of the game is in progress (then
+// a Result with Thinking), it takes the game for the round and lets the AI play.
+//
+// A call that finds the game taken returns at once, trusting the holder to answer: so the
+// holder, once it has let the game go, must look at the game again (the next round), since
+// that call may have come for a move the holder did not see.
+func (s *Service) replyRound(ctx context.Context, gameID string) (*Result, error) {
 	key := "ai:" + gameID
 	f, lead := s.flights.join(key)
 	if !lead {

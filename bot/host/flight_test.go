@@ -372,3 +372,56 @@ func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 		t.Fatalf("%d searches of the position, want 1", n)
 	}
 }
+
+// hookStore calls after once, from inside the first UpdateGame that writes a game with moves
+// moves, once that write has landed: a step of another caller in the window between a
+// write and what its writer does next.
+type hookStore struct {
+	*storage.Store
+	moves int
+	after func()
+}
+
+func (h *hookStore) UpdateGame(ctx context.Context, g *storage.Game) error {
+	err := h.Store.UpdateGame(ctx, g)
+	if err == nil && len(g.Moves) == h.moves && h.after != nil {
+		f := h.after
+		h.after = nil
+		f()
+	}
+	return err
+}
+
+// A player who moves just after the AI's reply landed, while that AIReply still holds the
+// game, is told the AI is thinking; that AIReply then answers the new move too, so no move is
+// left waiting for the AI (in one process or across two).
+func TestAIReplyAnswersAMoveMadeWhileItHeldTheGame(t *testing.T) {
+	for _, two := range []bool{false, true} {
+		t.Run(map[bool]string{false: "one process", true: "two processes"}[two], func(t *testing.T) {
+			e := newEnv(t)
+			hs := &hookStore{Store: e.store, moves: 1}
+			one := host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+			t.Cleanup(one.Close)
+			other := one
+			if two {
+				other = host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+				t.Cleanup(other.Close)
+			}
+			g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseWhite))
+			var joined *host.Result
+			hs.after = func() { // the AI's first move is in; its AIReply has not let go yet
+				r := e.ok(other.Game(e.ctx, g.Game.ID))
+				r = e.ok(other.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, r), host.Ply(r.Game)))
+				joined = e.ok(other.AIReply(e.ctx, g.Game.ID))
+			}
+			r := e.ok(one.AIReply(e.ctx, g.Game.ID))
+			if joined == nil || !joined.Thinking || len(joined.Played) != 0 {
+				t.Fatalf("AIReply while another held the game = %+v, want Thinking", joined)
+			}
+			if n := len(r.Game.Moves); n != 3 || r.NeedAI || len(r.Played) == 0 {
+				t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v, played %v; want the AI's answer to the player's second move",
+					n, r.NeedAI, r.Played)
+			}
+		})
+	}
+}
