@@ -78,59 +78,71 @@ func (s *Service) bind(ctx context.Context, g *storage.Game) error {
 // A game has one AI reply in progress at a time, among all the Services sharing the store
 // (through Leases): a call while another runs returns at once, with nothing played and
 // Result.Thinking set, and the call in progress commits the move (its caller draws it); after
-// it lets the game go, it looks again, and answers a move the player made meanwhile too. A
+// it lets the game go, it looks again, and answers a move the player made meanwhile too (a
+// round that plays needs a move of the player's, so this ends when the player waits). A
 // write that does not move the game while the AI searches (a board recorded) costs a retry of
 // the commit, not a second search; after aiAttempts lost commits it fails with ErrConflict.
 func (s *Service) AIReply(ctx context.Context, gameID string) (*Result, error) {
-	var last *Result // the latest reply that played
-	for range aiRounds {
-		r, err := s.replyRound(ctx, gameID)
-		switch {
-		case err != nil:
+	var last *Result // the latest round that played
+	for {
+		r, again, err := s.replyRound(ctx, gameID)
+		if err != nil {
+			if last != nil {
+				// A later round that fails leaves the AI to move, as a cut-short search
+				// does: the boards drawn from last show it, and a tap wakes it.
+				return last, nil
+			}
 			return nil, err
-		case len(r.Played) == 0 && last != nil:
-			return last, nil
-		case len(r.Played) == 0:
+		}
+		if len(r.Played) > 0 {
+			last = r
+		}
+		if !again {
+			if last != nil {
+				return last, nil
+			}
 			return r, nil
 		}
-		last = r
 	}
-	return last, nil
 }
-
-// aiRounds bounds the replies one AIReply makes: its own, and those to moves made while it
-// held the game (each needs the player to have moved in between).
-const aiRounds = 4
 
 // replyRound is one round of AIReply: unless another reply of the game is in progress (then
 // a Result with Thinking), it takes the game for the round and lets the AI play.
 //
-// A call that finds the game taken returns at once, trusting the holder to answer: so the
-// holder, once it has let the game go, must look at the game again (the next round), since
-// that call may have come for a move the holder did not see.
-func (s *Service) replyRound(ctx context.Context, gameID string) (*Result, error) {
+// A call that finds the game taken returns at once, trusting the holder to answer; it may
+// have come for a move the holder did not see. So again reports that this round held the game
+// in a way that may have turned such a call away (it took the lease, or calls joined it): the
+// game must be looked at again, in a next round, now that it is free.
+func (s *Service) replyRound(ctx context.Context, gameID string) (r *Result, again bool, err error) {
 	key := "ai:" + gameID
 	f, lead := s.flights.join(key)
 	if !lead {
-		return s.thinking(ctx, gameID, nil)
+		r, err := s.thinking(ctx, gameID, nil)
+		return r, false, err
 	}
-	defer s.flights.land(key, f, engine.Pass, nil)
+	defer func() {
+		if s.flights.land(key, f, engine.Pass, nil) {
+			again = true
+		}
+	}()
 	st, err := s.load(ctx, gameID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !needAI(st) {
-		return s.result(st, nil), nil
+		return s.result(st, nil), false, nil
 	}
 	release, ok, err := s.lease(ctx, key, aiLeaseTTL(st.g))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !ok {
-		return s.thinking(ctx, gameID, st)
+		r, err := s.thinking(ctx, gameID, st)
+		return r, false, err
 	}
 	defer release()
-	return s.reply(ctx, gameID)
+	r, err = s.reply(ctx, gameID)
+	return r, true, err
 }
 
 // aiAttempts bounds the commits AIReply tries when other writes (a board recorded, a

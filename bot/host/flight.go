@@ -25,9 +25,10 @@ type Leases interface {
 // flight is one piece of AI work in progress in a Service: the callers that ask for the same
 // work while it runs join it instead of starting it again.
 type flight struct {
-	done chan struct{} // closed when the work has landed
-	sq   engine.Square
-	err  error
+	done   chan struct{} // closed when the work has landed
+	sq     engine.Square
+	err    error
+	joined bool // another caller joined it (under flights.mu)
 }
 
 // flights are the Service's AI work in progress, by key.
@@ -43,6 +44,7 @@ func (fs *flights) join(key string) (*flight, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if f, ok := fs.m[key]; ok {
+		f.joined = true
 		return f, false
 	}
 	if fs.m == nil {
@@ -53,13 +55,16 @@ func (fs *flights) join(key string) (*flight, bool) {
 	return f, true
 }
 
-// land ends the flight of key with its result, for the callers that joined it.
-func (fs *flights) land(key string, f *flight, sq engine.Square, err error) {
+// land ends the flight of key with its result, for the callers that joined it, and reports
+// whether any did.
+func (fs *flights) land(key string, f *flight, sq engine.Square, err error) (joined bool) {
 	fs.mu.Lock()
 	delete(fs.m, key)
+	joined = f.joined
 	fs.mu.Unlock()
 	f.sq, f.err = sq, err
 	close(f.done)
+	return joined
 }
 
 // wait waits for a flight the caller joined and returns its result; ErrBusy when ctx ends

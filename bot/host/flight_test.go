@@ -425,3 +425,46 @@ func TestAIReplyAnswersAMoveMadeWhileItHeldTheGame(t *testing.T) {
 		})
 	}
 }
+
+// readHookStore calls after once, from inside the first read of a game with moves moves, once
+// that read has been made: another caller's steps between a read and what its reader does.
+type readHookStore struct {
+	*storage.Store
+	moves int
+	after func()
+}
+
+func (h *readHookStore) Game(ctx context.Context, id string) (*storage.Game, error) {
+	g, err := h.Store.Game(ctx, id)
+	if err == nil && len(g.Moves) == h.moves && h.after != nil {
+		f := h.after
+		h.after = nil
+		f()
+	}
+	return g, err
+}
+
+// A player who moves while the AIReply holding the game is looking at it again (and sees no
+// move to answer, having read just before the move landed) is told the AI is thinking; the
+// holder, turned to, looks once more and answers.
+func TestAIReplyLooksAgainWhenTurnedTo(t *testing.T) {
+	e := newEnv(t)
+	hs := &readHookStore{Store: e.store}
+	svc := host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+	t.Cleanup(svc.Close)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseWhite))
+	var joined *host.Result
+	hs.moves = 1 // the holder's read after the AI's first move
+	hs.after = func() {
+		r := e.ok(e.svc.Game(e.ctx, g.Game.ID)) // a read that does not fire the hook again
+		e.ok(svc.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, r), host.Ply(r.Game)))
+		joined = e.ok(svc.AIReply(e.ctx, g.Game.ID))
+	}
+	r := e.ok(svc.AIReply(e.ctx, g.Game.ID))
+	if joined == nil || !joined.Thinking {
+		t.Fatalf("AIReply while the holder looked = %+v, want Thinking", joined)
+	}
+	if n := len(r.Game.Moves); n != 3 || r.NeedAI {
+		t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v; want the AI's answer to the player's move", n, r.NeedAI)
+	}
+}
