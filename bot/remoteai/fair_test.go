@@ -100,3 +100,37 @@ func TestOneJobPerUserInTheStream(t *testing.T) {
 		t.Fatalf("Stats = %+v after every search was answered", s)
 	}
 }
+
+// With AI_MODE=remote, two bot processes on one Redis post one job for a position however
+// many requests for it they get while it is searched.
+func TestOneJobPerPositionAcrossFronts(t *testing.T) {
+	ctx := context.Background()
+	st := storagetest.New(t)
+	one := host.New(host.Config{Store: st, Mover: newMover(t, st)})
+	defer one.Close()
+	two := host.New(host.Config{Store: st, Mover: newMover(t, st)})
+	defer two.Close()
+	r, err := one.NewAIGame(ctx, storage.Player{UserID: 7, Name: "Ann"}, 100, 8, 3, host.ChooseWhite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := r.Game.ID
+	done := make(chan error, 1)
+	go func() { _, err := one.AIReply(ctx, id); done <- err }()
+	p := &probe{t: t, st: st, taken: map[string]bool{}}
+	job := p.until(3)
+	for _, svc := range []*host.Service{one, two, one, two, two} {
+		if r, err := svc.AIReply(ctx, id); err != nil || !r.Thinking {
+			t.Fatalf("AIReply while the job is out = %+v, %v; want Thinking", r, err)
+		}
+	}
+	if n, err := st.Client().XLen(ctx, st.AIJobStream()).Result(); err != nil || n != 1 {
+		t.Fatalf("%d jobs in the stream (%v), want 1", n, err)
+	}
+	if err := st.PostAIResult(ctx, job.ReplyTo, storage.AIResult{JobID: job.ID, Move: "d3"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("AIReply: %v", err)
+	}
+}
