@@ -15,9 +15,9 @@ import (
 	"github.com/reversibot/reversi/render"
 )
 
-// countingMover counts the searches it is asked for by position, announces each on started
+// searchCounter counts the searches it is asked for by position, announces each on started
 // and holds them all until open is called.
-type countingMover struct {
+type searchCounter struct {
 	firstMover
 	started chan string
 	gate    chan struct{}
@@ -27,14 +27,14 @@ type countingMover struct {
 	searches map[string]int
 }
 
-func newCountingMover() *countingMover {
-	return &countingMover{started: make(chan string, 256), gate: make(chan struct{}), searches: map[string]int{}}
+func newSearchCounter() *searchCounter {
+	return &searchCounter{started: make(chan string, 256), gate: make(chan struct{}), searches: map[string]int{}}
 }
 
 // open lets every search held, and every later one, answer. It is idempotent.
-func (m *countingMover) open() { m.once.Do(func() { close(m.gate) }) }
+func (m *searchCounter) open() { m.once.Do(func() { close(m.gate) }) }
 
-func (m *countingMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
+func (m *searchCounter) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
 	key := pos.String()
 	m.mu.Lock()
 	m.searches[key]++
@@ -48,7 +48,7 @@ func (m *countingMover) Move(ctx context.Context, pos engine.Position, level int
 	return m.firstMover.Move(ctx, pos, level)
 }
 
-func (m *countingMover) count(key string) int {
+func (m *searchCounter) count(key string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.searches[key]
@@ -74,7 +74,7 @@ func (h *harness) countMessages(chat int64, n int, what string, pred func(telegr
 // While the AI owes a move in a group game, its player's typed moves ("not your turn"), stale
 // taps and other members' /board each get their answer, and the position is searched once.
 func TestAIFloodSearchesAPositionOnce(t *testing.T) {
-	m := newCountingMover()
+	m := newSearchCounter()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 2 })
 	t.Cleanup(m.open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
