@@ -103,7 +103,8 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 		h.send(bob, g.ID(), "/board")
 	}
 	h.countMessages(g.ID(), n, `"not your turn"`, func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "not your turn") })
-	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	// Boards posted (a board replaced by a newer one in the chat may keep no buttons).
+	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "To move: ") })
 
 	m.open()
 	h.waitMsg(g.ID(), "the AI's move", func(m telegramtest.Message) bool {
