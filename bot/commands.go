@@ -305,7 +305,9 @@ func (b *Bot) started(ctx context.Context, res *host.Result) error {
 	return firstErr
 }
 
-// aiReply lets the AI move and redraws the boards.
+// aiReply lets the AI move and redraws the boards. When the AI is already thinking about the
+// game (for an earlier update, here or in another process), it does nothing: that reply
+// draws the boards when it lands.
 func (b *Bot) aiReply(ctx context.Context, id string) {
 	start := time.Now()
 	res, err := b.svc.AIReply(ctx, id)
@@ -314,6 +316,9 @@ func (b *Bot) aiReply(ctx context.Context, id string) {
 		if errors.Is(err, host.ErrBusy) {
 			b.tellAIBusy(id)
 		}
+		return
+	}
+	if res.Thinking {
 		return
 	}
 	if len(res.Played) > 0 && res.Game.AILevel > 0 {

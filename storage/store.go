@@ -320,7 +320,8 @@ func unavailable(err error) bool {
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
 //	P {ai}jobs           stream  AI jobs, consumer group "workers" (aijobs.go)
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
-//	P rl:{USER}           string  a user's update budget (GCRA time, ratelimit.go), TTL until full
+//	P rl:{USER}          string  a user's update budget (GCRA time, ratelimit.go), TTL until full
+//	P ls:{NAME}          string  a lease's holder token, TTL = the lease's (lease.go)
 type keys struct{ p string }
 
 func (k keys) gamePrefix() string           { return k.p + "{g}g:" }

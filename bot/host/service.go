@@ -81,6 +81,10 @@ type Config struct {
 	Mover Mover
 	// Pool runs the AI's searches; nil means a pool of GOMAXPROCS workers that Close stops.
 	Pool *AIPool
+	// Leases, shared by every Service on the store, keep a game's AI reply (and a position's
+	// hint) to one Service at a time; nil means the Store's own when it implements Leases
+	// (as *storage.Store does), else each Service keeps only its own calls to one.
+	Leases Leases
 	// Now is the clock for idle claims; nil means time.Now.
 	Now func() time.Time
 	// Rand draws colours; nil means a randomly seeded source. It is used under a lock.
@@ -102,6 +106,8 @@ type Service struct {
 	ai        Mover
 	pool      *AIPool
 	ownPool   bool
+	leases    Leases
+	flights   flights
 	now       func() time.Time
 	idleAfter time.Duration
 	small     bool
@@ -117,8 +123,11 @@ func New(cfg Config) *Service {
 	if cfg.Store == nil || cfg.Mover == nil {
 		panic("host: Config needs a Store and a Mover")
 	}
-	s := &Service{st: cfg.Store, ai: cfg.Mover, pool: cfg.Pool, now: cfg.Now,
+	s := &Service{st: cfg.Store, ai: cfg.Mover, pool: cfg.Pool, leases: cfg.Leases, now: cfg.Now,
 		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
+	if l, ok := cfg.Store.(Leases); ok && s.leases == nil {
+		s.leases = l
+	}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true
 	}
@@ -258,6 +267,10 @@ type Result struct {
 	// RecordErr is set when the game finished but its result could not be recorded (the
 	// store failed); the game is over all the same, and Settle records it later.
 	RecordErr error
+	// Thinking reports, from AIReply, that another AIReply of the game (in this process or
+	// another sharing the store) is searching its position: this call played nothing, and
+	// the one in progress will commit the AI's move and draw it.
+	Thinking bool
 }
 
 // Turn returns the colour to move and its player; ok is false when the game is not in play.

@@ -3,7 +3,9 @@
 // scales on its own.
 //
 // A front uses a Mover as its host.Mover: each search becomes a job on the shared job stream,
-// and the Mover waits for the answer on the front's own reply stream. A Worker takes jobs
+// and the Mover waits for the answer on the front's own reply stream. A user (as host.WithUser
+// marks a search's context) has one job of a front in the stream at a time, so the workers'
+// first-come order is fair between users. A Worker takes jobs
 // through a consumer group, a few at a time, searches them with package engine/ai and posts the
 // results back. A job whose worker dies before answering is taken over by another worker once
 // it has waited ClaimAfter; a job read after its deadline is dropped unsearched. A result
@@ -27,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/storage"
 )
@@ -78,6 +81,8 @@ type Mover struct {
 
 	mu      sync.Mutex
 	waiting map[string]chan storage.AIResult
+	turns   map[int64]*turn // users with a job in the stream, or waiting to post one
+	held    atomic.Int64
 
 	stop chan struct{}
 	done chan struct{}
@@ -88,7 +93,8 @@ type Mover struct {
 // own reply stream, which it starts reading at once.
 func NewMover(st *storage.Store, o MoverOptions) *Mover {
 	m := &Mover{st: st, front: o.Front, deadline: o.Deadline, block: o.Block, log: o.Logger,
-		waiting: make(map[string]chan storage.AIResult), stop: make(chan struct{}), done: make(chan struct{})}
+		waiting: make(map[string]chan storage.AIResult), turns: make(map[int64]*turn),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	if m.front == "" {
 		m.front = randomName()
 	}
@@ -111,7 +117,9 @@ func (m *Mover) Front() string { return m.front }
 // Move asks a worker for the move of the AI of the given level in pos. It returns when the
 // answer comes; with ctx's error when ctx ends first; with an error wrapping
 // context.DeadlineExceeded when ctx has no deadline and none came within the Mover's Deadline;
-// with ErrFailed when the worker could not search; with ErrClosed after Close.
+// with ErrFailed when the worker could not search; with ErrClosed after Close. While the user
+// ctx names (host.WithUser) has a job of this Mover in the stream, Move waits for it to be
+// answered (or given up) before posting its own.
 func (m *Mover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
 	return m.ask(ctx, storage.AIJobMove, pos, level)
 }
@@ -130,6 +138,11 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	if !engine.ValidSize(pos.Size()) {
 		return engine.Pass, fmt.Errorf("remoteai: %w", engine.ErrSize)
 	}
+	done, err := m.take(ctx, host.UserOf(ctx))
+	if err != nil {
+		return engine.Pass, err
+	}
+	defer done()
 	// The job's deadline is the caller's: past it nobody waits. Without one the Mover waits
 	// its Deadline, on a timer of its own; with one, only ctx ends the wait, so the caller sees
 	// its own ctx's error and not a timeout of ours racing it.
@@ -151,7 +164,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 		delete(m.waiting, id)
 		m.mu.Unlock()
 	}()
-	err := m.st.PostAIJob(ctx, storage.AIJob{ID: id, Kind: kind, Position: pos.String(), Size: pos.Size(),
+	err = m.st.PostAIJob(ctx, storage.AIJob{ID: id, Kind: kind, Position: pos.String(), Size: pos.Size(),
 		Level: level, ReplyTo: m.front, Deadline: deadline})
 	if err != nil {
 		return engine.Pass, fmt.Errorf("remoteai: %w", err)
@@ -175,17 +188,69 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	}
 }
 
-// MoverStats counts the results a Mover could not hand to a caller.
+// turn is a user's right to a job in the stream: token holds a value while one of the user's
+// jobs is there.
+type turn struct {
+	token chan struct{}
+	refs  int // calls holding or waiting for it (under Mover.mu)
+}
+
+// take waits until the user has no job of this Mover in the stream (at once for user 0, no
+// user) and returns the function that gives the turn back; ctx's error when ctx ends first,
+// ErrClosed on Close.
+func (m *Mover) take(ctx context.Context, user int64) (done func(), err error) {
+	if user == 0 {
+		return func() {}, nil
+	}
+	m.mu.Lock()
+	t := m.turns[user]
+	if t == nil {
+		t = &turn{token: make(chan struct{}, 1)}
+		m.turns[user] = t
+	}
+	t.refs++
+	m.mu.Unlock()
+	leave := func() {
+		m.mu.Lock()
+		if t.refs--; t.refs == 0 {
+			delete(m.turns, user)
+		}
+		m.mu.Unlock()
+	}
+	select {
+	case t.token <- struct{}{}:
+	default:
+		m.held.Add(1)
+		select {
+		case t.token <- struct{}{}:
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-m.stop:
+			err = ErrClosed
+		}
+		m.held.Add(-1)
+		if err != nil {
+			leave()
+			return nil, err
+		}
+	}
+	return func() { <-t.token; leave() }, nil
+}
+
+// MoverStats counts the results a Mover could not hand to a caller, and the calls it holds.
 type MoverStats struct {
 	// Dropped counts results for jobs nobody waited for any more.
 	Dropped uint64
 	// Malformed counts entries of the reply stream that were not results.
 	Malformed uint64
+	// Held is the number of calls waiting now for their user's job in the stream to be
+	// answered before they post their own.
+	Held int
 }
 
 // Stats returns the Mover's counts so far.
 func (m *Mover) Stats() MoverStats {
-	return MoverStats{Dropped: m.dropped.Load(), Malformed: m.malformed.Load()}
+	return MoverStats{Dropped: m.dropped.Load(), Malformed: m.malformed.Load(), Held: int(m.held.Load())}
 }
 
 // Close stops the Mover: calls waiting for an answer return ErrClosed, and the reading of the

@@ -13,6 +13,19 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
+// everyoneLeases grants every lease to every caller.
+type everyoneLeases struct{}
+
+func (everyoneLeases) AcquireLease(context.Context, string, time.Duration) (string, bool, error) {
+	return "t", true, nil
+}
+
+func (everyoneLeases) RenewLease(context.Context, string, string, time.Duration) (bool, error) {
+	return true, nil
+}
+
+func (everyoneLeases) ReleaseLease(context.Context, string, string) error { return nil }
+
 // TestStaleRemoteMoveIsNotApplied: the AI's move comes from a worker after the game moved on
 // (the player undid, resigned, or another process played the AI's move already); the host's
 // compare-and-set drops it, and the game is as the other step left it. The test plays the
@@ -42,7 +55,9 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			return r.Game.Moves
 		}, true},
 		{"another process moved", func(t *testing.T, svc *host.Service, st *storage.Store, id string) []byte {
-			other := host.New(host.Config{Store: st, Mover: hosttest.FirstMover{}})
+			// A process that does not see this one's lease on the game: as when this one
+			// stalled past its lease's TTL.
+			other := host.New(host.Config{Store: st, Mover: hosttest.FirstMover{}, Leases: everyoneLeases{}})
 			defer other.Close()
 			r, err := other.AIReply(context.Background(), id)
 			if err != nil || len(r.Played) == 0 {

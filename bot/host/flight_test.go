@@ -1,0 +1,470 @@
+package host_test
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
+)
+
+// gatedMover counts the searches it is asked for, by kind and position, announces each on
+// started, and holds them all until gate is closed.
+type gatedMover struct {
+	firstMover
+	started chan string
+	gate    chan struct{}
+	once    sync.Once
+
+	mu       sync.Mutex
+	searches map[string]int
+}
+
+func newGatedMover() *gatedMover {
+	return &gatedMover{started: make(chan string, 64), gate: make(chan struct{}), searches: map[string]int{}}
+}
+
+// open lets every search held, and every later one, answer. It is idempotent.
+func (m *gatedMover) open() { m.once.Do(func() { close(m.gate) }) }
+
+func (m *gatedMover) hold(ctx context.Context, key string) error {
+	m.mu.Lock()
+	m.searches[key]++
+	m.mu.Unlock()
+	m.started <- key
+	select {
+	case <-m.gate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *gatedMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
+	if err := m.hold(ctx, "move "+pos.String()); err != nil {
+		return engine.Pass, err
+	}
+	return m.firstMover.Move(ctx, pos, level)
+}
+
+func (m *gatedMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
+	if err := m.hold(ctx, "hint "+pos.String()); err != nil {
+		return engine.Pass, err
+	}
+	return m.firstMover.Hint(ctx, pos)
+}
+
+// count returns the number of searches of key asked for so far.
+func (m *gatedMover) count(key string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.searches[key]
+}
+
+// newService returns a Service over the env's store with its own pool and the Mover m. When
+// the test ends, m lets its searches go before the pool closes.
+func (e *env) newService(m *gatedMover) *host.Service {
+	pool := host.NewAIPool(2, 0)
+	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
+	e.t.Cleanup(func() { svc.Close(); pool.Close() })
+	e.t.Cleanup(m.open)
+	return svc
+}
+
+type reply struct {
+	r   *host.Result
+	err error
+}
+
+// flood calls AIReply n times at once on svc and checks that each returns at once, while the
+// first search still runs, with nothing played and Thinking set; a second search of the
+// position fails the test.
+func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
+	t.Helper()
+	replies := make(chan reply, n)
+	for range n {
+		go func() {
+			r, err := svc.AIReply(context.Background(), id)
+			replies <- reply{r, err}
+		}()
+	}
+	for got := 0; got < n; {
+		select {
+		case rp := <-replies:
+			got++
+			if rp.err != nil {
+				t.Fatalf("AIReply while the AI thinks: %v", rp.err)
+			}
+			if len(rp.r.Played) != 0 || !rp.r.Thinking || !rp.r.NeedAI {
+				t.Fatalf("AIReply while the AI thinks = played %v, Thinking %v, NeedAI %v; want nothing played, Thinking, NeedAI",
+					rp.r.Played, rp.r.Thinking, rp.r.NeedAI)
+			}
+		case key := <-m.started:
+			t.Fatalf("a second search started while the first ran (%s)", key)
+		}
+	}
+}
+
+// While the AI searches a position, more AIReply calls for the game (a flood of typed moves,
+// stale taps, /board) start no second search: they return at once saying the AI is thinking,
+// and the one search's move is played once.
+func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
+	e := newEnv(t)
+	m := newGatedMover()
+	svc := e.newService(m)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
+	lead := make(chan reply, 1)
+	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
+	first := <-m.started
+
+	flood(t, svc, m, g.Game.ID, 20)
+
+	m.open()
+	rp := <-lead
+	if rp.err != nil || len(rp.r.Played) != 1 || rp.r.NeedAI {
+		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
+	}
+	// Once the move is in, AIReply has nothing to do and searches nothing.
+	if r := e.ok(svc.AIReply(e.ctx, g.Game.ID)); len(r.Played) != 0 || r.Thinking {
+		t.Fatalf("AIReply after the move = %+v", r)
+	}
+	if n := m.count(first); n != 1 {
+		t.Fatalf("%d searches of the position, want 1", n)
+	}
+	if r := e.ok(svc.Game(e.ctx, g.Game.ID)); len(r.Game.Moves) != 1 {
+		t.Fatalf("the game has %d moves, want the AI's one", len(r.Game.Moves))
+	}
+}
+
+// Two Services on one store (two bot processes on one Redis) search a position once: the
+// second, while the first searches, says the AI is thinking.
+func TestTwoServicesSearchAPositionOnce(t *testing.T) {
+	e := newEnv(t)
+	m := newGatedMover()
+	one, two := e.newService(m), e.newService(m)
+	g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
+	lead := make(chan reply, 1)
+	go func() { r, err := one.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
+	first := <-m.started
+
+	flood(t, two, m, g.Game.ID, 10)
+
+	m.open()
+	if rp := <-lead; rp.err != nil || len(rp.r.Played) != 1 {
+		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
+	}
+	if n := m.count(first); n != 1 {
+		t.Fatalf("%d searches of the position, want 1", n)
+	}
+	// The lease is free again: the other process answers the next position.
+	pos := e.ok(two.Game(e.ctx, g.Game.ID))
+	r := e.ok(two.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, pos), host.Ply(pos.Game)))
+	if r = e.ok(two.AIReply(e.ctx, r.Game.ID)); len(r.Played) == 0 {
+		t.Fatalf("the second process's AIReply played nothing: %+v", r)
+	}
+}
+
+// Hints asked for the same position while its search runs wait for that search and share its
+// answer: one hint search per position at a time.
+func TestHintJoinsTheSearchInFlight(t *testing.T) {
+	e := newEnv(t)
+	m := newGatedMover()
+	svc := e.newService(m)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack))
+	const asks = 6
+	hints := make(chan engine.Square, asks)
+	ask := func() {
+		sq, err := svc.Hint(e.ctx, g.Game.ID, alice.UserID)
+		if err != nil {
+			t.Errorf("Hint: %v", err)
+		}
+		hints <- sq
+	}
+	go ask()
+	first := <-m.started
+	for range asks - 1 {
+		go ask()
+	}
+	until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.started) > 0 })
+	if len(m.started) > 0 {
+		t.Fatalf("a second hint search started while the first ran (%s)", <-m.started)
+	}
+	m.open()
+	want, _ := firstMover{}.Hint(e.ctx, g.Pos)
+	for range asks {
+		if sq := <-hints; sq != want {
+			t.Fatalf("Hint = %v, want %v", sq, want)
+		}
+	}
+	if n := m.count(first); n != 1 {
+		t.Fatalf("%d hint searches of the position, want 1", n)
+	}
+}
+
+// orderMover announces the user of every search it is asked for (as the pool's context
+// carries it, the level telling which game otherwise) and holds it until one value is sent on
+// release.
+type orderMover struct {
+	firstMover
+	started chan string
+	release chan struct{}
+	stop    chan struct{}
+}
+
+func newOrderMover() *orderMover {
+	return &orderMover{started: make(chan string, 64), release: make(chan struct{}), stop: make(chan struct{})}
+}
+
+func (m *orderMover) hold(ctx context.Context, what string) error {
+	m.started <- what
+	select {
+	case <-m.release:
+		return nil
+	case <-m.stop:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *orderMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
+	if err := m.hold(ctx, "level "+strconv.Itoa(level)); err != nil {
+		return engine.Pass, err
+	}
+	return m.firstMover.Move(ctx, pos, level)
+}
+
+func (m *orderMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
+	if err := m.hold(ctx, "hint"); err != nil {
+		return engine.Pass, err
+	}
+	return m.firstMover.Hint(ctx, pos)
+}
+
+func (m *orderMover) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case s := <-m.started:
+		return s
+	case <-time.After(20 * time.Second): // a failing guard
+		t.Fatal("no search started")
+		return ""
+	}
+}
+
+// The Service runs each AI reply as the search of the game's human player and each hint as
+// the asker's: user A's many AI games and hints cannot hold user B's reply back by more than
+// one search.
+func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
+	e := newEnv(t)
+	m := newOrderMover()
+	var wg sync.WaitGroup
+	t.Cleanup(wg.Wait) // last: every call has returned
+	pool := host.NewAIPool(1, 0)
+	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
+	t.Cleanup(func() { svc.Close(); pool.Close() })
+	t.Cleanup(func() { close(m.stop) }) // first: the held searches end, then the pool closes
+
+	run := func(f func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(); err != nil {
+				t.Errorf("%v", err)
+			}
+		}()
+	}
+	aiReply := func(id string) func() error {
+		return func() error { _, err := svc.AIReply(e.ctx, id); return err }
+	}
+	// A plays the level-2 AI in three groups, the AI to move in each, and asks for a hint.
+	for i := range 3 {
+		a := alice
+		a.ChatID = 0
+		g := e.ok(svc.NewAIGame(e.ctx, a, int64(-100-i), 8, 2, host.ChooseWhite))
+		run(aiReply(g.Game.ID))
+		if i == 0 {
+			if s := m.next(t); s != "level 2" {
+				t.Fatalf("first search %q", s)
+			}
+		}
+	}
+	h := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 2, host.ChooseBlack))
+	run(func() error { _, err := svc.Hint(e.ctx, h.Game.ID, alice.UserID); return err })
+	until(t, "A's searches wait", func() bool { return pool.Waiting() == 3 })
+
+	// B's level-1 game, the AI to move.
+	b := e.ok(svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseWhite))
+	run(aiReply(b.Game.ID))
+	until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
+
+	m.release <- struct{}{} // one of A's searches ends
+	if s := m.next(t); s != "level 1" {
+		t.Fatalf("after one of A's searches ended, %q started; want B's level-1 reply", s)
+	}
+	for range 4 {
+		m.release <- struct{}{}
+	}
+	for range 3 {
+		m.next(t)
+	}
+	wg.Wait()
+}
+
+// A lease left by a process that died mid-search holds the game up until its TTL, about the
+// level's budget: meanwhile AIReply says the AI is thinking and searches nothing; then it plays.
+func TestDeadProcessLeaseExpires(t *testing.T) {
+	st, mini := storagetest.NewEmbedded(t)
+	m := newGatedMover()
+	m.open()
+	pool := host.NewAIPool(1, 0)
+	svc := host.New(host.Config{Store: st, Mover: m, Pool: pool})
+	t.Cleanup(func() { svc.Close(); pool.Close() })
+	ctx := context.Background()
+	g, err := svc.NewAIGame(ctx, alice, alice.ChatID, 8, 1, host.ChooseWhite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The dead process's lease: the level-1 budget and the margin.
+	if _, ok, err := st.AcquireLease(ctx, "ai:"+g.Game.ID, 545*time.Millisecond); err != nil || !ok {
+		t.Fatalf("AcquireLease = %v, %v", ok, err)
+	}
+	r, err := svc.AIReply(ctx, g.Game.ID)
+	if err != nil || !r.Thinking || len(r.Played) != 0 {
+		t.Fatalf("AIReply under another's lease = %+v, %v; want Thinking", r, err)
+	}
+	if len(m.started) != 0 {
+		t.Fatal("a search started under another process's lease")
+	}
+	mini.FastForward(time.Second)
+	if r, err = svc.AIReply(ctx, g.Game.ID); err != nil || len(r.Played) != 1 || r.Thinking {
+		t.Fatalf("AIReply after the lease expired = %+v, %v; want the AI's move", r, err)
+	}
+}
+
+// A write that does not move the game while the AI searches (a /board recording its new
+// message) makes the AI's commit retry, not search again: the move lands after one search,
+// however many such writes come.
+func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
+	e := newEnv(t)
+	m := newGatedMover()
+	svc := e.newService(m)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, host.ChooseWhite))
+	lead := make(chan reply, 1)
+	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
+	first := <-m.started
+	for i := range 3 {
+		if _, err := svc.AddBoard(e.ctx, g.Game.ID, storage.BoardRef{ChatID: group, MessageID: 10 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.open()
+	rp := <-lead
+	if rp.err != nil || len(rp.r.Played) != 1 {
+		t.Fatalf("AIReply = %+v, %v; want the AI's move", rp.r, rp.err)
+	}
+	if n := m.count(first); n != 1 {
+		t.Fatalf("%d searches of the position, want 1", n)
+	}
+}
+
+// hookStore calls after once, from inside the first UpdateGame that writes a game with moves
+// moves, once that write has landed: a step of another caller in the window between a
+// write and what its writer does next.
+type hookStore struct {
+	*storage.Store
+	moves int
+	after func()
+}
+
+func (h *hookStore) UpdateGame(ctx context.Context, g *storage.Game) error {
+	err := h.Store.UpdateGame(ctx, g)
+	if err == nil && len(g.Moves) == h.moves && h.after != nil {
+		f := h.after
+		h.after = nil
+		f()
+	}
+	return err
+}
+
+// A player who moves just after the AI's reply landed, while that AIReply still holds the
+// game, is told the AI is thinking; that AIReply then answers the new move too, so no move is
+// left waiting for the AI (in one process or across two).
+func TestAIReplyAnswersAMoveMadeWhileItHeldTheGame(t *testing.T) {
+	for _, two := range []bool{false, true} {
+		t.Run(map[bool]string{false: "one process", true: "two processes"}[two], func(t *testing.T) {
+			e := newEnv(t)
+			hs := &hookStore{Store: e.store, moves: 1}
+			one := host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+			t.Cleanup(one.Close)
+			other := one
+			if two {
+				other = host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+				t.Cleanup(other.Close)
+			}
+			g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseWhite))
+			var joined *host.Result
+			hs.after = func() { // the AI's first move is in; its AIReply has not let go yet
+				r := e.ok(other.Game(e.ctx, g.Game.ID))
+				e.ok(other.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, r), host.Ply(r.Game)))
+				joined = e.ok(other.AIReply(e.ctx, g.Game.ID))
+			}
+			r := e.ok(one.AIReply(e.ctx, g.Game.ID))
+			if joined == nil || !joined.Thinking || len(joined.Played) != 0 {
+				t.Fatalf("AIReply while another held the game = %+v, want Thinking", joined)
+			}
+			if n := len(r.Game.Moves); n != 3 || r.NeedAI || len(r.Played) == 0 {
+				t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v, played %v; want the AI's answer to the player's second move",
+					n, r.NeedAI, r.Played)
+			}
+		})
+	}
+}
+
+// readHookStore calls after once, from inside the first read of a game with moves moves, once
+// that read has been made: another caller's steps between a read and what its reader does.
+type readHookStore struct {
+	*storage.Store
+	moves int
+	after func()
+}
+
+func (h *readHookStore) Game(ctx context.Context, id string) (*storage.Game, error) {
+	g, err := h.Store.Game(ctx, id)
+	if err == nil && len(g.Moves) == h.moves && h.after != nil {
+		f := h.after
+		h.after = nil
+		f()
+	}
+	return g, err
+}
+
+// A player who moves while the AIReply holding the game is looking at it again (and sees no
+// move to answer, having read just before the move landed) is told the AI is thinking; the
+// holder, turned to, looks once more and answers.
+func TestAIReplyLooksAgainWhenTurnedTo(t *testing.T) {
+	e := newEnv(t)
+	hs := &readHookStore{Store: e.store}
+	svc := host.New(host.Config{Store: hs, Mover: firstMover{}, Now: e.clock.Now})
+	t.Cleanup(svc.Close)
+	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseWhite))
+	var joined *host.Result
+	hs.moves = 1 // the holder's read after the AI's first move
+	hs.after = func() {
+		r := e.ok(e.svc.Game(e.ctx, g.Game.ID)) // a read that does not fire the hook again
+		e.ok(svc.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, r), host.Ply(r.Game)))
+		joined = e.ok(svc.AIReply(e.ctx, g.Game.ID))
+	}
+	r := e.ok(svc.AIReply(e.ctx, g.Game.ID))
+	if joined == nil || !joined.Thinking {
+		t.Fatalf("AIReply while the holder looked = %+v, want Thinking", joined)
+	}
+	if n := len(r.Game.Moves); n != 3 || r.NeedAI {
+		t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v; want the AI's answer to the player's move", n, r.NeedAI)
+	}
+}

@@ -1,0 +1,201 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reversibot/reversi/bot/host"
+)
+
+// until spins (yielding, never sleeping) until cond holds; it fails the test when that takes
+// more than 20 s, a failing guard and not a synchronisation tool.
+func until(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: never happened", what)
+		}
+		runtime.Gosched()
+	}
+}
+
+// heldJobs runs jobs on a pool that each announce their user on started when they start and
+// then hold their worker until one value is sent on release (or stop is closed).
+type heldJobs struct {
+	t       *testing.T
+	p       *host.AIPool
+	started chan int64
+	release chan struct{}
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	errs    map[int64][]error
+}
+
+func newHeldJobs(t *testing.T, p *host.AIPool) *heldJobs {
+	h := &heldJobs{t: t, p: p, started: make(chan int64, 64), release: make(chan struct{}),
+		stop: make(chan struct{}), errs: map[int64][]error{}}
+	t.Cleanup(func() { close(h.stop); h.wg.Wait() })
+	return h
+}
+
+// submit starts one Do for user in a goroutine.
+func (h *heldJobs) submit(user int64) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		err := h.p.Do(host.WithUser(context.Background(), user), func(context.Context) {
+			h.started <- user
+			select {
+			case <-h.release:
+			case <-h.stop:
+			}
+		})
+		h.mu.Lock()
+		h.errs[user] = append(h.errs[user], err)
+		h.mu.Unlock()
+	}()
+}
+
+// next returns the user of the next job to start.
+func (h *heldJobs) next() int64 {
+	h.t.Helper()
+	select {
+	case u := <-h.started:
+		return u
+	case <-time.After(20 * time.Second): // a failing guard
+		h.t.Fatal("no job started")
+		return 0
+	}
+}
+
+// newPool returns a pool that is closed when the test ends, after its held jobs are let go.
+func newPool(t *testing.T, workers, queue int) *host.AIPool {
+	p := host.NewAIPool(workers, queue)
+	t.Cleanup(p.Close)
+	return p
+}
+
+const userA, userB = 1, 2
+
+// With every worker busy with user A's searches and more of A's waiting, user B's search
+// starts as soon as one search ends: A's queue cannot delay B by more than one search.
+func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
+	p := newPool(t, 2, 0)
+	h := newHeldJobs(t, p)
+	h.submit(userA)
+	h.submit(userA)
+	h.next()
+	h.next() // both workers run A's searches
+	for range 3 {
+		h.submit(userA)
+	}
+	until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
+	h.submit(userB)
+	until(t, "B's search waits", func() bool { return p.Waiting() == 4 })
+
+	h.release <- struct{}{} // one of A's searches ends
+	if u := h.next(); u != userB {
+		t.Fatalf("after one search ended, user %d's search started; want B's (%d) before A's queue", u, userB)
+	}
+	// The rest run, A's in the order they came.
+	for range 4 {
+		h.release <- struct{}{}
+	}
+	for range 3 {
+		if u := h.next(); u != userA {
+			t.Fatalf("user %d's search started, want A's", u)
+		}
+	}
+	h.release <- struct{}{}
+}
+
+// A user's queue is small: over it Do fails with ErrBusy at once, without running, while
+// another user's search is still taken.
+func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
+	p := newPool(t, 1, 64)
+	h := newHeldJobs(t, p)
+	h.submit(userA)
+	h.next() // the only worker is busy
+	for range host.UserQueue {
+		h.submit(userA)
+	}
+	until(t, "A's queue is full", func() bool { return p.Waiting() == host.UserQueue })
+
+	ran := false
+	refused := make(chan error, 1)
+	go func() {
+		refused <- p.Do(host.WithUser(context.Background(), userA), func(context.Context) { ran = true })
+	}()
+	select {
+	case err := <-refused:
+		if !errors.Is(err, host.ErrBusy) || ran {
+			t.Fatalf("Do over A's queue = %v (ran %v), want ErrBusy", err, ran)
+		}
+	case <-time.After(20 * time.Second): // a failing guard
+		t.Fatal("Do over A's queue was not refused while the worker was busy")
+	}
+	h.submit(userB)
+	until(t, "B's search waits", func() bool { return p.Waiting() == host.UserQueue+1 })
+	h.release <- struct{}{}
+	if u := h.next(); u != userB {
+		t.Fatalf("user %d's search started, want B's", u)
+	}
+	for range host.UserQueue {
+		h.release <- struct{}{}
+		if u := h.next(); u != userA && u != userB {
+			t.Fatalf("unexpected user %d", u)
+		}
+	}
+	h.release <- struct{}{}
+}
+
+// When the pool's queue is full of one user's searches, another user's first search is still
+// taken, and runs next.
+func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
+	p := newPool(t, 1, 2)
+	h := newHeldJobs(t, p)
+	h.submit(userA)
+	h.next()
+	h.submit(userA)
+	h.submit(userA)
+	until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
+	h.submit(userB)
+	until(t, "B's search waits", func() bool { return p.Waiting() == 3 })
+	h.release <- struct{}{}
+	if u := h.next(); u != userB {
+		t.Fatalf("user %d's search started, want B's", u)
+	}
+	for range 3 {
+		h.release <- struct{}{}
+	}
+	for range 2 {
+		h.next()
+	}
+}
+
+// A search whose context ends while it waits leaves the queue: it never runs and no longer
+// counts against its user's queue.
+func TestAIPoolDropsCancelledWaiters(t *testing.T) {
+	p := newPool(t, 1, 0)
+	h := newHeldJobs(t, p)
+	h.submit(userA)
+	h.next()
+	ctx, cancel := context.WithCancel(host.WithUser(context.Background(), userA))
+	errc := make(chan error, 1)
+	go func() { errc <- p.Do(ctx, func(context.Context) { t.Error("a cancelled search ran") }) }()
+	until(t, "the search waits", func() bool { return p.Waiting() == 1 })
+	cancel()
+	if err := <-errc; !errors.Is(err, host.ErrBusy) {
+		t.Fatalf("Do with its context ended = %v, want ErrBusy", err)
+	}
+	if n := p.Waiting(); n != 0 {
+		t.Fatalf("Waiting() = %d after the only waiter left, want 0", n)
+	}
+	h.release <- struct{}{}
+}
