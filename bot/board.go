@@ -618,14 +618,15 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) erro
 		return err
 	}
 	ref.MessageID = msg.ID
-	g2, err := b.svc.AddBoard(ctx, g.ID, ref)
-	if err != nil {
+	if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil {
 		return err
 	}
 	if c.kb == nil {
 		return nil
 	}
-	b.scheduleKeyboard(g2, ref, c.kb)
+	// g, not the game AddBoard returns: the keyboard was drawn from g, and a move that landed
+	// since must make scheduleKeyboard draw the board afresh.
+	b.scheduleKeyboard(g, ref, c.kb)
 	return nil
 }
 
