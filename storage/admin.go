@@ -28,39 +28,56 @@ const deleteBatch = 500
 // may survive. It refuses a store without a Prefix with ErrNoPrefix. A connection failure
 // wraps ErrUnavailable.
 func (s *Store) DeleteAll(ctx context.Context) (int64, error) {
+	var total int64
+	err := s.scanPrefix(ctx, func(ctx context.Context, c *redis.Client, cluster bool, batch []string) error {
+		var n int64
+		if cluster { // a Cluster node refuses a multi-key command across slots
+			p := c.Pipeline()
+			cmds := make([]*redis.IntCmd, len(batch))
+			for i, k := range batch {
+				cmds[i] = p.Unlink(ctx, k)
+			}
+			if _, err := p.Exec(ctx); err != nil {
+				return err
+			}
+			for _, cmd := range cmds {
+				n += cmd.Val()
+			}
+		} else {
+			var err error
+			if n, err = c.Unlink(ctx, batch...).Result(); err != nil {
+				return err
+			}
+		}
+		total += n
+		return nil
+	})
+	if errors.Is(err, ErrNoPrefix) {
+		return 0, err
+	}
+	return total, wrap("delete all", err)
+}
+
+// scanPrefix calls each with the keys under the store's Prefix, in batches of at most
+// deleteBatch, walking them with SCAN on the server (on every master of a Cluster, with
+// cluster set); the calls never overlap. It refuses a store without a Prefix with ErrNoPrefix.
+func (s *Store) scanPrefix(ctx context.Context, each func(ctx context.Context, c *redis.Client, cluster bool, batch []string) error) error {
 	if s.opt.Prefix == "" {
-		return 0, ErrNoPrefix
+		return ErrNoPrefix
 	}
 	pattern := globEscape(s.opt.Prefix) + "*"
-	var total int64
-	del := func(ctx context.Context, c *redis.Client, perKey bool) error {
-		var batch []string
+	var mu sync.Mutex // ForEachMaster runs the nodes at once
+	walk := func(ctx context.Context, c *redis.Client, cluster bool) error {
+		batch := make([]string, 0, deleteBatch)
 		flush := func() error {
 			if len(batch) == 0 {
 				return nil
 			}
-			var n int64
-			if perKey { // a Cluster node refuses a multi-key command across slots
-				p := c.Pipeline()
-				cmds := make([]*redis.IntCmd, len(batch))
-				for i, k := range batch {
-					cmds[i] = p.Unlink(ctx, k)
-				}
-				if _, err := p.Exec(ctx); err != nil {
-					return err
-				}
-				for _, cmd := range cmds {
-					n += cmd.Val()
-				}
-			} else {
-				var err error
-				if n, err = c.Unlink(ctx, batch...).Result(); err != nil {
-					return err
-				}
-			}
-			total += n
+			mu.Lock()
+			defer mu.Unlock()
+			err := each(ctx, c, cluster, batch)
 			batch = batch[:0]
-			return nil
+			return err
 		}
 		iter := c.Scan(ctx, 0, pattern, deleteBatch).Iterator()
 		for iter.Next(ctx) {
@@ -75,21 +92,15 @@ func (s *Store) DeleteAll(ctx context.Context) (int64, error) {
 		}
 		return flush()
 	}
-	var err error
 	switch c := s.rdb.(type) {
 	case *redis.ClusterClient:
-		var mu sync.Mutex
-		err = c.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
-			mu.Lock() // ForEachMaster runs the nodes at once; total is shared
-			defer mu.Unlock()
-			return del(ctx, node, true)
+		return c.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			return walk(ctx, node, true)
 		})
 	case *redis.Client:
-		err = del(ctx, c, false)
-	default:
-		err = fmt.Errorf("client type %T not supported", s.rdb)
+		return walk(ctx, c, false)
 	}
-	return total, wrap("delete all", err)
+	return fmt.Errorf("client type %T not supported", s.rdb)
 }
 
 // globEscape escapes the characters that SCAN MATCH would read as a pattern.

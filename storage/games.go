@@ -183,22 +183,10 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 // named in g (hosting chat, players' chats, board messages) that still points at g.
 // A game that expired or never existed gives ErrNotFound. It costs one Redis round trip.
 func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
-	if !validID(g.ID) {
-		return ErrNotFound
-	}
-	if g.Version < 1 || g.Version >= maxVersion {
-		return ErrConflict
-	}
-	c := *g
-	c.Version++
-	c.Updated = s.now().Truncate(time.Second)
-	data, err := c.MarshalBinary()
+	c, data, expect, err := s.nextVersion(g)
 	if err != nil {
 		return err
 	}
-	_, _ = rand.Read(data[5:9]) // write nonce
-	var expect [4]byte
-	binary.BigEndian.PutUint32(expect[:], uint32(g.Version))
 	ttl := s.ttlFor(c.Status)
 	ms := ttl.Milliseconds()
 
@@ -243,6 +231,29 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	default:
 		return ErrConflict
 	}
+}
+
+// nextVersion is the record of g's next version, as a compare-and-set on g.Version writes it
+// (UpdateGame, JoinGame): c is g one version on, updated now; data its encoding with a fresh
+// write nonce, so that only a retry of this very call finds it stored; expect the stored
+// version bytes the write must find. A game id that cannot be one gives ErrNotFound, a version
+// out of range ErrConflict.
+func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err error) {
+	if !validID(g.ID) {
+		return c, nil, expect, ErrNotFound
+	}
+	if g.Version < 1 || g.Version >= maxVersion {
+		return c, nil, expect, ErrConflict
+	}
+	c = *g
+	c.Version++
+	c.Updated = s.now().Truncate(time.Second)
+	if data, err = c.MarshalBinary(); err != nil {
+		return c, nil, expect, err
+	}
+	_, _ = rand.Read(data[5:9]) // write nonce
+	binary.BigEndian.PutUint32(expect[:], uint32(g.Version))
+	return c, data, expect, nil
 }
 
 // bindingKeys lists the chat and inline binding keys g names, without repeats.

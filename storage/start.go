@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -293,22 +292,10 @@ return {1}
 // record that cannot be a game's with a *CorruptError naming it (as StartGame). A go-redis
 // retry of the call after a lost reply is recognised and reports the success it was.
 func (s *Store) JoinGame(ctx context.Context, g *Game, chats []int64) error {
-	if !validID(g.ID) {
-		return ErrNotFound
-	}
-	if g.Version < 1 || g.Version >= maxVersion {
-		return ErrConflict
-	}
-	c := *g
-	c.Version++
-	c.Updated = s.now().Truncate(time.Second)
-	data, err := c.MarshalBinary()
+	c, data, expect, err := s.nextVersion(g)
 	if err != nil {
 		return err
 	}
-	_, _ = rand.Read(data[5:9]) // write nonce
-	var expect [4]byte
-	binary.BigEndian.PutUint32(expect[:], uint32(g.Version))
 
 	keys := []string{s.k.game(g.ID)}
 	bound := map[string]bool{}
