@@ -2,14 +2,13 @@ package bot_test
 
 import (
 	"context"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
@@ -147,19 +146,6 @@ func (m *levelMover) next(h *harness) string {
 	}
 }
 
-// until spins (yielding, never sleeping) until cond holds, failing after 20 s: a failing
-// guard, not a synchronisation tool.
-func until(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never happened", what)
-		}
-		runtime.Gosched()
-	}
-}
-
 // User A keeps the only AI worker busy and more searches queued (AI games in several groups);
 // user B's reply starts as soon as one of A's searches ends.
 func TestAIFairBetweenUsers(t *testing.T) {
@@ -178,9 +164,9 @@ func TestAIFairBetweenUsers(t *testing.T) {
 			}
 		}
 	}
-	until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
+	hosttest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
 	h.send(bob, bob.ID(), "/ai 8 1 white")
-	until(t, "B's search waits", func() bool { return pool.Waiting() == games })
+	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == games })
 
 	m.release <- struct{}{} // one of A's searches ends
 	if s := m.next(h); s != "level 1" {

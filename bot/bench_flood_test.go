@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/engine/ai"
@@ -115,7 +116,7 @@ func BenchmarkAIUnderFlood(b *testing.B) {
 	flooder, friend, player := h.user("Flood", "en"), h.user("Friend", "en"), h.user("Player", "en")
 	var sent atomic.Int64
 	floodAI(ctx, h, flooder, friend, &sent, &wg)
-	until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
+	hosttest.Until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
 
 	who := render.BlackDisc + " Player"
 	newGame := func() telegramtest.Message {

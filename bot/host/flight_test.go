@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
@@ -190,7 +191,7 @@ func TestHintJoinsTheSearchInFlight(t *testing.T) {
 	for range asks - 1 {
 		go ask()
 	}
-	until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.started) > 0 })
+	hosttest.Until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.started) > 0 })
 	if len(m.started) > 0 {
 		t.Fatalf("a second hint search started while the first ran (%s)", <-m.started)
 	}
@@ -296,12 +297,12 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 	}
 	h := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 2, host.ChooseBlack))
 	run(func() error { _, err := svc.Hint(e.ctx, h.Game.ID, alice.UserID); return err })
-	until(t, "A's searches wait", func() bool { return pool.Waiting() == 3 })
+	hosttest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == 3 })
 
 	// B's level-1 game, the AI to move.
 	b := e.ok(svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseWhite))
 	run(aiReply(b.Game.ID))
-	until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
+	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
 
 	m.release <- struct{}{} // one of A's searches ends
 	if s := m.next(t); s != "level 1" {

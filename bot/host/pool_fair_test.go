@@ -3,26 +3,13 @@ package host_test
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 )
-
-// until spins (yielding, never sleeping) until cond holds; it fails the test when that takes
-// more than 20 s, a failing guard and not a synchronisation tool.
-func until(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never happened", what)
-		}
-		runtime.Gosched()
-	}
-}
 
 // heldJobs runs jobs on a pool that each announce their user on started when they start and
 // then hold their worker until one value is sent on release (or stop is closed).
@@ -95,9 +82,9 @@ func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
 	for range 3 {
 		h.submit(userA)
 	}
-	until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
+	hosttest.Until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
 	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == 4 })
+	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == 4 })
 
 	h.release <- struct{}{} // one of A's searches ends
 	if u := h.next(); u != userB {
@@ -125,7 +112,7 @@ func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 	for range host.UserQueue {
 		h.submit(userA)
 	}
-	until(t, "A's queue is full", func() bool { return p.Waiting() == host.UserQueue })
+	hosttest.Until(t, "A's queue is full", func() bool { return p.Waiting() == host.UserQueue })
 
 	ran := false
 	refused := make(chan error, 1)
@@ -141,7 +128,7 @@ func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 		t.Fatal("Do over A's queue was not refused while the worker was busy")
 	}
 	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == host.UserQueue+1 })
+	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == host.UserQueue+1 })
 	h.release <- struct{}{}
 	if u := h.next(); u != userB {
 		t.Fatalf("user %d's search started, want B's", u)
@@ -164,9 +151,9 @@ func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
 	h.next()
 	h.submit(userA)
 	h.submit(userA)
-	until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
+	hosttest.Until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
 	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == 3 })
+	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == 3 })
 	h.release <- struct{}{}
 	if u := h.next(); u != userB {
 		t.Fatalf("user %d's search started, want B's", u)
@@ -189,7 +176,7 @@ func TestAIPoolDropsCancelledWaiters(t *testing.T) {
 	ctx, cancel := context.WithCancel(host.WithUser(context.Background(), userA))
 	errc := make(chan error, 1)
 	go func() { errc <- p.Do(ctx, func(context.Context) { t.Error("a cancelled search ran") }) }()
-	until(t, "the search waits", func() bool { return p.Waiting() == 1 })
+	hosttest.Until(t, "the search waits", func() bool { return p.Waiting() == 1 })
 	cancel()
 	if err := <-errc; !errors.Is(err, host.ErrBusy) {
 		t.Fatalf("Do with its context ended = %v, want ErrBusy", err)
