@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/reversibot/reversi/bot"
@@ -13,45 +12,6 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
 )
-
-// searchCounter counts the searches it is asked for by position, announces each on started
-// and holds them all until open is called.
-type searchCounter struct {
-	firstMover
-	started chan string
-	gate    chan struct{}
-	once    sync.Once
-
-	mu       sync.Mutex
-	searches map[string]int
-}
-
-func newSearchCounter() *searchCounter {
-	return &searchCounter{started: make(chan string, 256), gate: make(chan struct{}), searches: map[string]int{}}
-}
-
-// open lets every search held, and every later one, answer. It is idempotent.
-func (m *searchCounter) open() { m.once.Do(func() { close(m.gate) }) }
-
-func (m *searchCounter) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	key := pos.String()
-	m.mu.Lock()
-	m.searches[key]++
-	m.mu.Unlock()
-	m.started <- key
-	select {
-	case <-m.gate:
-	case <-ctx.Done():
-		return engine.Pass, ctx.Err()
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *searchCounter) count(key string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.searches[key]
-}
 
 // countMessages waits until chat holds at least n bot messages matching pred.
 func (h *harness) countMessages(chat int64, n int, what string, pred func(telegramtest.Message) bool) {
@@ -73,19 +33,14 @@ func (h *harness) countMessages(chat int64, n int, what string, pred func(telegr
 // While the AI owes a move in a group game, its player's typed moves ("not your turn"), stale
 // taps and other members' /board each get their answer, and the position is searched once.
 func TestAIFloodSearchesAPositionOnce(t *testing.T) {
-	m := newSearchCounter()
+	m := hosttest.NewGatedMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 2 })
-	t.Cleanup(m.open) // before the bot stops
+	t.Cleanup(m.Open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
 	h.send(alice, g.ID(), "/ai 8 3 white") // the AI plays black: it moves first
 	board := h.waitMsg(g.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
-	var first string
-	select {
-	case first = <-m.started:
-	case <-h.guard().Done():
-		t.Fatal("the AI did not start thinking")
-	}
+	first := hosttest.Receive(t, m.Started, "the AI did not start thinking")
 
 	const n = 6
 	d3, _ := engine.ParseSquare("d3")
@@ -105,12 +60,12 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 	// Boards posted (a board replaced by a newer one in the chat may keep no buttons).
 	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "To move: ") })
 
-	m.open()
+	m.Open()
 	h.waitMsg(g.ID(), "the AI's move", func(m telegramtest.Message) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Alice")
 	})
 	h.stop() // every update handled
-	if got := m.count(first); got != 1 {
+	if got := m.Count(first); got != 1 {
 		t.Fatalf("the position was searched %d times during the flood, want once", got)
 	}
 }

@@ -14,66 +14,13 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-// gatedMover counts the searches it is asked for, by kind and position, announces each on
-// started, and holds them all until gate is closed.
-type gatedMover struct {
-	firstMover
-	started chan string
-	gate    chan struct{}
-	once    sync.Once
-
-	mu       sync.Mutex
-	searches map[string]int
-}
-
-func newGatedMover() *gatedMover {
-	return &gatedMover{started: make(chan string, 64), gate: make(chan struct{}), searches: map[string]int{}}
-}
-
-// open lets every search held, and every later one, answer. It is idempotent.
-func (m *gatedMover) open() { m.once.Do(func() { close(m.gate) }) }
-
-func (m *gatedMover) hold(ctx context.Context, key string) error {
-	m.mu.Lock()
-	m.searches[key]++
-	m.mu.Unlock()
-	m.started <- key
-	select {
-	case <-m.gate:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (m *gatedMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	if err := m.hold(ctx, "move "+pos.String()); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *gatedMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
-	if err := m.hold(ctx, "hint "+pos.String()); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Hint(ctx, pos)
-}
-
-// count returns the number of searches of key asked for so far.
-func (m *gatedMover) count(key string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.searches[key]
-}
-
 // newService returns a Service over the env's store with its own pool and the Mover m. When
 // the test ends, m lets its searches go before the pool closes.
-func (e *env) newService(m *gatedMover) *host.Service {
+func (e *env) newService(m *hosttest.GatedMover) *host.Service {
 	pool := host.NewAIPool(2, 0)
 	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
 	e.t.Cleanup(func() { svc.Close(); pool.Close() })
-	e.t.Cleanup(m.open)
+	e.t.Cleanup(m.Open)
 	return svc
 }
 
@@ -85,7 +32,7 @@ type reply struct {
 // flood calls AIReply n times at once on svc and checks that each returns at once, while the
 // first search still runs, with nothing played and Thinking set; a second search of the
 // position fails the test.
-func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
+func flood(t *testing.T, svc *host.Service, m *hosttest.GatedMover, id string, n int) {
 	t.Helper()
 	replies := make(chan reply, n)
 	for range n {
@@ -105,7 +52,7 @@ func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
 				t.Fatalf("AIReply while the AI thinks = played %v, Thinking %v, NeedAI %v; want nothing played, Thinking, NeedAI",
 					rp.r.Played, rp.r.Thinking, rp.r.NeedAI)
 			}
-		case key := <-m.started:
+		case key := <-m.Started:
 			t.Fatalf("a second search started while the first ran (%s)", key)
 		}
 	}
@@ -116,16 +63,16 @@ func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
 // and the one search's move is played once.
 func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
 	lead := make(chan reply, 1)
 	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	first := m.Next(t)
 
 	flood(t, svc, m, g.Game.ID, 20)
 
-	m.open()
+	m.Open()
 	rp := <-lead
 	if rp.err != nil || len(rp.r.Played) != 1 || rp.r.NeedAI {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
@@ -134,7 +81,7 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	if r := e.ok(svc.AIReply(e.ctx, g.Game.ID)); len(r.Played) != 0 || r.Thinking {
 		t.Fatalf("AIReply after the move = %+v", r)
 	}
-	if n := m.count(first); n != 1 {
+	if n := m.Count(first); n != 1 {
 		t.Fatalf("%d searches of the position, want 1", n)
 	}
 	if r := e.ok(svc.Game(e.ctx, g.Game.ID)); len(r.Game.Moves) != 1 {
@@ -146,20 +93,20 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 // second, while the first searches, says the AI is thinking.
 func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	one, two := e.newService(m), e.newService(m)
 	g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
 	lead := make(chan reply, 1)
 	go func() { r, err := one.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	first := m.Next(t)
 
 	flood(t, two, m, g.Game.ID, 10)
 
-	m.open()
+	m.Open()
 	if rp := <-lead; rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
 	}
-	if n := m.count(first); n != 1 {
+	if n := m.Count(first); n != 1 {
 		t.Fatalf("%d searches of the position, want 1", n)
 	}
 	// The lease is free again: the other process answers the next position.
@@ -174,7 +121,7 @@ func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 // answer: one hint search per position at a time.
 func TestHintJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack))
 	const asks = 6
@@ -187,22 +134,22 @@ func TestHintJoinsTheSearchInFlight(t *testing.T) {
 		hints <- sq
 	}
 	go ask()
-	first := <-m.started
+	first := m.Next(t)
 	for range asks - 1 {
 		go ask()
 	}
-	hosttest.Until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.started) > 0 })
-	if len(m.started) > 0 {
-		t.Fatalf("a second hint search started while the first ran (%s)", <-m.started)
+	hosttest.Until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.Started) > 0 })
+	if len(m.Started) > 0 {
+		t.Fatalf("a second hint search started while the first ran (%s)", <-m.Started)
 	}
-	m.open()
+	m.Open()
 	want, _ := firstMover{}.Hint(e.ctx, g.Pos)
 	for range asks {
 		if sq := <-hints; sq != want {
 			t.Fatalf("Hint = %v, want %v", sq, want)
 		}
 	}
-	if n := m.count(first); n != 1 {
+	if n := m.Count(first); n != 1 {
 		t.Fatalf("%d hint searches of the position, want 1", n)
 	}
 }
@@ -321,8 +268,8 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 // level's budget: meanwhile AIReply says the AI is thinking and searches nothing; then it plays.
 func TestDeadProcessLeaseExpires(t *testing.T) {
 	st, mini := storagetest.NewEmbedded(t)
-	m := newGatedMover()
-	m.open()
+	m := hosttest.NewGatedMover()
+	m.Open()
 	pool := host.NewAIPool(1, 0)
 	svc := host.New(host.Config{Store: st, Mover: m, Pool: pool})
 	t.Cleanup(func() { svc.Close(); pool.Close() })
@@ -339,7 +286,7 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 	if err != nil || !r.Thinking || len(r.Played) != 0 {
 		t.Fatalf("AIReply under another's lease = %+v, %v; want Thinking", r, err)
 	}
-	if len(m.started) != 0 {
+	if len(m.Started) != 0 {
 		t.Fatal("a search started under another process's lease")
 	}
 	mini.FastForward(time.Second)
@@ -353,23 +300,23 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 // however many such writes come.
 func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, host.ChooseWhite))
 	lead := make(chan reply, 1)
 	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	first := m.Next(t)
 	for i := range 3 {
 		if _, err := svc.AddBoard(e.ctx, g.Game.ID, storage.BoardRef{ChatID: group, MessageID: 10 + i}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m.open()
+	m.Open()
 	rp := <-lead
 	if rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("AIReply = %+v, %v; want the AI's move", rp.r, rp.err)
 	}
-	if n := m.count(first); n != 1 {
+	if n := m.Count(first); n != 1 {
 		t.Fatalf("%d searches of the position, want 1", n)
 	}
 }
