@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,43 +69,12 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 	}
 }
 
-// levelMover announces the level of every search it is asked for and holds it until one
-// value is sent on release (or stop is closed).
-type levelMover struct {
-	firstMover
-	started chan string
-	release chan struct{}
-	stop    chan struct{}
-}
-
-func (m *levelMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	m.started <- "level " + strconv.Itoa(level)
-	select {
-	case <-m.release:
-	case <-m.stop:
-	case <-ctx.Done():
-		return engine.Pass, ctx.Err()
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *levelMover) next(h *harness) string {
-	h.t.Helper()
-	select {
-	case s := <-m.started:
-		return s
-	case <-h.guard().Done():
-		h.t.Fatal("no search started")
-		return ""
-	}
-}
-
 // User A keeps the only AI worker busy and more searches queued (AI games in several groups);
 // user B's reply starts as soon as one of A's searches ends.
 func TestAIFairBetweenUsers(t *testing.T) {
-	m := &levelMover{started: make(chan string, 64), release: make(chan struct{}), stop: make(chan struct{})}
+	m := hosttest.NewHeldMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 1 })
-	t.Cleanup(func() { close(m.stop) }) // before the bot stops
+	t.Cleanup(func() { close(m.Stop) }) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	pool := h.b.AIPool()
 	const games = 4
@@ -114,7 +82,7 @@ func TestAIFairBetweenUsers(t *testing.T) {
 		g := h.srv.NewGroup("Club "+strconv.Itoa(i), alice)
 		h.send(alice, g.ID(), "/ai 8 2 white")
 		if i == 0 {
-			if s := m.next(h); s != "level 2" {
+			if s := m.Next(t); s != "level 2" {
 				t.Fatalf("first search: %s", s)
 			}
 		}
@@ -123,15 +91,15 @@ func TestAIFairBetweenUsers(t *testing.T) {
 	h.send(bob, bob.ID(), "/ai 8 1 white")
 	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == games })
 
-	m.release <- struct{}{} // one of A's searches ends
-	if s := m.next(h); s != "level 1" {
+	m.Release <- struct{}{} // one of A's searches ends
+	if s := m.Next(t); s != "level 1" {
 		t.Fatalf("after one of A's searches ended, a %s search started; want B's level-1 reply", s)
 	}
 	for range games {
-		m.release <- struct{}{}
+		m.Release <- struct{}{}
 	}
 	for range games - 1 {
-		m.next(h)
+		m.Next(t)
 	}
 	h.waitMsg(bob.ID(), "the AI's reply to B", func(m telegramtest.Message) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Bob")

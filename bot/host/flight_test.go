@@ -2,7 +2,6 @@ package host_test
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -154,69 +153,18 @@ func TestHintJoinsTheSearchInFlight(t *testing.T) {
 	}
 }
 
-// orderMover announces the user of every search it is asked for (as the pool's context
-// carries it, the level telling which game otherwise) and holds it until one value is sent on
-// release.
-type orderMover struct {
-	firstMover
-	started chan string
-	release chan struct{}
-	stop    chan struct{}
-}
-
-func newOrderMover() *orderMover {
-	return &orderMover{started: make(chan string, 64), release: make(chan struct{}), stop: make(chan struct{})}
-}
-
-func (m *orderMover) hold(ctx context.Context, what string) error {
-	m.started <- what
-	select {
-	case <-m.release:
-		return nil
-	case <-m.stop:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (m *orderMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	if err := m.hold(ctx, "level "+strconv.Itoa(level)); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *orderMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
-	if err := m.hold(ctx, "hint"); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Hint(ctx, pos)
-}
-
-func (m *orderMover) next(t *testing.T) string {
-	t.Helper()
-	select {
-	case s := <-m.started:
-		return s
-	case <-time.After(20 * time.Second): // a failing guard
-		t.Fatal("no search started")
-		return ""
-	}
-}
-
 // The Service runs each AI reply as the search of the game's human player and each hint as
 // the asker's: user A's many AI games and hints cannot hold user B's reply back by more than
 // one search.
 func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 	e := newEnv(t)
-	m := newOrderMover()
+	m := hosttest.NewHeldMover()
 	var wg sync.WaitGroup
 	t.Cleanup(wg.Wait) // last: every call has returned
 	pool := host.NewAIPool(1, 0)
 	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
 	t.Cleanup(func() { svc.Close(); pool.Close() })
-	t.Cleanup(func() { close(m.stop) }) // first: the held searches end, then the pool closes
+	t.Cleanup(func() { close(m.Stop) }) // first: the held searches end, then the pool closes
 
 	run := func(f func() error) {
 		wg.Add(1)
@@ -237,7 +185,7 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 		g := e.ok(svc.NewAIGame(e.ctx, a, int64(-100-i), 8, 2, host.ChooseWhite))
 		run(aiReply(g.Game.ID))
 		if i == 0 {
-			if s := m.next(t); s != "level 2" {
+			if s := m.Next(t); s != "level 2" {
 				t.Fatalf("first search %q", s)
 			}
 		}
@@ -251,15 +199,15 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 	run(aiReply(b.Game.ID))
 	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
 
-	m.release <- struct{}{} // one of A's searches ends
-	if s := m.next(t); s != "level 1" {
+	m.Release <- struct{}{} // one of A's searches ends
+	if s := m.Next(t); s != "level 1" {
 		t.Fatalf("after one of A's searches ended, %q started; want B's level-1 reply", s)
 	}
 	for range 4 {
-		m.release <- struct{}{}
+		m.Release <- struct{}{}
 	}
 	for range 3 {
-		m.next(t)
+		m.Next(t)
 	}
 	wg.Wait()
 }
