@@ -247,6 +247,13 @@ func (h *harness) boardAfter(chat int64, step func()) telegramtest.Message {
 	return h.boardIn(chat, last)
 }
 
+// sendForBoard sends text from u into chat and returns the first board the bot posts there
+// after it.
+func (h *harness) sendForBoard(u *telegramtest.User, chat int64, text string) telegramtest.Message {
+	h.t.Helper()
+	return h.boardAfter(chat, func() { h.send(u, chat, text) })
+}
+
 // lobbyGame has a open a lobby in the group chat and b join it, and waits until the bot has
 // handled the Join (the game began and its board is recorded). It returns the lobby as it was
 // before the Join and the board of the game.
