@@ -31,6 +31,21 @@ type startOverCorrupt struct {
 	check func(e *env, r *host.Result)
 }
 
+// inviteJoinOver is Bob joining Alice's invitation while the game that will not read is
+// player's game against the AI, in player's chat.
+func inviteJoinOver(name string, player storage.Player) startOverCorrupt {
+	return startOverCorrupt{name: name,
+		setup: func(e *env) (*storage.Game, string) {
+			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
+			return e.ok(e.svc.NewAIGame(e.ctx, player, player.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
+		},
+		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
+		check: func(e *env, r *host.Result) {
+			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
+			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
+		}}
+}
+
 var startsOverCorrupt = []startOverCorrupt{
 	{name: "ai",
 		setup: func(e *env) (*storage.Game, string) {
@@ -70,26 +85,8 @@ var startsOverCorrupt = []startOverCorrupt{
 				e.t.Fatalf("the message shows %v, %v; want the new lobby", cur, err)
 			}
 		}},
-	{name: "invite join, joiner's chat",
-		setup: func(e *env) (*storage.Game, string) {
-			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
-			return e.ok(e.svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
-		},
-		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
-		check: func(e *env, r *host.Result) {
-			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
-			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
-		}},
-	{name: "invite join, creator's chat",
-		setup: func(e *env) (*storage.Game, string) {
-			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
-			return e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
-		},
-		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
-		check: func(e *env, r *host.Result) {
-			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
-			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
-		}},
+	inviteJoinOver("invite join, joiner's chat", bob),
+	inviteJoinOver("invite join, creator's chat", alice),
 	{name: "rematch",
 		setup: func(e *env) (*storage.Game, string) {
 			g := e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack)).Game
