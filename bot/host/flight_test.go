@@ -28,6 +28,24 @@ type reply struct {
 	err error
 }
 
+// leadSearch calls AIReply for game id on svc in the background and waits until its search
+// starts: it returns where that AIReply's answer will come and the search's key.
+func (e *env) leadSearch(svc *host.Service, m *hosttest.GatedMover, id string) (<-chan reply, string) {
+	e.t.Helper()
+	lead := make(chan reply, 1)
+	go func() { r, err := svc.AIReply(e.ctx, id); lead <- reply{r, err} }()
+	return lead, m.Next(e.t)
+}
+
+// wantOneSearch fails the test unless the position of key was searched exactly once; what
+// names the searches in the failure.
+func wantOneSearch(t *testing.T, m *hosttest.GatedMover, key, what string) {
+	t.Helper()
+	if n := m.Count(key); n != 1 {
+		t.Fatalf("%d %s of the position, want 1", n, what)
+	}
+}
+
 // flood calls AIReply n times at once on svc and checks that each returns at once, while the
 // first search still runs, with nothing played and Thinking set; a second search of the
 // position fails the test.
@@ -65,9 +83,7 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := m.Next(t)
+	lead, first := e.leadSearch(svc, m, g.Game.ID)
 
 	flood(t, svc, m, g.Game.ID, 20)
 
@@ -80,9 +96,7 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	if r := e.ok(svc.AIReply(e.ctx, g.Game.ID)); len(r.Played) != 0 || r.Thinking {
 		t.Fatalf("AIReply after the move = %+v", r)
 	}
-	if n := m.Count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 	if r := e.ok(svc.Game(e.ctx, g.Game.ID)); len(r.Game.Moves) != 1 {
 		t.Fatalf("the game has %d moves, want the AI's one", len(r.Game.Moves))
 	}
@@ -95,9 +109,7 @@ func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 	m := hosttest.NewGatedMover()
 	one, two := e.newService(m), e.newService(m)
 	g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := one.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := m.Next(t)
+	lead, first := e.leadSearch(one, m, g.Game.ID)
 
 	flood(t, two, m, g.Game.ID, 10)
 
@@ -105,9 +117,7 @@ func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 	if rp := <-lead; rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
 	}
-	if n := m.Count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 	// The lease is free again: the other process answers the next position.
 	pos := e.ok(two.Game(e.ctx, g.Game.ID))
 	r := e.ok(two.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, pos), host.Ply(pos.Game)))
@@ -148,9 +158,7 @@ func TestHintJoinsTheSearchInFlight(t *testing.T) {
 			t.Fatalf("Hint = %v, want %v", sq, want)
 		}
 	}
-	if n := m.Count(first); n != 1 {
-		t.Fatalf("%d hint searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "hint searches")
 }
 
 // The Service runs each AI reply as the search of the game's human player and each hint as
@@ -251,9 +259,7 @@ func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := m.Next(t)
+	lead, first := e.leadSearch(svc, m, g.Game.ID)
 	for i := range 3 {
 		if _, err := svc.AddBoard(e.ctx, g.Game.ID, storage.BoardRef{ChatID: group, MessageID: 10 + i}); err != nil {
 			t.Fatal(err)
@@ -264,9 +270,7 @@ func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 	if rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("AIReply = %+v, %v; want the AI's move", rp.r, rp.err)
 	}
-	if n := m.Count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 }
 
 // hookStore calls after once, from inside the first UpdateGame that writes a game with moves
