@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/host/hosttest"
@@ -52,12 +51,18 @@ func (h *heldJobs) submit(user int64) {
 // next returns the user of the next job to start.
 func (h *heldJobs) next() int64 {
 	h.t.Helper()
-	select {
-	case u := <-h.started:
-		return u
-	case <-time.After(20 * time.Second): // a failing guard
-		h.t.Fatal("no job started")
-		return 0
+	return hosttest.Receive(h.t, h.started, "no job started")
+}
+
+// bStartsNext submits a search of user B behind the waiting searches, of which there are
+// waiting, and checks that B's is the one that starts when a running search ends.
+func (h *heldJobs) bStartsNext(waiting int) {
+	h.t.Helper()
+	h.submit(userB)
+	hosttest.Until(h.t, "B's search waits", func() bool { return h.p.Waiting() == waiting+1 })
+	h.release <- struct{}{} // one of A's searches ends
+	if u := h.next(); u != userB {
+		h.t.Fatalf("after one search ended, user %d's search started; want B's (%d) before A's queue", u, userB)
 	}
 }
 
@@ -83,13 +88,7 @@ func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
 		h.submit(userA)
 	}
 	hosttest.Until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
-	h.submit(userB)
-	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == 4 })
-
-	h.release <- struct{}{} // one of A's searches ends
-	if u := h.next(); u != userB {
-		t.Fatalf("after one search ended, user %d's search started; want B's (%d) before A's queue", u, userB)
-	}
+	h.bStartsNext(3)
 	// The rest run, A's in the order they came.
 	for range 4 {
 		h.release <- struct{}{}
@@ -119,20 +118,10 @@ func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 	go func() {
 		refused <- p.Do(host.WithUser(context.Background(), userA), func(context.Context) { ran = true })
 	}()
-	select {
-	case err := <-refused:
-		if !errors.Is(err, host.ErrBusy) || ran {
-			t.Fatalf("Do over A's queue = %v (ran %v), want ErrBusy", err, ran)
-		}
-	case <-time.After(20 * time.Second): // a failing guard
-		t.Fatal("Do over A's queue was not refused while the worker was busy")
+	if err := hosttest.Receive(t, refused, "Do over A's queue was not refused while the worker was busy"); !errors.Is(err, host.ErrBusy) || ran {
+		t.Fatalf("Do over A's queue = %v (ran %v), want ErrBusy", err, ran)
 	}
-	h.submit(userB)
-	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == host.UserQueue+1 })
-	h.release <- struct{}{}
-	if u := h.next(); u != userB {
-		t.Fatalf("user %d's search started, want B's", u)
-	}
+	h.bStartsNext(host.UserQueue)
 	for range host.UserQueue {
 		h.release <- struct{}{}
 		if u := h.next(); u != userA && u != userB {
@@ -152,12 +141,7 @@ func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
 	h.submit(userA)
 	h.submit(userA)
 	hosttest.Until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
-	h.submit(userB)
-	hosttest.Until(t, "B's search waits", func() bool { return p.Waiting() == 3 })
-	h.release <- struct{}{}
-	if u := h.next(); u != userB {
-		t.Fatalf("user %d's search started, want B's", u)
-	}
+	h.bStartsNext(2)
 	for range 3 {
 		h.release <- struct{}{}
 	}
