@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -13,7 +14,7 @@ import (
 
 // wantKeptAside checks that the record of game id is kept aside as planted and that the log
 // says so.
-func (e *env) wantKeptAside(what, id string, planted []byte, logs *logSink) {
+func (e *env) wantKeptAside(what, id string, planted []byte, logs *hosttest.LogBuffer) {
 	e.t.Helper()
 	if data, err := e.store.AsideRecord(e.ctx, id); err != nil || !bytes.Equal(data, planted) {
 		e.t.Fatalf("%s: aside record of %s = %q, %v; want the planted %q", what, id, data, err, planted)

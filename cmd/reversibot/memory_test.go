@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -75,7 +76,7 @@ func TestStartUpWarnsOfEvictionPolicy(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			client := redis.NewClient(&redis.Options{Addr: startRedisWith(t, tt.args...)})
 			defer client.Close()
-			var logs syncBuffer
+			var logs hosttest.LogBuffer
 			warnMemoryRisks(ctx, storage.New(client, storage.Options{}), slog.New(slog.NewTextHandler(&logs, nil)))
 			out := logs.String()
 			if tt.want == "" {
