@@ -258,8 +258,9 @@ func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err e
 	return c, data, expect, nil
 }
 
-// bindingKeys lists the chat and inline binding keys g names, without repeats.
-func (s *Store) bindingKeys(g *Game) []string {
+// bindingKeys lists, without repeats, the chat and inline binding keys of the boards via, then
+// those g names (none when g is nil).
+func (s *Store) bindingKeys(g *Game, via ...BoardRef) []string {
 	var out []string
 	add := func(k string) {
 		for _, o := range out {
@@ -278,6 +279,13 @@ func (s *Store) bindingKeys(g *Game) []string {
 		if validInline(id) {
 			add(s.k.inline(id))
 		}
+	}
+	for _, b := range via {
+		chat(b.ChatID)
+		inline(b.InlineID)
+	}
+	if g == nil {
+		return out
 	}
 	chat(g.ChatID)
 	inline(g.InlineID)
