@@ -1,58 +1,16 @@
 package bot_test
 
 import (
-	"context"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
 )
-
-// searchCounter counts the searches it is asked for by position, announces each on started
-// and holds them all until open is called.
-type searchCounter struct {
-	firstMover
-	started chan string
-	gate    chan struct{}
-	once    sync.Once
-
-	mu       sync.Mutex
-	searches map[string]int
-}
-
-func newSearchCounter() *searchCounter {
-	return &searchCounter{started: make(chan string, 256), gate: make(chan struct{}), searches: map[string]int{}}
-}
-
-// open lets every search held, and every later one, answer. It is idempotent.
-func (m *searchCounter) open() { m.once.Do(func() { close(m.gate) }) }
-
-func (m *searchCounter) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	key := pos.String()
-	m.mu.Lock()
-	m.searches[key]++
-	m.mu.Unlock()
-	m.started <- key
-	select {
-	case <-m.gate:
-	case <-ctx.Done():
-		return engine.Pass, ctx.Err()
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *searchCounter) count(key string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.searches[key]
-}
 
 // countMessages waits until chat holds at least n bot messages matching pred.
 func (h *harness) countMessages(chat int64, n int, what string, pred func(telegramtest.Message) bool) {
@@ -74,19 +32,14 @@ func (h *harness) countMessages(chat int64, n int, what string, pred func(telegr
 // While the AI owes a move in a group game, its player's typed moves ("not your turn"), stale
 // taps and other members' /board each get their answer, and the position is searched once.
 func TestAIFloodSearchesAPositionOnce(t *testing.T) {
-	m := newSearchCounter()
+	m := hosttest.NewGatedMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 2 })
-	t.Cleanup(m.open) // before the bot stops
+	t.Cleanup(m.Open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
 	h.send(alice, g.ID(), "/ai 8 3 white") // the AI plays black: it moves first
 	board := h.waitMsg(g.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
-	var first string
-	select {
-	case first = <-m.started:
-	case <-h.guard().Done():
-		t.Fatal("the AI did not start thinking")
-	}
+	first := hosttest.Receive(t, m.Started, "the AI did not start thinking")
 
 	const n = 6
 	d3, _ := engine.ParseSquare("d3")
@@ -106,66 +59,22 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 	// Boards posted (a board replaced by a newer one in the chat may keep no buttons).
 	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "To move: ") })
 
-	m.open()
+	m.Open()
 	h.waitMsg(g.ID(), "the AI's move", func(m telegramtest.Message) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Alice")
 	})
 	h.stop() // every update handled
-	if got := m.count(first); got != 1 {
+	if got := m.Count(first); got != 1 {
 		t.Fatalf("the position was searched %d times during the flood, want once", got)
-	}
-}
-
-// levelMover announces the level of every search it is asked for and holds it until one
-// value is sent on release (or stop is closed).
-type levelMover struct {
-	firstMover
-	started chan string
-	release chan struct{}
-	stop    chan struct{}
-}
-
-func (m *levelMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	m.started <- "level " + strconv.Itoa(level)
-	select {
-	case <-m.release:
-	case <-m.stop:
-	case <-ctx.Done():
-		return engine.Pass, ctx.Err()
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *levelMover) next(h *harness) string {
-	h.t.Helper()
-	select {
-	case s := <-m.started:
-		return s
-	case <-h.guard().Done():
-		h.t.Fatal("no search started")
-		return ""
-	}
-}
-
-// until spins (yielding, never sleeping) until cond holds, failing after 20 s: a failing
-// guard, not a synchronisation tool.
-func until(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never happened", what)
-		}
-		runtime.Gosched()
 	}
 }
 
 // User A keeps the only AI worker busy and more searches queued (AI games in several groups);
 // user B's reply starts as soon as one of A's searches ends.
 func TestAIFairBetweenUsers(t *testing.T) {
-	m := &levelMover{started: make(chan string, 64), release: make(chan struct{}), stop: make(chan struct{})}
+	m := hosttest.NewHeldMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 1 })
-	t.Cleanup(func() { close(m.stop) }) // before the bot stops
+	t.Cleanup(func() { close(m.Stop) }) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	pool := h.b.AIPool()
 	const games = 4
@@ -173,24 +82,24 @@ func TestAIFairBetweenUsers(t *testing.T) {
 		g := h.srv.NewGroup("Club "+strconv.Itoa(i), alice)
 		h.send(alice, g.ID(), "/ai 8 2 white")
 		if i == 0 {
-			if s := m.next(h); s != "level 2" {
+			if s := m.Next(t); s != "level 2" {
 				t.Fatalf("first search: %s", s)
 			}
 		}
 	}
-	until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
+	hosttest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
 	h.send(bob, bob.ID(), "/ai 8 1 white")
-	until(t, "B's search waits", func() bool { return pool.Waiting() == games })
+	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == games })
 
-	m.release <- struct{}{} // one of A's searches ends
-	if s := m.next(h); s != "level 1" {
+	m.Release <- struct{}{} // one of A's searches ends
+	if s := m.Next(t); s != "level 1" {
 		t.Fatalf("after one of A's searches ended, a %s search started; want B's level-1 reply", s)
 	}
 	for range games {
-		m.release <- struct{}{}
+		m.Release <- struct{}{}
 	}
 	for range games - 1 {
-		m.next(h)
+		m.Next(t)
 	}
 	h.waitMsg(bob.ID(), "the AI's reply to B", func(m telegramtest.Message) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Bob")

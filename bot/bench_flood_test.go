@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -10,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/engine/ai"
@@ -63,18 +62,11 @@ func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent
 				return
 			}
 			if toMove(cur, who) {
-				moves := legalMoves(cur)
-				if len(moves) == 0 {
+				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.Message, bool) {
+					return latestBoard(v, g.ID())
+				}) {
 					return
 				}
-				ply := boardPly(cur)
-				if _, err := u.Press(cur, moves[0].CallbackData); err != nil {
-					return
-				}
-				_ = h.srv.WaitFor(ctx, func(v telegramtest.View) bool {
-					m, ok := latestBoard(v, g.ID())
-					return ok && boardPly(m) != ply
-				})
 				continue
 			}
 			// The AI owes a move: flood while it thinks.
@@ -106,23 +98,14 @@ func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent
 // workers. It reports the 50th, 90th and 99th percentiles, the level's budget, and the share
 // of replies over that budget plus one search of the flooded game (what must hold).
 func BenchmarkAIUnderFlood(b *testing.B) {
-	procs := runtime.GOMAXPROCS(0)
-	b.Cleanup(func() { runtime.GOMAXPROCS(procs) }) // bot.New raises it for the real AI
-	h := newHarness(b, func(o *bot.Options) { o.Mover = nil; o.AIWorkers = 2 })
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
+	h, ctx, wg := realAIBench(b)
 	flooder, friend, player := h.user("Flood", "en"), h.user("Friend", "en"), h.user("Player", "en")
 	var sent atomic.Int64
-	floodAI(ctx, h, flooder, friend, &sent, &wg)
-	until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
+	floodAI(ctx, h, flooder, friend, &sent, wg)
+	hosttest.Until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
 
 	who := render.BlackDisc + " Player"
-	newGame := func() telegramtest.Message {
-		last := h.lastID(player.ID())
-		h.send(player, player.ID(), "/ai 8 1 black")
-		return h.boardIn(player.ID(), last)
-	}
+	newGame := func() telegramtest.Message { return h.sendForBoard(player, player.ID(), "/ai 8 1 black") }
 	board := newGame()
 	var replies []time.Duration
 	sent0, wall0 := sent.Load(), time.Now()

@@ -53,21 +53,50 @@ func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *syn
 				if err != nil || finished(cur) {
 					return
 				}
-				moves := legalMoves(cur)
-				if len(moves) == 0 {
+				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.Message, bool) {
+					return v.Message(board.ChatID, board.ID)
+				}) {
 					return
 				}
-				ply := boardPly(cur)
-				if _, err := u.Press(cur, moves[0].CallbackData); err != nil {
-					return
-				}
-				_ = h.srv.WaitFor(ctx, func(v telegramtest.View) bool {
-					m, ok := v.Message(board.ChatID, board.ID)
-					return ok && boardPly(m) != ply
-				})
 			}
 		}()
 	}
+}
+
+// tapFirstMove has u tap the first legal move of the board cur and waits, until ctx ends, for
+// the board that find picks out of the view to show another ply. It reports false when cur
+// has no move or the tap could not be sent.
+func tapFirstMove(ctx context.Context, h *harness, u *telegramtest.User, cur telegramtest.Message,
+	find func(telegramtest.View) (telegramtest.Message, bool)) bool {
+	moves := legalMoves(cur)
+	if len(moves) == 0 {
+		return false
+	}
+	ply := boardPly(cur)
+	if _, err := u.Press(cur, moves[0].CallbackData); err != nil {
+		return false
+	}
+	_ = h.srv.WaitFor(ctx, func(v telegramtest.View) bool {
+		m, ok := find(v)
+		return ok && boardPly(m) != ply
+	})
+	return true
+}
+
+// realAIBench starts a harness whose bot runs the real engine/ai on two AI workers, and
+// returns it with a context for the load a benchmark runs beside the measured game and the
+// WaitGroup that load's goroutines join. When the benchmark ends the context is cancelled and
+// the load waited for, before the bot stops; GOMAXPROCS, which bot.New raises for the real
+// AI, is put back last.
+func realAIBench(b *testing.B) (*harness, context.Context, *sync.WaitGroup) {
+	b.Helper()
+	procs := runtime.GOMAXPROCS(0)
+	b.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+	h := newHarness(b, func(o *bot.Options) { o.Mover = nil; o.AIWorkers = 2 })
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	b.Cleanup(func() { cancel(); wg.Wait() })
+	return h, ctx, &wg
 }
 
 // BenchmarkMoveAck measures how soon a human move in a game between people is acknowledged
@@ -78,17 +107,12 @@ func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *syn
 var loadGames = envInt("BOT_LOAD", 4)
 
 func BenchmarkMoveAck(b *testing.B) {
-	procs := runtime.GOMAXPROCS(0)
-	b.Cleanup(func() { runtime.GOMAXPROCS(procs) }) // bot.New raises it for the real AI
-	h := newHarness(b, func(o *bot.Options) { o.Mover = nil; o.AIWorkers = 2 })
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
+	h, ctx, wg := realAIBench(b)
 	var load []*telegramtest.User
 	for i := range loadGames {
 		load = append(load, h.user(fmt.Sprintf("Load%d", i), "en"))
 	}
-	aiLoad(ctx, h, load, &wg)
+	aiLoad(ctx, h, load, wg)
 
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	newGame := func() []seat {

@@ -42,7 +42,7 @@ const (
 )
 
 // On reports whether b limits anything: Rate, Per and Burst are all positive.
-func (b Budget) On() bool { return b.Rate > 0 && b.Per > 0 && b.Burst > 0 }
+func (b Budget) On() bool { return b.limit().Valid() }
 
 // limit is b as the store's shared limit.
 func (b Budget) limit() storage.Limit {

@@ -65,6 +65,37 @@ func (h *harness) wantSetAside(id string, planted []byte) {
 	}
 }
 
+// tapSetAside has u tap the first legal move of board, whose game's record cannot be read,
+// and checks that u is told the game was set aside; where names the game in the failure.
+func (h *harness) tapSetAside(where string, u *telegramtest.User, board telegramtest.Message) {
+	h.t.Helper()
+	if a := h.pressData(u, board, legalMoves(board)[0].CallbackData); !a.ShowAlert || !strings.Contains(a.Text, setAsideText) {
+		h.t.Errorf("tap on a corrupt %s game answered %+v", where, a)
+	}
+}
+
+// stepsOnCorrupt, for each step, starts a game with newGame (at once: the chat is free),
+// plants a corrupt record under it and has u take the step in chat: "tap" taps a move on its
+// board, anything else is sent as a message. Each step is told the game was set aside, and the
+// record is kept aside as planted with the log naming its key; where names the game in the
+// failures.
+func (h *harness) stepsOnCorrupt(where string, u *telegramtest.User, chat int64, steps []string,
+	newGame func() telegramtest.Message, plant func(*testing.T, *storage.Game) []byte) {
+	h.t.Helper()
+	for _, step := range steps {
+		board := newGame()
+		id, planted := h.corrupt(board, plant)
+		last := h.lastID(chat)
+		if step == "tap" {
+			h.tapSetAside(where, u, board)
+		} else {
+			h.send(u, chat, step)
+			h.toldSetAside(chat, last)
+		}
+		h.wantSetAside(id, planted)
+	}
+}
+
 // toldSetAside waits for the bot's answer in chat after message after.
 func (h *harness) toldSetAside(chat int64, after int) {
 	h.t.Helper()
@@ -82,25 +113,8 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 		t.Run(p.name+"/private", func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", "en")
-			newAI := func() telegramtest.Message {
-				last := h.lastID(alice.ID())
-				h.send(alice, alice.ID(), "/ai 8 1 black")
-				return h.boardIn(alice.ID(), last)
-			}
-			for _, step := range []string{"/board", "d3", "tap"} {
-				board := newAI() // starts at once: the chat is free
-				id, planted := h.corrupt(board, p.plant)
-				last := h.lastID(alice.ID())
-				if step == "tap" {
-					if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !a.ShowAlert || !strings.Contains(a.Text, setAsideText) {
-						t.Errorf("tap on a corrupt game answered %+v", a)
-					}
-				} else {
-					h.send(alice, alice.ID(), step)
-					h.toldSetAside(alice.ID(), last)
-				}
-				h.wantSetAside(id, planted)
-			}
+			newAI := func() telegramtest.Message { return h.sendForBoard(alice, alice.ID(), "/ai 8 1 black") }
+			h.stepsOnCorrupt("private", alice, alice.ID(), []string{"/board", "d3", "tap"}, newAI, p.plant)
 			newAI()
 		})
 
@@ -109,29 +123,11 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 			alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 			g := h.srv.NewGroup("Club", alice, bob)
 			newGame := func() telegramtest.Message {
-				last := h.lastID(g.ID())
-				h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername)
-				lobby := h.waitMsg(g.ID(), "a lobby", func(m telegramtest.Message) bool {
-					return m.ID > last && strings.Contains(m.Content(), "wants to play Reversi") && m.Markup != nil
-				})
-				last = h.lastID(g.ID())
-				h.press(bob, lobby, "✅ Join")
-				return h.boardIn(g.ID(), last)
+				lobby := h.openLobby(alice, g.ID())
+				return h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
 			}
-			for _, step := range []string{"/board@" + telegramtest.DefaultBotUsername, "/move d3", "tap"} {
-				board := newGame() // opens at once: the group is free
-				id, planted := h.corrupt(board, p.plant)
-				last := h.lastID(g.ID())
-				if step == "tap" {
-					if a := h.pressData(bob, board, legalMoves(board)[0].CallbackData); !a.ShowAlert || !strings.Contains(a.Text, setAsideText) {
-						t.Errorf("tap on a corrupt group game answered %+v", a)
-					}
-				} else {
-					h.send(bob, g.ID(), step)
-					h.toldSetAside(g.ID(), last)
-				}
-				h.wantSetAside(id, planted)
-			}
+			steps := []string{"/board@" + telegramtest.DefaultBotUsername, "/move d3", "tap"}
+			h.stepsOnCorrupt("group", bob, g.ID(), steps, newGame, p.plant)
 			newGame()
 		})
 
@@ -139,26 +135,11 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 			h := newHarness(t)
 			alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 			chat := h.srv.NewGroup("Chat", alice, bob)
-			qid, err := alice.InlineQuery("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ans, err := h.srv.WaitInlineAnswer(h.guard(), qid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			post, err := alice.ChooseInlineResult(inlineResult(t, ans, 8), chat.ID())
-			if err != nil {
-				t.Fatal(err)
-			}
+			post := h.postInline(alice, 8, chat.ID())
 			h.press(bob, post, "✅ Join")
-			board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
-				return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
-			})
+			board := h.postBoard(post)
 			id, planted := h.corrupt(board, p.plant)
-			if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !a.ShowAlert || !strings.Contains(a.Text, setAsideText) {
-				t.Errorf("tap on a corrupt inline game answered %+v", a)
-			}
+			h.tapSetAside("inline", alice, board)
 			h.wantSetAside(id, planted)
 			if _, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, storage.ErrNotFound) {
 				t.Errorf("the inline message still has a game: %v", err)

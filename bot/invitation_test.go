@@ -69,9 +69,7 @@ func TestForgedInlineCreator(t *testing.T) {
 	// The genuine button still opens the lobby without chosen_inline_result: Bob joins and
 	// plays Mallory.
 	h.press(bob, post, "✅ Join")
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
-		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
-	})
+	board := h.postBoard(post)
 	g, err := h.store.GameByInline(context.Background(), post.InlineID)
 	if err != nil {
 		t.Fatal(err)

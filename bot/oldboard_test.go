@@ -18,9 +18,7 @@ func TestOldCopiesOfABoard(t *testing.T) {
 	h := newHarness(t, withHandledLog(&l))
 	alice := h.user("Alice", "en")
 	first, id, stale := h.ownAIGame(alice)
-	last := h.lastID(alice.ID())
-	h.sendHandled(l, alice, alice.ID(), "/board") // posts the board and records it
-	second := h.boardIn(alice.ID(), last)
+	second := h.boardAfter(alice.ID(), func() { h.sendHandled(l, alice, alice.ID(), "/board") }) // posts the board and records it
 
 	a := h.forge(l, alice, first, stale)
 	if !a.ShowAlert || !strings.Contains(a.Text, "/board") {
@@ -51,9 +49,7 @@ func TestOldCopiesOfABoard(t *testing.T) {
 		t.Errorf("a stale tap on the unrecorded board answered %+v, want a pointer to /board", a)
 	}
 	h.boardsAre(id)
-	last = h.lastID(alice.ID())
-	h.sendHandled(l, alice, alice.ID(), "/board")
-	third := h.boardIn(alice.ID(), last)
+	third := h.boardAfter(alice.ID(), func() { h.sendHandled(l, alice, alice.ID(), "/board") })
 	h.boardsAre(id, third)
 	final, _, _ := playToEnd(h, alice, third, "⚫ Alice")
 	if gameID(final) != id {
@@ -68,12 +64,8 @@ func TestLobbyMessageAfterTheGameBegan(t *testing.T) {
 	h := newHarness(t, withHandledLog(&l))
 	alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Carol", "en")
 	g := h.srv.NewGroup("Club", alice, bob, carol)
-	h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername)
-	lobby := h.waitLobby(g.ID(), "wants to play Reversi")
+	lobby, board := h.lobbyGame(l, alice, bob, g.ID())
 	join := lobby.Buttons()[0][0].CallbackData
-	last := h.lastID(g.ID())
-	h.pressHandled(l, bob, lobby, "✅ Join") // the game began and its board is recorded
-	board := h.boardIn(g.ID(), last)
 	version, boards := h.gameState(gameID(board))
 	if a := h.forge(l, carol, lobby, join); !strings.Contains(a.Text, "already joined") {
 		t.Errorf("a late Join on the lobby message answered %+v", a)

@@ -37,81 +37,72 @@ func tryTakeover(h *harness, l *handledLog, mallory *telegramtest.User, m telegr
 	}
 }
 
-func TestTakeoverOfInlinePost(t *testing.T) {
-	var l *handledLog
-	h := newHarness(t, withHandledLog(&l))
-	alice, bob, mallory := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Mallory", "en")
-	chat := h.srv.NewGroup("Chat", alice, bob, mallory)
-	post := h.postInline(alice, 8, chat.ID())
-	h.pressHandled(l, bob, post, "✅ Join") // the game began and its board is recorded
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
-		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
-	})
-	victim := gameID(board)
+// takeoverScene is a chat of Alice, Bob and Mallory on a bot that logs the updates it
+// handled: Alice and Bob play, Mallory forges taps.
+type takeoverScene struct {
+	h                   *harness
+	l                   *handledLog
+	alice, bob, mallory *telegramtest.User
+	chat                int64
+}
+
+func newTakeoverScene(t *testing.T, title string) *takeoverScene {
+	s := &takeoverScene{}
+	s.h = newHarness(t, withHandledLog(&s.l))
+	s.alice, s.bob, s.mallory = s.h.user("Alice", "en"), s.h.user("Bob", "en"), s.h.user("Mallory", "en")
+	s.chat = s.h.srv.NewGroup(title, s.alice, s.bob, s.mallory).ID()
+	return s
+}
+
+// resists checks that Mallory's forged taps on target, a message that shows Alice's and
+// Bob's game (or lobby), change nothing (what names that game in the failure), and that the
+// two then play that game to its end on the board play returns; notPlayed is the failure
+// when they do not.
+func (s *takeoverScene) resists(what string, target telegramtest.Message, play func() telegramtest.Message, notPlayed string) {
+	h := s.h
+	h.t.Helper()
+	victim := gameID(target)
 	version, boards := h.gameState(victim)
 
-	tryTakeover(h, l, mallory, board)
-	h.unchanged("the victim's game", victim, version, boards)
-	final := playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 200)
+	tryTakeover(h, s.l, s.mallory, target)
+	h.unchanged(what, victim, version, boards)
+	board := play()
+	final := playPeople(h, []seat{{s.alice, board, "Alice"}, {s.bob, board, "Bob"}}, 200)
 	if !finished(final[0]) || gameID(final[0]) != victim {
-		t.Fatalf("the victim's inline game did not play to its end:%s", dump(final))
+		h.t.Fatalf("%s:%s", notPlayed, dump(final))
 	}
+}
+
+func TestTakeoverOfInlinePost(t *testing.T) {
+	s := newTakeoverScene(t, "Chat")
+	post := s.h.postInline(s.alice, 8, s.chat)
+	s.h.pressHandled(s.l, s.bob, post, "✅ Join") // the game began and its board is recorded
+	board := s.h.postBoard(post)
+	s.resists("the victim's game", board, func() telegramtest.Message { return board },
+		"the victim's inline game did not play to its end")
 }
 
 func TestTakeoverOfGroupBoard(t *testing.T) {
-	var l *handledLog
-	h := newHarness(t, withHandledLog(&l))
-	alice, bob, mallory := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Mallory", "en")
-	g := h.srv.NewGroup("Club", alice, bob, mallory)
-	h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername)
-	lobby := h.waitLobby(g.ID(), "wants to play Reversi")
-	last := h.lastID(g.ID())
-	h.pressHandled(l, bob, lobby, "✅ Join") // the game began and its board is recorded
-	board := h.boardIn(g.ID(), last)
-	victim := gameID(board)
-	version, boards := h.gameState(victim)
-
-	tryTakeover(h, l, mallory, board)
-	h.unchanged("the victim's game", victim, version, boards)
-	final := playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 200)
-	if !finished(final[0]) || gameID(final[0]) != victim {
-		t.Fatalf("the victim's group game did not play to its end:%s", dump(final))
-	}
+	s := newTakeoverScene(t, "Club")
+	_, board := s.h.lobbyGame(s.l, s.alice, s.bob, s.chat)
+	s.resists("the victim's game", board, func() telegramtest.Message { return board },
+		"the victim's group game did not play to its end")
 }
 
 func TestTakeoverOfGroupLobby(t *testing.T) {
-	var l *handledLog
-	h := newHarness(t, withHandledLog(&l))
-	alice, bob, mallory := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Mallory", "en")
-	g := h.srv.NewGroup("Club", alice, bob, mallory)
-	h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername)
-	lobby := h.waitLobby(g.ID(), "wants to play Reversi")
-	victim := gameID(lobby)
-	version, boards := h.gameState(victim)
-
-	tryTakeover(h, l, mallory, lobby)
-	h.unchanged("the victim's lobby", victim, version, boards)
-	last := h.lastID(g.ID())
-	h.press(bob, h.current(lobby), "✅ Join")
-	board := h.boardIn(g.ID(), last)
-	final := playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 200)
-	if !finished(final[0]) || gameID(final[0]) != victim {
-		t.Fatalf("the victim's lobby did not become a game played to its end:%s", dump(final))
-	}
+	s := newTakeoverScene(t, "Club")
+	lobby := s.h.openLobby(s.alice, s.chat)
+	s.resists("the victim's lobby", lobby, func() telegramtest.Message {
+		return s.h.boardAfter(s.chat, func() { s.h.press(s.bob, s.h.current(lobby), "✅ Join") })
+	}, "the victim's lobby did not become a game played to its end")
 }
 
 // TestMenuTapsOnAGroupBoard: the menus edit the message they are tapped on; forged onto a
 // group's board they would replace it. They are refused there, and the game plays on.
 func TestMenuTapsOnAGroupBoard(t *testing.T) {
-	var l *handledLog
-	h := newHarness(t, withHandledLog(&l))
-	alice, bob, mallory := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Mallory", "en")
-	g := h.srv.NewGroup("Club", alice, bob, mallory)
-	h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername)
-	lobby := h.waitLobby(g.ID(), "wants to play Reversi")
-	last := h.lastID(g.ID())
-	h.pressHandled(l, bob, lobby, "✅ Join")
-	board := h.boardIn(g.ID(), last)
+	s := newTakeoverScene(t, "Club")
+	h, l, alice, bob, mallory := s.h, s.l, s.alice, s.bob, s.mallory
+	_, board := h.lobbyGame(l, alice, bob, s.chat)
 	version, boards := h.gameState(gameID(board))
 	for _, c := range []render.Callback{
 		{Action: render.ActionSize, Arg: 8}, {Action: render.ActionLevel, Page: 8, Arg: 1},
@@ -141,9 +132,7 @@ func TestOldInlineGameAfterRematch(t *testing.T) {
 	chat := h.srv.NewGroup("Chat", alice, bob)
 	post := h.postInline(alice, 8, chat.ID())
 	h.pressHandled(l, bob, post, "✅ Join")
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
-		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
-	})
+	board := h.postBoard(post)
 	old := gameID(board)
 	h.pressHandled(l, alice, board, "🏳 Resign")
 	over := h.waitState(post, "the resignation", finished)

@@ -219,3 +219,47 @@ func inlineResult(t testing.TB, ans telegramtest.InlineAnswer, size int) string 
 	t.Fatalf("no result for size %d in %+v", size, ans.Results)
 	return ""
 }
+
+// postBoard waits until the inline post shows its game's board, before the first move.
+func (h *harness) postBoard(post telegramtest.Message) telegramtest.Message {
+	h.t.Helper()
+	return h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
+	})
+}
+
+// openLobby has u send /new in the group chat and returns the lobby the bot posts after it.
+func (h *harness) openLobby(u *telegramtest.User, chat int64) telegramtest.Message {
+	h.t.Helper()
+	last := h.lastID(chat)
+	h.send(u, chat, "/new@"+telegramtest.DefaultBotUsername)
+	return h.waitMsg(chat, "a lobby", func(m telegramtest.Message) bool {
+		return m.ID > last && strings.Contains(m.Content(), "wants to play Reversi") && m.Markup != nil
+	})
+}
+
+// boardAfter runs step (a command, a tap) and returns the first board the bot posts in chat
+// after it.
+func (h *harness) boardAfter(chat int64, step func()) telegramtest.Message {
+	h.t.Helper()
+	last := h.lastID(chat)
+	step()
+	return h.boardIn(chat, last)
+}
+
+// sendForBoard sends text from u into chat and returns the first board the bot posts there
+// after it.
+func (h *harness) sendForBoard(u *telegramtest.User, chat int64, text string) telegramtest.Message {
+	h.t.Helper()
+	return h.boardAfter(chat, func() { h.send(u, chat, text) })
+}
+
+// lobbyGame has a open a lobby in the group chat and b join it, and waits until the bot has
+// handled the Join (the game began and its board is recorded). It returns the lobby as it was
+// before the Join and the board of the game.
+func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.User, chat int64) (lobby, board telegramtest.Message) {
+	h.t.Helper()
+	lobby = h.openLobby(a, chat)
+	board = h.boardAfter(chat, func() { h.pressHandled(l, b, lobby, "✅ Join") })
+	return lobby, board
+}

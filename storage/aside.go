@@ -70,33 +70,15 @@ func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key s
 	if !validID(id) {
 		return "", false, ErrNotFound
 	}
-	var bindings []string
-	add := func(k string) {
-		for _, b := range bindings {
-			if b == k {
-				return
-			}
-		}
-		bindings = append(bindings, k)
-	}
-	for _, r := range via {
-		if r.ChatID != 0 {
-			add(s.k.chat(r.ChatID))
-		}
-		if validInline(r.InlineID) {
-			add(s.k.inline(r.InlineID))
-		}
-	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return "", false, wrap("set aside", err)
 	}
-	var g Game
-	if err == nil && g.UnmarshalBinary(data) == nil {
-		for _, k := range s.bindingKeys(&g) {
-			add(k)
-		}
+	var rec *Game // the record, when it still decodes
+	if g := new(Game); err == nil && g.UnmarshalBinary(data) == nil {
+		rec = g
 	}
+	bindings := s.bindingKeys(rec, via...)
 	// The record, its aside key and the bindings all carry the tag {g} (keys): one script.
 	key = s.k.aside(id)
 	keys := append([]string{s.k.game(id), key}, bindings...)

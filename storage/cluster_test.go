@@ -3,8 +3,6 @@ package storage_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 // TestCluster runs every kind of operation through a cluster client on a one-node Redis
@@ -145,13 +144,10 @@ func TestCluster(t *testing.T) {
 // It skips the test when redis-server is not installed.
 func startCluster(t *testing.T, extra ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
-	dir, port := t.TempDir(), freePort(t)
-	startRedis(t, port, dir, append([]string{"--cluster-enabled", "yes", "--cluster-config-file", dir + "/nodes.conf"}, extra...)...)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	dir := t.TempDir()
+	addr := storagetest.StartServer(t, storagetest.FreePort(t), dir,
+		append([]string{"--cluster-enabled", "yes", "--cluster-config-file", dir + "/nodes.conf"}, extra...)...).Addr
 	admin := redis.NewClient(&redis.Options{Addr: addr})
 	defer admin.Close()
 	if err := admin.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", 0, 16383).Err(); err != nil {

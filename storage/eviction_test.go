@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 // inParallel runs do(0) … do(n-1) from 16 goroutines and fails the test on the first error.
@@ -49,14 +49,9 @@ func inParallel(t *testing.T, what string, n int, do func(i int) error) {
 // users, 2,000 rematches and 1,000 queue entries. Every write of the flood must succeed, and
 // afterwards every game in play and every rating must still be there and take writes.
 func TestFloodEvictsNothing(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
-	port := freePort(t)
-	startRedis(t, port, t.TempDir(), "--appendonly", "no", "--save", "",
-		"--maxmemory", "8mb", "--maxmemory-policy", "noeviction")
-	client := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
+	addr := storagetest.StartScratchServer(t, "--maxmemory", "8mb", "--maxmemory-policy", "noeviction")
+	client := redis.NewClient(&redis.Options{Addr: addr})
 	defer client.Close()
 	s := storage.New(client, storage.Options{Prefix: "reversi:"})
 	if r, err := s.MemoryRisks(ctx); err != nil || len(r) != 0 {

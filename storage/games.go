@@ -30,25 +30,27 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1
 `)
 
-// refreshBinding sets the TTL of a chat or inline binding if it still names the game.
+// expireIfValue sets a key's TTL if the key still holds the given value: a chat or inline
+// binding that still names its game, a lease its holder still holds.
 //
-//	KEYS[1]  binding key
-//	ARGV[1]  game ID
+//	KEYS[1]  the key (a binding, a lease)
+//	ARGV[1]  the value it must hold (the game ID, the holder's token)
 //	ARGV[2]  TTL in milliseconds
-//	returns  1 refreshed, 0 bound elsewhere or absent
-var refreshBinding = redis.NewScript(`
+//	returns  1 set, 0 holding another value or absent
+var expireIfValue = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0
 `)
 
-// unbind deletes a chat or inline binding if it still names the game.
+// deleteIfValue deletes a key if it still holds the given value: a chat or inline binding
+// that still names its game, a lease its holder still holds.
 //
-//	KEYS[1]  binding key
-//	ARGV[1]  game ID
-//	returns  1 deleted, 0 bound elsewhere or absent
-var unbind = redis.NewScript(`
+//	KEYS[1]  the key (a binding, a lease)
+//	ARGV[1]  the value it must hold (the game ID, the holder's token)
+//	returns  1 deleted, 0 holding another value or absent
+var deleteIfValue = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
@@ -200,7 +202,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 				cas = casGame.EvalSha(ctx, p, []string{s.k.game(g.ID)}, expect[:], data, ms)
 			}
 			for _, k := range bindings {
-				refresh = append(refresh, refreshBinding.EvalSha(ctx, p, []string{k}, g.ID, ms))
+				refresh = append(refresh, expireIfValue.EvalSha(ctx, p, []string{k}, g.ID, ms))
 			}
 			return nil
 		})
@@ -208,13 +210,13 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	run(true)
 	if noScript(cas) {
 		// First use on this server (or after a restart or SCRIPT FLUSH): the CAS did not run.
-		if err := s.loadScripts(ctx, casGame, refreshBinding); err != nil {
+		if err := s.loadScripts(ctx, casGame, expireIfValue); err != nil {
 			return err
 		}
 		run(true)
 	} else if noScript(refresh...) && cas.Err() == nil {
 		// The CAS ran; only the refreshes must be repeated, never the CAS.
-		if s.loadScripts(ctx, refreshBinding) == nil {
+		if s.loadScripts(ctx, expireIfValue) == nil {
 			run(false)
 		}
 	}
@@ -256,8 +258,9 @@ func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err e
 	return c, data, expect, nil
 }
 
-// bindingKeys lists the chat and inline binding keys g names, without repeats.
-func (s *Store) bindingKeys(g *Game) []string {
+// bindingKeys lists, without repeats, the chat and inline binding keys of the boards via, then
+// those g names (none when g is nil).
+func (s *Store) bindingKeys(g *Game, via ...BoardRef) []string {
 	var out []string
 	add := func(k string) {
 		for _, o := range out {
@@ -276,6 +279,13 @@ func (s *Store) bindingKeys(g *Game) []string {
 		if validInline(id) {
 			add(s.k.inline(id))
 		}
+	}
+	for _, b := range via {
+		chat(b.ChatID)
+		inline(b.InlineID)
+	}
+	if g == nil {
+		return out
 	}
 	chat(g.ChatID)
 	inline(g.InlineID)
@@ -319,7 +329,7 @@ func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
 // UnbindChat removes chatID's binding if it still points at gameID, and reports success
 // (nil) whether or not it did.
 func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) error {
-	return wrap("unbind chat", unbind.Run(ctx, s.rdb, []string{s.k.chat(chatID)}, gameID).Err())
+	return wrap("unbind chat", deleteIfValue.Run(ctx, s.rdb, []string{s.k.chat(chatID)}, gameID).Err())
 }
 
 // GameByInline returns the game of the inline message inlineID, or ErrNotFound.
@@ -335,7 +345,7 @@ func (s *Store) UnbindInline(ctx context.Context, inlineID string, gameID string
 	if !validInline(inlineID) {
 		return nil
 	}
-	return wrap("unbind inline", unbind.Run(ctx, s.rdb, []string{s.k.inline(inlineID)}, gameID).Err())
+	return wrap("unbind inline", deleteIfValue.Run(ctx, s.rdb, []string{s.k.inline(inlineID)}, gameID).Err())
 }
 
 func (s *Store) gameByBinding(ctx context.Context, key string) (*Game, error) {
@@ -346,7 +356,7 @@ func (s *Store) gameByBinding(ctx context.Context, key string) (*Game, error) {
 	g, err := s.Game(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		// The game expired before its binding: drop the binding (best effort).
-		_ = unbind.Run(ctx, s.rdb, []string{key}, id).Err()
+		_ = deleteIfValue.Run(ctx, s.rdb, []string{key}, id).Err()
 	}
 	return g, err
 }

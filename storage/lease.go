@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Leases are short exclusive claims on a name, shared by every process on the Redis: the
@@ -17,33 +15,9 @@ import (
 //
 //	P ls:{NAME}   string  the holder's token, TTL = the lease's
 
-// lease returns the key of the lease on name.
+// lease returns the key of the lease on name. RenewLease and ReleaseLease change it only while
+// it holds the caller's token (expireIfValue, deleteIfValue).
 func (k keys) lease(name string) string { return k.p + "ls:{" + name + "}" }
-
-// renewLease sets a lease's TTL again if its holder still holds it.
-//
-//	KEYS[1]  lease key
-//	ARGV[1]  the holder's token
-//	ARGV[2]  TTL in milliseconds
-//	returns  1 renewed, 0 held by another or expired
-var renewLease = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-`)
-
-// releaseLease deletes a lease if its holder still holds it.
-//
-//	KEYS[1]  lease key
-//	ARGV[1]  the holder's token
-//	returns  1 released, 0 held by another or expired
-var releaseLease = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-`)
 
 // leaseMillis is ttl in whole milliseconds, at least one; ErrInvalid for ttl <= 0.
 func leaseMillis(ttl time.Duration) (int64, error) {
@@ -84,7 +58,7 @@ func (s *Store) RenewLease(ctx context.Context, name, token string, ttl time.Dur
 	if err != nil {
 		return false, err
 	}
-	n, err := renewLease.Run(ctx, s.rdb, []string{s.k.lease(name)}, token, ms).Int()
+	n, err := expireIfValue.Run(ctx, s.rdb, []string{s.k.lease(name)}, token, ms).Int()
 	if err != nil {
 		return false, wrap("renew lease", err)
 	}
@@ -94,5 +68,5 @@ func (s *Store) RenewLease(ctx context.Context, name, token string, ttl time.Dur
 // ReleaseLease ends the lease on name if token still holds it; a lease that expired, or that
 // another holder took since, is left alone.
 func (s *Store) ReleaseLease(ctx context.Context, name, token string) error {
-	return wrap("release lease", releaseLease.Run(ctx, s.rdb, []string{s.k.lease(name)}, token).Err())
+	return wrap("release lease", deleteIfValue.Run(ctx, s.rdb, []string{s.k.lease(name)}, token).Err())
 }

@@ -2,14 +2,13 @@ package storage_test
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 func TestMemoryPolicyRisks(t *testing.T) {
@@ -44,9 +43,6 @@ func TestMemoryPolicyRisks(t *testing.T) {
 // start-up, by CONFIG GET and, on a server that refuses CONFIG (as managed services do), by
 // INFO memory.
 func TestMemoryRisksOfServer(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
 	risks := func(s *storage.Store) []string {
 		t.Helper()
@@ -57,10 +53,7 @@ func TestMemoryRisksOfServer(t *testing.T) {
 		return r
 	}
 	open := func(extra ...string) (*storage.Store, *redis.Client) {
-		port := freePort(t)
-		args := append([]string{"--appendonly", "no", "--save", ""}, extra...)
-		startRedis(t, port, t.TempDir(), args...)
-		client := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
+		client := redis.NewClient(&redis.Options{Addr: storagetest.StartScratchServer(t, extra...)})
 		t.Cleanup(func() { client.Close() })
 		return storage.New(client, storage.Options{}), client
 	}

@@ -1,93 +1,24 @@
 package storage_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
-
-// redisServer is a redis-server process this test started.
-type redisServer struct {
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited and its output is drained
-}
-
-// startRedis starts redis-server on port with an append-only file in dir (fsync on every
-// write, so a kill loses nothing) and returns once it accepts connections.
-func startRedis(t *testing.T, port int, dir string, extra ...string) *redisServer {
-	t.Helper()
-	args := append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-		"--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"}, extra...)
-	cmd := exec.Command("redis-server", args...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	srv := &redisServer{cmd: cmd, done: make(chan struct{})}
-	ready := make(chan struct{})
-	var log strings.Builder
-	go func() {
-		defer close(srv.done)
-		sc := bufio.NewScanner(out)
-		waiting := true
-		for sc.Scan() {
-			if waiting {
-				log.WriteString(sc.Text() + "\n")
-				if strings.Contains(sc.Text(), "Ready to accept connections") {
-					close(ready)
-					waiting = false
-				}
-			}
-		}
-		_ = cmd.Wait()
-	}()
-	select {
-	case <-ready:
-	case <-srv.done:
-		t.Fatalf("redis-server exited before it was ready:\n%s", log.String())
-	}
-	t.Cleanup(srv.kill)
-	return srv
-}
-
-// kill stops the server abruptly (SIGKILL) and waits until it is gone.
-func (r *redisServer) kill() {
-	_ = r.cmd.Process.Kill()
-	<-r.done
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 // TestRedisRestart kills Redis mid-game: every operation must fail with ErrUnavailable (and
 // nothing panic); after a restart on the same port the same Store carries on by itself.
 func TestRedisRestart(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
-	}
 	ctx := context.Background()
-	dir, port := t.TempDir(), freePort(t)
-	srv := startRedis(t, port, dir)
-	client := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port),
+	dir, port := t.TempDir(), storagetest.FreePort(t)
+	srv := storagetest.StartServer(t, port, dir)
+	client := redis.NewClient(&redis.Options{Addr: srv.Addr,
 		DialTimeout: 500 * time.Millisecond, DialerRetries: 1, MaxRetries: 1})
 	defer client.Close()
 	s := storage.New(client, storage.Options{})
@@ -101,7 +32,7 @@ func TestRedisRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv.kill()
+	srv.Kill()
 	down := map[string]func() error{
 		"Ping":       func() error { return s.Ping(ctx) },
 		"Game":       func() error { _, err := s.Game(ctx, g.ID); return err },
@@ -127,7 +58,7 @@ func TestRedisRestart(t *testing.T) {
 		}
 	}
 
-	startRedis(t, port, dir)
+	storagetest.StartServer(t, port, dir)
 	// The same Store, no reconnect call. After a burst of failed dials go-redis probes the
 	// server in the background once a second, so recovery takes up to about a second: wait
 	// for it (bounded), then check that the game survived (AOF) and play goes on although

@@ -47,23 +47,32 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 return false
 `)
 
+// queueEntry is w's entry in the queue for boards of size, "SIZE:" and the encoded waiter;
+// ErrInvalid for a size no board has or a waiter without a user id.
+func queueEntry(size int, w Waiter) (string, error) {
+	if size < minSize || size > maxSize || size%2 != 0 {
+		return "", invalidf("queue for size %d", size)
+	}
+	if w.UserID == 0 {
+		return "", invalidf("waiter without a user id")
+	}
+	enc, err := encodeWaiter(w)
+	if err != nil {
+		return "", err
+	}
+	return strconv.Itoa(size) + ":" + string(enc), nil
+}
+
 // Enqueue looks for an opponent for w on boards of the given size. If someone else is
 // waiting for that size (and their entry has not expired), the longest waiting is taken out
 // of the queue and returned, and w is not queued. Otherwise w waits, replacing any earlier
 // entry of w.UserID (for any size), until QueueTTL passes or LeaveQueue; the result is nil.
 // Pairing is atomic: a waiter is handed to exactly one caller, and never to itself.
 func (s *Store) Enqueue(ctx context.Context, size int, w Waiter) (*Waiter, error) {
-	if size < minSize || size > maxSize || size%2 != 0 {
-		return nil, invalidf("queue for size %d", size)
-	}
-	if w.UserID == 0 {
-		return nil, invalidf("waiter without a user id")
-	}
-	enc, err := encodeWaiter(w)
+	entry, err := queueEntry(size, w)
 	if err != nil {
 		return nil, err
 	}
-	entry := strconv.Itoa(size) + ":" + string(enc)
 	id := itoa(w.UserID)
 	res, err := enqueue.Run(ctx, s.rdb, []string{s.k.queue(size), s.k.waiter(w.UserID)},
 		s.now().UnixMilli(), s.opt.QueueTTL.Milliseconds(), id, entry, s.k.waiterPrefix(),

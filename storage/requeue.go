@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -26,18 +25,12 @@ return 1
 // then). It pairs nobody, and does nothing when w waits already (it reports false then):
 // w's own newer /find or /cancel wins. Calling it twice queues w once.
 func (s *Store) Requeue(ctx context.Context, size int, w Waiter) (bool, error) {
-	if size < minSize || size > maxSize || size%2 != 0 {
-		return false, invalidf("queue for size %d", size)
-	}
-	if w.UserID == 0 {
-		return false, invalidf("waiter without a user id")
-	}
-	enc, err := encodeWaiter(w)
+	entry, err := queueEntry(size, w)
 	if err != nil {
 		return false, err
 	}
 	n, err := requeue.Run(ctx, s.rdb, []string{s.k.queue(size), s.k.waiter(w.UserID)},
-		s.now().UnixMilli(), s.opt.QueueTTL.Milliseconds(), itoa(w.UserID), strconv.Itoa(size)+":"+string(enc)).Int()
+		s.now().UnixMilli(), s.opt.QueueTTL.Milliseconds(), itoa(w.UserID), entry).Int()
 	if err != nil {
 		return false, wrap("requeue", err)
 	}

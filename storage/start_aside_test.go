@@ -27,6 +27,14 @@ func wantCorrupt(t *testing.T, what string, err error, id string) {
 	}
 }
 
+// plant stores rec, unchecked, as the record of game id in s.
+func plant(t *testing.T, s *storage.Store, id string, rec []byte) {
+	t.Helper()
+	if err := s.PutGameRecord(context.Background(), id, rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestStartGameUnreadableInTheWay: a chat bound to a record that cannot be read, an inline
 // message showing one, or a rematch that is one make StartGame fail with a *CorruptError
 // naming that game, with nothing written, so that the caller sets it aside (for the operator)
@@ -38,12 +46,8 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 			s := storagetest.New(t)
 			// A chat's game.
 			old := sampleGame(0)
-			if _, err := s.StartGame(ctx, old, storage.Hosting{Chats: []int64{600, 601}}); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.PutGameRecord(ctx, old.ID, rec); err != nil {
-				t.Fatal(err)
-			}
+			startIn(t, s, old, 600, 601)
+			plant(t, s, old.ID, rec)
 			before := countGames(t, s, bindingKey(t, s, 600, old.ID))
 			_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{602, 601}})
 			wantCorrupt(t, "StartGame over an unreadable game", err, old.ID)
@@ -70,9 +74,7 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 			if _, err := s.StartGame(ctx, inl, h); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.PutGameRecord(ctx, inl.ID, rec); err != nil {
-				t.Fatal(err)
-			}
+			plant(t, s, inl.ID, rec)
 			ex, err := s.StartGame(ctx, inl.Clone(), h)
 			wantCorrupt(t, "StartGame on an inline message showing an unreadable game", err, inl.ID)
 			if ex != nil {
@@ -82,17 +84,13 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 			// A rematch already made that cannot be read.
 			fin := finished("", 1, 2, storage.OutcomeDraw)
 			fin.Size, fin.Flow, fin.ChatID = 8, storage.FlowGroup, -70
-			if _, err := s.StartGame(ctx, fin, storage.Hosting{Chats: []int64{-70}}); err != nil {
-				t.Fatal(err)
-			}
+			startIn(t, s, fin, -70)
 			rh := storage.Hosting{Chats: []int64{-70}, RematchOf: fin.ID}
 			re := sampleGame(0)
 			if _, err := s.StartGame(ctx, re, rh); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.PutGameRecord(ctx, re.ID, rec); err != nil {
-				t.Fatal(err)
-			}
+			plant(t, s, re.ID, rec)
 			_, err = s.StartGame(ctx, sampleGame(0), rh)
 			wantCorrupt(t, "a second rematch when the first cannot be read", err, re.ID)
 		})
@@ -108,9 +106,7 @@ func TestStartGameUnreadableBody(t *testing.T) {
 	for _, st := range []storage.Status{storage.StatusPlaying, storage.StatusFinished} {
 		old := sampleGame(4)
 		old.Status = st
-		if _, err := s.StartGame(ctx, old, storage.Hosting{Chats: []int64{700}}); err != nil {
-			t.Fatal(err)
-		}
+		startIn(t, s, old, 700)
 		rec, err := s.GameRecord(ctx, old.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -145,27 +141,12 @@ func TestStartGameUnreadableBody(t *testing.T) {
 func TestJoinGameUnreadableInTheWay(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	lobby := &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
-		Players: [2]storage.Player{{UserID: 1, Name: "A", ChatID: 1}}}
-	if _, err := s.StartGame(ctx, lobby, storage.Hosting{}); err != nil {
-		t.Fatal(err)
-	}
+	lobby, join := newInvite(t, s)
 	old := sampleGame(0)
-	if _, err := s.StartGame(ctx, old, storage.Hosting{Chats: []int64{2}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PutGameRecord(ctx, old.ID, headerless["short"]); err != nil {
-		t.Fatal(err)
-	}
-	join := lobby.Clone()
-	join.Status, join.Players[1] = storage.StatusPlaying, storage.Player{UserID: 2, Name: "B", ChatID: 2}
+	startIn(t, s, old, 2)
+	plant(t, s, old.ID, headerless["short"])
 	wantCorrupt(t, "JoinGame with the joiner's chat on an unreadable game", s.JoinGame(ctx, join, []int64{1, 2}), old.ID)
-	if g, _ := s.Game(ctx, lobby.ID); g.Version != 1 || g.Status != storage.StatusLobby || join.Version != 1 {
-		t.Fatalf("a refused join changed the lobby: %+v (caller's version %d)", g, join.Version)
-	}
-	if _, err := s.GameByChat(ctx, 1); !errors.Is(err, storage.ErrNotFound) {
-		t.Fatalf("a refused join bound the creator's chat: %v", err)
-	}
+	wantJoinRefused(t, s, lobby, join)
 	if _, _, err := s.SetAside(ctx, old.ID, storage.BoardRef{ChatID: 2}); err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,47 @@ func wantShows(t *testing.T, s *storage.Store, chat int64, id string) {
 	}
 }
 
+// startIn starts g in s bound to chats, failing the test when it cannot.
+func startIn(t *testing.T, s *storage.Store, g *storage.Game, chats ...int64) {
+	t.Helper()
+	if _, err := s.StartGame(context.Background(), g, storage.Hosting{Chats: chats}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// finish stores g, a game of s, as finished.
+func finish(t *testing.T, s *storage.Store, g *storage.Game) {
+	t.Helper()
+	g.Status = storage.StatusFinished
+	if err := s.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newInvite starts an invitation lobby of user 1 (chat 1) in s and returns it with the game
+// that user 2, from chat 2, writes by joining it.
+func newInvite(t *testing.T, s *storage.Store) (lobby, join *storage.Game) {
+	t.Helper()
+	lobby = &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
+		Players: [2]storage.Player{{UserID: 1, Name: "A", ChatID: 1}}}
+	startIn(t, s, lobby)
+	join = lobby.Clone()
+	join.Status, join.Players[1] = storage.StatusPlaying, storage.Player{UserID: 2, Name: "B", ChatID: 2}
+	return lobby, join
+}
+
+// wantJoinRefused checks that a refused JoinGame of join left its lobby as newInvite made it
+// (stored and the caller's copy at version 1) and bound no chat of the creator's.
+func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *storage.Game) {
+	t.Helper()
+	if g, _ := s.Game(context.Background(), lobby.ID); g.Version != 1 || g.Status != storage.StatusLobby || join.Version != 1 {
+		t.Fatalf("a refused join changed the lobby: %+v (caller's version %d)", g, join.Version)
+	}
+	if _, err := s.GameByChat(context.Background(), 1); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("a refused join bound the creator's chat: %v", err)
+	}
+}
+
 func TestStartGameBindsEverything(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
@@ -93,9 +134,7 @@ func TestStartGameChatBusy(t *testing.T) {
 	for _, st := range []storage.Status{storage.StatusLobby, storage.StatusPlaying} {
 		old := sampleGame(0)
 		old.Status = st
-		if _, err := s.StartGame(ctx, old, storage.Hosting{Chats: []int64{500}}); err != nil {
-			t.Fatal(err)
-		}
+		startIn(t, s, old, 500)
 		before := countGames(t, s, bindingKey(t, s, 500, old.ID))
 		_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{501, 500}})
 		var busy *storage.BusyError
@@ -112,26 +151,18 @@ func TestStartGameChatBusy(t *testing.T) {
 			t.Fatalf("a refused start bound chat 501: %v", err)
 		}
 		wantShows(t, s, 500, old.ID)
-		old.Status = storage.StatusFinished
-		if err := s.UpdateGame(ctx, old); err != nil {
-			t.Fatal(err)
-		}
+		finish(t, s, old)
 		// Finished: the chat is free again.
 		g := sampleGame(0)
 		if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{500}}); err != nil {
 			t.Fatalf("StartGame after the game in the chat finished: %v", err)
 		}
 		wantShows(t, s, 500, g.ID)
-		g.Status = storage.StatusFinished
-		if err := s.UpdateGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
+		finish(t, s, g)
 	}
 	// A binding to a game that expired.
 	g := sampleGame(0)
-	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{600}}); err != nil {
-		t.Fatal(err)
-	}
+	startIn(t, s, g, 600)
 	s.Client().Del(ctx, strings.Replace(bindingKey(t, s, 600, g.ID), "{g}c:600", "{g}g:"+g.ID, 1))
 	n := sampleGame(0)
 	if _, err := s.StartGame(ctx, n, storage.Hosting{Chats: []int64{600}}); err != nil {
@@ -181,9 +212,7 @@ func TestStartGameRematchOnce(t *testing.T) {
 	s := storagetest.New(t)
 	old := finished("", 1, 2, storage.OutcomeDraw)
 	old.Size, old.Flow, old.ChatID = 8, storage.FlowGroup, -70
-	if _, err := s.StartGame(ctx, old, storage.Hosting{Chats: []int64{-70}}); err != nil {
-		t.Fatal(err)
-	}
+	startIn(t, s, old, -70)
 	h := storage.Hosting{Chats: []int64{-70}, RematchOf: old.ID}
 	const n = 20
 	ids := make([]string, n)
@@ -306,10 +335,7 @@ func TestStartAndJoinRetried(t *testing.T) {
 	}
 	wantShows(t, s, 2, lobby.ID)
 	// A rematch sent twice is made once, and reported as made (not as existing).
-	lobby.Status = storage.StatusFinished
-	if err := s.UpdateGame(ctx, lobby); err != nil {
-		t.Fatal(err)
-	}
+	finish(t, s, lobby)
 	re := sampleGame(0)
 	if ex, err := s.StartGame(ctx, re, storage.Hosting{Chats: []int64{-55, 2}, RematchOf: lobby.ID}); err != nil || ex != nil {
 		t.Fatalf("rematch sent twice = %v, %v; want made", ex, err)
@@ -322,31 +348,15 @@ func TestStartAndJoinRetried(t *testing.T) {
 func TestJoinGame(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	lobby := &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
-		Players: [2]storage.Player{{UserID: 1, Name: "A", ChatID: 1}}}
-	if _, err := s.StartGame(ctx, lobby, storage.Hosting{}); err != nil {
-		t.Fatal(err)
-	}
+	lobby, join := newInvite(t, s)
 	busy := sampleGame(0)
-	if _, err := s.StartGame(ctx, busy, storage.Hosting{Chats: []int64{2}}); err != nil {
-		t.Fatal(err)
-	}
-	join := lobby.Clone()
-	join.Status, join.Players[1] = storage.StatusPlaying, storage.Player{UserID: 2, Name: "B", ChatID: 2}
+	startIn(t, s, busy, 2)
 	var be *storage.BusyError
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); !errors.As(err, &be) || be.ChatID != 2 {
 		t.Fatalf("JoinGame with the joiner's chat busy = %v, want a BusyError for chat 2", err)
 	}
-	if g, _ := s.Game(ctx, lobby.ID); g.Version != 1 || g.Status != storage.StatusLobby || join.Version != 1 {
-		t.Fatalf("a refused join changed the lobby: %+v (caller's version %d)", g, join.Version)
-	}
-	if _, err := s.GameByChat(ctx, 1); !errors.Is(err, storage.ErrNotFound) {
-		t.Fatalf("a refused join bound the creator's chat: %v", err)
-	}
-	busy.Status = storage.StatusFinished
-	if err := s.UpdateGame(ctx, busy); err != nil {
-		t.Fatal(err)
-	}
+	wantJoinRefused(t, s, lobby, join)
+	finish(t, s, busy)
 	stale := join.Clone()
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); err != nil {
 		t.Fatalf("JoinGame: %v", err)
@@ -365,9 +375,7 @@ func TestJoinGame(t *testing.T) {
 	// A chat bound to the game itself (a group lobby's group) is not in the way.
 	grp := &storage.Game{Size: 8, Flow: storage.FlowGroup, Status: storage.StatusLobby, ChatID: -9,
 		Players: [2]storage.Player{{UserID: 1, Name: "A"}}}
-	if _, err := s.StartGame(ctx, grp, storage.Hosting{Chats: []int64{-9}}); err != nil {
-		t.Fatal(err)
-	}
+	startIn(t, s, grp, -9)
 	grp.Status, grp.Players[1] = storage.StatusPlaying, storage.Player{UserID: 3, Name: "C"}
 	if err := s.JoinGame(ctx, grp, []int64{-9}); err != nil {
 		t.Fatalf("JoinGame of a group lobby: %v", err)

@@ -32,16 +32,7 @@ import (
 //
 // The game then goes on to the end exactly as its reference replay: no move lost or doubled.
 func TestBotKilledMidMove(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the bot binary")
-	}
-	bin := buildBot(t)
-	redisAt := redisURL(t)
-	proxy := startRedisProxy(t, redisAt)
-	prefix := newPrefix()
-	c := &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, stop: func() {}}
-	c.stores = openStoresAt(t, redisAt, prefix, 1)
-	run := func() *botProcess { return startBotProcess(t, bin, c.srv, proxy.url(redisAt), prefix, c.logs) }
+	c, proxy, prefix, run := killableBot(t)
 
 	p := run()
 	g := c.startPeople(31, c.user("Eve"), c.user("Fay"))
@@ -104,6 +95,25 @@ func TestBotKilledMidMove(t *testing.T) {
 	}
 	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
 	p.stop()
+}
+
+// killableBot is the set-up of the tests that SIGKILL the real bot binary: it builds the bot
+// and returns a cluster with one store on the test's Redis under a new key prefix, the proxy
+// the bot reaches that Redis through (to hold a step there), the prefix, and run, which starts
+// the bot process (again after a kill) on that Redis. It skips the test with -short.
+func killableBot(t *testing.T) (c *cluster, proxy *redisProxy, prefix string, run func() *botProcess) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the bot binary")
+	}
+	bin := buildBot(t)
+	redisAt := redisURL(t)
+	proxy = startRedisProxy(t, redisAt)
+	prefix = newPrefix()
+	c = &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, stop: func() {}}
+	c.stores = openStoresAt(t, redisAt, prefix, 1)
+	run = func() *botProcess { return startBotProcess(t, bin, c.srv, proxy.url(redisAt), prefix, c.logs) }
+	return c, proxy, prefix, run
 }
 
 // storedMoves is the number of moves the store holds for game id.

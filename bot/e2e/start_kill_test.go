@@ -23,18 +23,9 @@ import (
 // Either way the store holds nothing of the step or all of it: never a game the chat does not
 // show.
 func TestBotKilledMidStart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the bot binary")
-	}
 	ctx := context.Background()
-	bin := buildBot(t)
-	redisAt := redisURL(t)
-	proxy := startRedisProxy(t, redisAt)
-	prefix := newPrefix()
-	c := &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, stop: func() {}}
-	c.stores = openStoresAt(t, redisAt, prefix, 1)
+	c, proxy, prefix, run := killableBot(t)
 	st := c.stores[0]
-	run := func() *botProcess { return startBotProcess(t, bin, c.srv, proxy.url(redisAt), prefix, c.logs) }
 	send := func(u *telegramtest.User, text string) int {
 		last := c.lastID(u.ID())
 		if _, err := u.Send(u.ID(), text); err != nil {

@@ -18,28 +18,10 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-// logSink is a log destination that tests can read while the service writes.
-type logSink struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logSink) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logSink) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// newLoggedEnv is newEnv with the service's log going to the returned sink.
-func newLoggedEnv(t *testing.T) (*env, *logSink) {
+// newLoggedEnv is newEnv with the service's log going to the returned buffer.
+func newLoggedEnv(t *testing.T) (*env, *hosttest.LogBuffer) {
 	t.Helper()
-	logs := &logSink{}
+	logs := &hosttest.LogBuffer{}
 	c := hosttest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	st := storagetest.New(t, storage.Options{Now: c.Now})
 	pool := host.NewAIPool(2, 8)
@@ -85,7 +67,7 @@ func (e *env) corrupt(plant func(*testing.T, *storage.Game) []byte, g *storage.G
 
 // wantSetAside checks that err reports game id as set aside under its aside key, that the
 // store keeps the planted record there, and that the log says so at error level.
-func (e *env) wantSetAside(what string, err error, id string, planted []byte, logs *logSink) {
+func (e *env) wantSetAside(what string, err error, id string, planted []byte, logs *hosttest.LogBuffer) {
 	e.t.Helper()
 	if code := host.Code(err); code != "set_aside" {
 		e.t.Fatalf("%s on a corrupt game: %v (code %q), want code set_aside", what, err, code)
@@ -101,7 +83,7 @@ func (e *env) wantSetAside(what string, err error, id string, planted []byte, lo
 }
 
 // wantLogged checks for an error-level log line naming game id and the key it went to.
-func wantLogged(t testing.TB, logs *logSink, id, key string) {
+func wantLogged(t testing.TB, logs *hosttest.LogBuffer, id, key string) {
 	t.Helper()
 	for _, line := range strings.Split(logs.String(), "\n") {
 		if strings.Contains(line, "level=ERROR") && strings.Contains(line, "game="+id) && strings.Contains(line, "key="+key) {

@@ -2,77 +2,24 @@ package host_test
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-// gatedMover counts the searches it is asked for, by kind and position, announces each on
-// started, and holds them all until gate is closed.
-type gatedMover struct {
-	firstMover
-	started chan string
-	gate    chan struct{}
-	once    sync.Once
-
-	mu       sync.Mutex
-	searches map[string]int
-}
-
-func newGatedMover() *gatedMover {
-	return &gatedMover{started: make(chan string, 64), gate: make(chan struct{}), searches: map[string]int{}}
-}
-
-// open lets every search held, and every later one, answer. It is idempotent.
-func (m *gatedMover) open() { m.once.Do(func() { close(m.gate) }) }
-
-func (m *gatedMover) hold(ctx context.Context, key string) error {
-	m.mu.Lock()
-	m.searches[key]++
-	m.mu.Unlock()
-	m.started <- key
-	select {
-	case <-m.gate:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (m *gatedMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	if err := m.hold(ctx, "move "+pos.String()); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *gatedMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
-	if err := m.hold(ctx, "hint "+pos.String()); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Hint(ctx, pos)
-}
-
-// count returns the number of searches of key asked for so far.
-func (m *gatedMover) count(key string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.searches[key]
-}
-
 // newService returns a Service over the env's store with its own pool and the Mover m. When
 // the test ends, m lets its searches go before the pool closes.
-func (e *env) newService(m *gatedMover) *host.Service {
+func (e *env) newService(m *hosttest.GatedMover) *host.Service {
 	pool := host.NewAIPool(2, 0)
 	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
 	e.t.Cleanup(func() { svc.Close(); pool.Close() })
-	e.t.Cleanup(m.open)
+	e.t.Cleanup(m.Open)
 	return svc
 }
 
@@ -81,10 +28,28 @@ type reply struct {
 	err error
 }
 
+// leadSearch calls AIReply for game id on svc in the background and waits until its search
+// starts: it returns where that AIReply's answer will come and the search's key.
+func (e *env) leadSearch(svc *host.Service, m *hosttest.GatedMover, id string) (<-chan reply, string) {
+	e.t.Helper()
+	lead := make(chan reply, 1)
+	go func() { r, err := svc.AIReply(e.ctx, id); lead <- reply{r, err} }()
+	return lead, m.Next(e.t)
+}
+
+// wantOneSearch fails the test unless the position of key was searched exactly once; what
+// names the searches in the failure.
+func wantOneSearch(t *testing.T, m *hosttest.GatedMover, key, what string) {
+	t.Helper()
+	if n := m.Count(key); n != 1 {
+		t.Fatalf("%d %s of the position, want 1", n, what)
+	}
+}
+
 // flood calls AIReply n times at once on svc and checks that each returns at once, while the
 // first search still runs, with nothing played and Thinking set; a second search of the
 // position fails the test.
-func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
+func flood(t *testing.T, svc *host.Service, m *hosttest.GatedMover, id string, n int) {
 	t.Helper()
 	replies := make(chan reply, n)
 	for range n {
@@ -104,7 +69,7 @@ func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
 				t.Fatalf("AIReply while the AI thinks = played %v, Thinking %v, NeedAI %v; want nothing played, Thinking, NeedAI",
 					rp.r.Played, rp.r.Thinking, rp.r.NeedAI)
 			}
-		case key := <-m.started:
+		case key := <-m.Started:
 			t.Fatalf("a second search started while the first ran (%s)", key)
 		}
 	}
@@ -115,16 +80,14 @@ func flood(t *testing.T, svc *host.Service, m *gatedMover, id string, n int) {
 // and the one search's move is played once.
 func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	lead, first := e.leadSearch(svc, m, g.Game.ID)
 
 	flood(t, svc, m, g.Game.ID, 20)
 
-	m.open()
+	m.Open()
 	rp := <-lead
 	if rp.err != nil || len(rp.r.Played) != 1 || rp.r.NeedAI {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
@@ -133,9 +96,7 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	if r := e.ok(svc.AIReply(e.ctx, g.Game.ID)); len(r.Played) != 0 || r.Thinking {
 		t.Fatalf("AIReply after the move = %+v", r)
 	}
-	if n := m.count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 	if r := e.ok(svc.Game(e.ctx, g.Game.ID)); len(r.Game.Moves) != 1 {
 		t.Fatalf("the game has %d moves, want the AI's one", len(r.Game.Moves))
 	}
@@ -145,22 +106,18 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 // second, while the first searches, says the AI is thinking.
 func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	one, two := e.newService(m), e.newService(m)
 	g := e.ok(one.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := one.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	lead, first := e.leadSearch(one, m, g.Game.ID)
 
 	flood(t, two, m, g.Game.ID, 10)
 
-	m.open()
+	m.Open()
 	if rp := <-lead; rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
 	}
-	if n := m.count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 	// The lease is free again: the other process answers the next position.
 	pos := e.ok(two.Game(e.ctx, g.Game.ID))
 	r := e.ok(two.Move(e.ctx, g.Game.ID, alice.UserID, firstLegal(t, pos), host.Ply(pos.Game)))
@@ -173,7 +130,7 @@ func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 // answer: one hint search per position at a time.
 func TestHintJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack))
 	const asks = 6
@@ -186,75 +143,22 @@ func TestHintJoinsTheSearchInFlight(t *testing.T) {
 		hints <- sq
 	}
 	go ask()
-	first := <-m.started
+	first := m.Next(t)
 	for range asks - 1 {
 		go ask()
 	}
-	until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.started) > 0 })
-	if len(m.started) > 0 {
-		t.Fatalf("a second hint search started while the first ran (%s)", <-m.started)
+	hosttest.Until(t, "the hints join", func() bool { return svc.FlightWaiters() == asks-1 || len(m.Started) > 0 })
+	if len(m.Started) > 0 {
+		t.Fatalf("a second hint search started while the first ran (%s)", <-m.Started)
 	}
-	m.open()
+	m.Open()
 	want, _ := firstMover{}.Hint(e.ctx, g.Pos)
 	for range asks {
 		if sq := <-hints; sq != want {
 			t.Fatalf("Hint = %v, want %v", sq, want)
 		}
 	}
-	if n := m.count(first); n != 1 {
-		t.Fatalf("%d hint searches of the position, want 1", n)
-	}
-}
-
-// orderMover announces the user of every search it is asked for (as the pool's context
-// carries it, the level telling which game otherwise) and holds it until one value is sent on
-// release.
-type orderMover struct {
-	firstMover
-	started chan string
-	release chan struct{}
-	stop    chan struct{}
-}
-
-func newOrderMover() *orderMover {
-	return &orderMover{started: make(chan string, 64), release: make(chan struct{}), stop: make(chan struct{})}
-}
-
-func (m *orderMover) hold(ctx context.Context, what string) error {
-	m.started <- what
-	select {
-	case <-m.release:
-		return nil
-	case <-m.stop:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (m *orderMover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	if err := m.hold(ctx, "level "+strconv.Itoa(level)); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Move(ctx, pos, level)
-}
-
-func (m *orderMover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
-	if err := m.hold(ctx, "hint"); err != nil {
-		return engine.Pass, err
-	}
-	return m.firstMover.Hint(ctx, pos)
-}
-
-func (m *orderMover) next(t *testing.T) string {
-	t.Helper()
-	select {
-	case s := <-m.started:
-		return s
-	case <-time.After(20 * time.Second): // a failing guard
-		t.Fatal("no search started")
-		return ""
-	}
+	wantOneSearch(t, m, first, "hint searches")
 }
 
 // The Service runs each AI reply as the search of the game's human player and each hint as
@@ -262,13 +166,13 @@ func (m *orderMover) next(t *testing.T) string {
 // one search.
 func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 	e := newEnv(t)
-	m := newOrderMover()
+	m := hosttest.NewHeldMover()
 	var wg sync.WaitGroup
 	t.Cleanup(wg.Wait) // last: every call has returned
 	pool := host.NewAIPool(1, 0)
 	svc := host.New(host.Config{Store: e.store, Mover: m, Pool: pool, Now: e.clock.Now})
 	t.Cleanup(func() { svc.Close(); pool.Close() })
-	t.Cleanup(func() { close(m.stop) }) // first: the held searches end, then the pool closes
+	t.Cleanup(func() { close(m.Stop) }) // first: the held searches end, then the pool closes
 
 	run := func(f func() error) {
 		wg.Add(1)
@@ -289,29 +193,29 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 		g := e.ok(svc.NewAIGame(e.ctx, a, int64(-100-i), 8, 2, host.ChooseWhite))
 		run(aiReply(g.Game.ID))
 		if i == 0 {
-			if s := m.next(t); s != "level 2" {
+			if s := m.Next(t); s != "level 2" {
 				t.Fatalf("first search %q", s)
 			}
 		}
 	}
 	h := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 2, host.ChooseBlack))
 	run(func() error { _, err := svc.Hint(e.ctx, h.Game.ID, alice.UserID); return err })
-	until(t, "A's searches wait", func() bool { return pool.Waiting() == 3 })
+	hosttest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == 3 })
 
 	// B's level-1 game, the AI to move.
 	b := e.ok(svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseWhite))
 	run(aiReply(b.Game.ID))
-	until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
+	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == 4 })
 
-	m.release <- struct{}{} // one of A's searches ends
-	if s := m.next(t); s != "level 1" {
+	m.Release <- struct{}{} // one of A's searches ends
+	if s := m.Next(t); s != "level 1" {
 		t.Fatalf("after one of A's searches ended, %q started; want B's level-1 reply", s)
 	}
 	for range 4 {
-		m.release <- struct{}{}
+		m.Release <- struct{}{}
 	}
 	for range 3 {
-		m.next(t)
+		m.Next(t)
 	}
 	wg.Wait()
 }
@@ -320,8 +224,8 @@ func TestServiceSharesTheAIBetweenUsers(t *testing.T) {
 // level's budget: meanwhile AIReply says the AI is thinking and searches nothing; then it plays.
 func TestDeadProcessLeaseExpires(t *testing.T) {
 	st, mini := storagetest.NewEmbedded(t)
-	m := newGatedMover()
-	m.open()
+	m := hosttest.NewGatedMover()
+	m.Open()
 	pool := host.NewAIPool(1, 0)
 	svc := host.New(host.Config{Store: st, Mover: m, Pool: pool})
 	t.Cleanup(func() { svc.Close(); pool.Close() })
@@ -338,7 +242,7 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 	if err != nil || !r.Thinking || len(r.Played) != 0 {
 		t.Fatalf("AIReply under another's lease = %+v, %v; want Thinking", r, err)
 	}
-	if len(m.started) != 0 {
+	if len(m.Started) != 0 {
 		t.Fatal("a search started under another process's lease")
 	}
 	mini.FastForward(time.Second)
@@ -352,25 +256,21 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 // however many such writes come.
 func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 	e := newEnv(t)
-	m := newGatedMover()
+	m := hosttest.NewGatedMover()
 	svc := e.newService(m)
 	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, host.ChooseWhite))
-	lead := make(chan reply, 1)
-	go func() { r, err := svc.AIReply(e.ctx, g.Game.ID); lead <- reply{r, err} }()
-	first := <-m.started
+	lead, first := e.leadSearch(svc, m, g.Game.ID)
 	for i := range 3 {
 		if _, err := svc.AddBoard(e.ctx, g.Game.ID, storage.BoardRef{ChatID: group, MessageID: 10 + i}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m.open()
+	m.Open()
 	rp := <-lead
 	if rp.err != nil || len(rp.r.Played) != 1 {
 		t.Fatalf("AIReply = %+v, %v; want the AI's move", rp.r, rp.err)
 	}
-	if n := m.count(first); n != 1 {
-		t.Fatalf("%d searches of the position, want 1", n)
-	}
+	wantOneSearch(t, m, first, "searches")
 }
 
 // hookStore calls after once, from inside the first UpdateGame that writes a game with moves

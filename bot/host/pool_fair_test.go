@@ -3,26 +3,12 @@ package host_test
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 )
-
-// until spins (yielding, never sleeping) until cond holds; it fails the test when that takes
-// more than 20 s, a failing guard and not a synchronisation tool.
-func until(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never happened", what)
-		}
-		runtime.Gosched()
-	}
-}
 
 // heldJobs runs jobs on a pool that each announce their user on started when they start and
 // then hold their worker until one value is sent on release (or stop is closed).
@@ -65,12 +51,18 @@ func (h *heldJobs) submit(user int64) {
 // next returns the user of the next job to start.
 func (h *heldJobs) next() int64 {
 	h.t.Helper()
-	select {
-	case u := <-h.started:
-		return u
-	case <-time.After(20 * time.Second): // a failing guard
-		h.t.Fatal("no job started")
-		return 0
+	return hosttest.Receive(h.t, h.started, "no job started")
+}
+
+// bStartsNext submits a search of user B behind the waiting searches, of which there are
+// waiting, and checks that B's is the one that starts when a running search ends.
+func (h *heldJobs) bStartsNext(waiting int) {
+	h.t.Helper()
+	h.submit(userB)
+	hosttest.Until(h.t, "B's search waits", func() bool { return h.p.Waiting() == waiting+1 })
+	h.release <- struct{}{} // one of A's searches ends
+	if u := h.next(); u != userB {
+		h.t.Fatalf("after one search ended, user %d's search started; want B's (%d) before A's queue", u, userB)
 	}
 }
 
@@ -95,14 +87,8 @@ func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
 	for range 3 {
 		h.submit(userA)
 	}
-	until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
-	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == 4 })
-
-	h.release <- struct{}{} // one of A's searches ends
-	if u := h.next(); u != userB {
-		t.Fatalf("after one search ended, user %d's search started; want B's (%d) before A's queue", u, userB)
-	}
+	hosttest.Until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
+	h.bStartsNext(3)
 	// The rest run, A's in the order they came.
 	for range 4 {
 		h.release <- struct{}{}
@@ -125,27 +111,17 @@ func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 	for range host.UserQueue {
 		h.submit(userA)
 	}
-	until(t, "A's queue is full", func() bool { return p.Waiting() == host.UserQueue })
+	hosttest.Until(t, "A's queue is full", func() bool { return p.Waiting() == host.UserQueue })
 
 	ran := false
 	refused := make(chan error, 1)
 	go func() {
 		refused <- p.Do(host.WithUser(context.Background(), userA), func(context.Context) { ran = true })
 	}()
-	select {
-	case err := <-refused:
-		if !errors.Is(err, host.ErrBusy) || ran {
-			t.Fatalf("Do over A's queue = %v (ran %v), want ErrBusy", err, ran)
-		}
-	case <-time.After(20 * time.Second): // a failing guard
-		t.Fatal("Do over A's queue was not refused while the worker was busy")
+	if err := hosttest.Receive(t, refused, "Do over A's queue was not refused while the worker was busy"); !errors.Is(err, host.ErrBusy) || ran {
+		t.Fatalf("Do over A's queue = %v (ran %v), want ErrBusy", err, ran)
 	}
-	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == host.UserQueue+1 })
-	h.release <- struct{}{}
-	if u := h.next(); u != userB {
-		t.Fatalf("user %d's search started, want B's", u)
-	}
+	h.bStartsNext(host.UserQueue)
 	for range host.UserQueue {
 		h.release <- struct{}{}
 		if u := h.next(); u != userA && u != userB {
@@ -164,13 +140,8 @@ func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
 	h.next()
 	h.submit(userA)
 	h.submit(userA)
-	until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
-	h.submit(userB)
-	until(t, "B's search waits", func() bool { return p.Waiting() == 3 })
-	h.release <- struct{}{}
-	if u := h.next(); u != userB {
-		t.Fatalf("user %d's search started, want B's", u)
-	}
+	hosttest.Until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
+	h.bStartsNext(2)
 	for range 3 {
 		h.release <- struct{}{}
 	}
@@ -189,7 +160,7 @@ func TestAIPoolDropsCancelledWaiters(t *testing.T) {
 	ctx, cancel := context.WithCancel(host.WithUser(context.Background(), userA))
 	errc := make(chan error, 1)
 	go func() { errc <- p.Do(ctx, func(context.Context) { t.Error("a cancelled search ran") }) }()
-	until(t, "the search waits", func() bool { return p.Waiting() == 1 })
+	hosttest.Until(t, "the search waits", func() bool { return p.Waiting() == 1 })
 	cancel()
 	if err := <-errc; !errors.Is(err, host.ErrBusy) {
 		t.Fatalf("Do with its context ended = %v, want ErrBusy", err)

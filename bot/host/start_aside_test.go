@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -13,7 +14,7 @@ import (
 
 // wantKeptAside checks that the record of game id is kept aside as planted and that the log
 // says so.
-func (e *env) wantKeptAside(what, id string, planted []byte, logs *logSink) {
+func (e *env) wantKeptAside(what, id string, planted []byte, logs *hosttest.LogBuffer) {
 	e.t.Helper()
 	if data, err := e.store.AsideRecord(e.ctx, id); err != nil || !bytes.Equal(data, planted) {
 		e.t.Fatalf("%s: aside record of %s = %q, %v; want the planted %q", what, id, data, err, planted)
@@ -29,6 +30,21 @@ type startOverCorrupt struct {
 	setup func(e *env) (victim *storage.Game, arg string)
 	step  func(e *env, arg string) (*host.Result, error)
 	check func(e *env, r *host.Result)
+}
+
+// inviteJoinOver is Bob joining Alice's invitation while the game that will not read is
+// player's game against the AI, in player's chat.
+func inviteJoinOver(name string, player storage.Player) startOverCorrupt {
+	return startOverCorrupt{name: name,
+		setup: func(e *env) (*storage.Game, string) {
+			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
+			return e.ok(e.svc.NewAIGame(e.ctx, player, player.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
+		},
+		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
+		check: func(e *env, r *host.Result) {
+			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
+			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
+		}}
 }
 
 var startsOverCorrupt = []startOverCorrupt{
@@ -70,26 +86,8 @@ var startsOverCorrupt = []startOverCorrupt{
 				e.t.Fatalf("the message shows %v, %v; want the new lobby", cur, err)
 			}
 		}},
-	{name: "invite join, joiner's chat",
-		setup: func(e *env) (*storage.Game, string) {
-			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
-			return e.ok(e.svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
-		},
-		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
-		check: func(e *env, r *host.Result) {
-			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
-			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
-		}},
-	{name: "invite join, creator's chat",
-		setup: func(e *env) (*storage.Game, string) {
-			l := e.ok(e.svc.OpenLobby(e.ctx, host.Lobby{Flow: storage.FlowInvite, Creator: alice, Size: 8}))
-			return e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack)).Game, l.Game.ID
-		},
-		step: func(e *env, id string) (*host.Result, error) { return e.svc.Join(e.ctx, id, bob) },
-		check: func(e *env, r *host.Result) {
-			wantBound(e.t.(*testing.T), e, alice.ChatID, r.Game.ID)
-			wantBound(e.t.(*testing.T), e, bob.ChatID, r.Game.ID)
-		}},
+	inviteJoinOver("invite join, joiner's chat", bob),
+	inviteJoinOver("invite join, creator's chat", alice),
 	{name: "rematch",
 		setup: func(e *env) (*storage.Game, string) {
 			g := e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack)).Game

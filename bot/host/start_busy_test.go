@@ -54,37 +54,44 @@ func TestRematchWhileOpponentPlays(t *testing.T) {
 	wantBound(t, e, bob.ChatID, re.Game.ID)
 }
 
-// startsOnEnqueue is the store with a hook run after each pairing, before the start: there a
-// test starts another game, as a racing request would.
+// startsOnEnqueue is the store with a hook run once, after the next pairing and before its
+// start: there a test starts another game, as a racing request would.
 type startsOnEnqueue struct {
 	*storage.Store
 	after func()
 }
 
-func (s startsOnEnqueue) Enqueue(ctx context.Context, size int, w storage.Waiter) (*storage.Waiter, error) {
+func (s *startsOnEnqueue) Enqueue(ctx context.Context, size int, w storage.Waiter) (*storage.Waiter, error) {
 	opp, err := s.Store.Enqueue(ctx, size, w)
 	if opp != nil && s.after != nil {
-		s.after()
+		after := s.after
+		s.after = nil
+		after()
 	}
 	return opp, err
+}
+
+// bobQueued returns a Service over e's store, wrapped so that a test can step in between a
+// pairing and its start (set after), with Bob queued on it for an 8×8 game.
+func (e *env) bobQueued() (*host.Service, *startsOnEnqueue) {
+	e.t.Helper()
+	wrapped := &startsOnEnqueue{Store: e.store}
+	svc := host.New(host.Config{Store: wrapped, Mover: firstMover{}, Now: e.clock.Now,
+		Rand: rand.New(rand.NewPCG(3, 4)), IdleAfter: time.Hour})
+	e.t.Cleanup(svc.Close)
+	if q := e.ok(svc.Find(e.ctx, bob, 8)); !q.Queued {
+		e.t.Fatal("Bob was not queued")
+	}
+	return svc, wrapped
 }
 
 // TestFindWhenOwnChatGetsAGame: a user whose /ai lands between their /find's pairing and its
 // start plays the AI game only; the opponent they were paired with waits again.
 func TestFindWhenOwnChatGetsAGame(t *testing.T) {
 	e := newEnv(t)
-	wrapped := startsOnEnqueue{Store: e.store}
-	svc := host.New(host.Config{Store: &wrapped, Mover: firstMover{}, Now: e.clock.Now,
-		Rand: rand.New(rand.NewPCG(3, 4)), IdleAfter: time.Hour})
-	defer svc.Close()
-	if q := e.ok(svc.Find(e.ctx, bob, 8)); !q.Queued {
-		t.Fatal("Bob was not queued")
-	}
+	svc, wrapped := e.bobQueued()
 	var ai *host.Result
-	wrapped.after = func() {
-		wrapped.after = nil
-		ai = e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack))
-	}
+	wrapped.after = func() { ai = e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, host.ChooseBlack)) }
 	_, err := svc.Find(e.ctx, alice, 8)
 	wantErr(t, "Find when Alice's chat got a game after the check", err, host.ErrAlreadyPlaying)
 	wantBound(t, e, alice.ChatID, ai.Game.ID)
@@ -102,16 +109,9 @@ func TestFindWhenOwnChatGetsAGame(t *testing.T) {
 // over: the /find looks further and queues.
 func TestFindWhenOpponentGotAGame(t *testing.T) {
 	e := newEnv(t)
-	wrapped := startsOnEnqueue{Store: e.store}
-	svc := host.New(host.Config{Store: &wrapped, Mover: firstMover{}, Now: e.clock.Now,
-		Rand: rand.New(rand.NewPCG(3, 4)), IdleAfter: time.Hour})
-	defer svc.Close()
-	if q := e.ok(svc.Find(e.ctx, bob, 8)); !q.Queued {
-		t.Fatal("Bob was not queued")
-	}
+	svc, wrapped := e.bobQueued()
 	var ai *host.Result
 	wrapped.after = func() {
-		wrapped.after = nil
 		// NewAIGame's LeaveQueue finds Bob already taken; its start wins his chat.
 		ai = e.ok(e.svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, host.ChooseBlack))
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/storage"
@@ -20,7 +21,7 @@ import (
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
-	logs   *syncBuffer
+	logs   *hosttest.LogBuffer
 	exited chan error
 }
 
@@ -28,7 +29,7 @@ type proc struct {
 // if it still runs, and its log is printed if the test failed.
 func startProc(t *testing.T, name, bin string, env ...string) *proc {
 	t.Helper()
-	p := &proc{name: name, cmd: exec.Command(bin), logs: &syncBuffer{}, exited: make(chan error, 1)}
+	p := &proc{name: name, cmd: exec.Command(bin), logs: &hosttest.LogBuffer{}, exited: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,32 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
 )
-
-// syncBuffer is a bytes.Buffer safe for the process's writes and the test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -81,7 +62,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 
 	srv := telegramtest.Start(t)
 	metricsAddr := freeAddr(t)
-	var logs syncBuffer
+	var logs hosttest.LogBuffer
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
 		"TELEGRAM_BOT_TOKEN="+srv.Token(),

@@ -12,24 +12,38 @@ import (
 	"time"
 )
 
-// TestLoadSmoke runs a tiny load (three games between people and two against the AI, on an
-// in-process bot over REDIS_URL or an embedded Redis) to a budget of moves and checks that
-// both kinds of game moved, every tap was measured and nothing failed.
-func TestLoadSmoke(t *testing.T) {
+// keepGOMAXPROCS puts GOMAXPROCS back when the test ends: bot.New raises it for the real AI.
+func keepGOMAXPROCS(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(procs) }) // bot.New raises it for the real AI
+	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+}
+
+// runLoad runs Load with the config of the command's flags args and logs its report. It
+// returns the config, the result, the report and the run's log; bad flags or a failed run
+// fail the test.
+func runLoad(t *testing.T, args ...string) (Config, Result, string, *bytes.Buffer) {
+	t.Helper()
 	var logs bytes.Buffer
-	cfg, err := parseFlags([]string{"-chats", "8", "-ai", "0.25", "-duration", "20s", "-moves", "120", "-ai-workers", "1"}, &logs)
+	cfg, err := parseFlags(args, &logs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := Load(context.Background(), cfg, &logs)
 	if err != nil {
-		t.Fatalf("Load: %v\n%s", err, logs.String())
+		t.Fatalf("Load: %v\nlog:\n%s", err, logs.String())
 	}
 	var out bytes.Buffer
 	res.print(&out)
 	t.Logf("\n%s", out.String())
+	return cfg, res, out.String(), &logs
+}
+
+// TestLoadSmoke runs a tiny load (three games between people and two against the AI, on an
+// in-process bot over REDIS_URL or an embedded Redis) to a budget of moves and checks that
+// both kinds of game moved, every tap was measured and nothing failed.
+func TestLoadSmoke(t *testing.T) {
+	keepGOMAXPROCS(t)
+	cfg, res, out, logs := runLoad(t, "-chats", "8", "-ai", "0.25", "-duration", "20s", "-moves", "120", "-ai-workers", "1")
 	if res.PeopleMoves == 0 || res.AIMoves == 0 {
 		t.Errorf("moves: %d people, %d AI; want both above 0", res.PeopleMoves, res.AIMoves)
 	}
@@ -44,15 +58,14 @@ func TestLoadSmoke(t *testing.T) {
 			t.Errorf("%s latencies: answer %v, board %v", kind, a, b)
 		}
 	}
-	if !strings.Contains(out.String(), "moves/s") || !strings.Contains(out.String(), "tap→answer") {
-		t.Errorf("report lacks its figures:\n%s", out.String())
+	if !strings.Contains(out, "moves/s") || !strings.Contains(out, "tap→answer") {
+		t.Errorf("report lacks its figures:\n%s", out)
 	}
 }
 
 // TestRunExitCodes checks the command's exit codes for bad flags and a good tiny run.
 func TestRunExitCodes(t *testing.T) {
-	procs := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+	keepGOMAXPROCS(t)
 	var out, errs bytes.Buffer
 	if code := run(context.Background(), []string{"-chats", "2", "-duration", "10s", "-moves", "10"}, &out, &errs); code != 0 {
 		t.Errorf("run = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
@@ -148,29 +161,17 @@ func TestObserver(t *testing.T) {
 // TestLoadFloodSmoke runs a tiny load with a flooder beside it: the players, at a human's
 // pace, are all answered; the flooder sends far more taps than its budget lets through.
 func TestLoadFloodSmoke(t *testing.T) {
-	procs := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
-	var logs bytes.Buffer
-	cfg, err := parseFlags([]string{"-chats", "4", "-duration", "20s", "-moves", "24", "-flood"}, &logs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keepGOMAXPROCS(t)
+	cfg, res, out, logs := runLoad(t, "-chats", "4", "-duration", "20s", "-moves", "24", "-flood")
 	if cfg.Think != defaultFloodThink {
 		t.Errorf("-flood without -think: think %v, want %v", cfg.Think, defaultFloodThink)
 	}
-	res, err := Load(context.Background(), cfg, &logs)
-	if err != nil {
-		t.Fatalf("Load: %v\n%s", err, logs.String())
-	}
-	var out bytes.Buffer
-	res.print(&out)
-	t.Logf("\n%s", out.String())
 	if res.ErrorCount() != 0 {
 		t.Errorf("errors: %v\nlog:\n%s", res.Errors, logs.String())
 	}
 	f := res.Flood
-	if f == nil || !strings.Contains(out.String(), "flooder:") {
-		t.Fatalf("no flooder figures:\n%s", out.String())
+	if f == nil || !strings.Contains(out, "flooder:") {
+		t.Fatalf("no flooder figures:\n%s", out)
 	}
 	// The budget: a burst of 20 (two of it for /ai and its first move), then 5 a second.
 	if limit := int64(20 + 5*(f.Duration/time.Second+1)); f.Handled > limit || f.Sent <= f.Handled+f.Toasts {

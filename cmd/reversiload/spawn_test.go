@@ -96,24 +96,13 @@ func TestSpawnRun(t *testing.T) {
 	_, m := storagetest.NewEmbedded(t)
 	for _, procs := range []string{"1", "2"} {
 		t.Run("procs="+procs, func(t *testing.T) {
-			var logs bytes.Buffer
-			cfg, err := parseFlags([]string{"-spawn", bin, "-procs", procs, "-redis", "redis://" + m.Addr(),
-				"-chats", "6", "-duration", "1s"}, &logs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Load(context.Background(), cfg, &logs)
-			if err != nil {
-				t.Fatalf("Load: %v\nlog:\n%s", err, logs.String())
-			}
-			var out bytes.Buffer
-			res.print(&out)
-			t.Logf("\n%s", out.String())
+			cfg, res, out, logs := runLoad(t, "-spawn", bin, "-procs", procs, "-redis", "redis://"+m.Addr(),
+				"-chats", "6", "-duration", "1s")
 			if res.PeopleMoves == 0 || res.ErrorCount() != 0 {
 				t.Errorf("%d moves, errors %v; want moves and no errors\nlog:\n%s", res.PeopleMoves, res.Errors, logs.String())
 			}
-			if len(res.BotCPU) != cfg.Procs || strings.Count(out.String(), "bot pid ") != cfg.Procs {
-				t.Errorf("CPU rows of %d bot processes, want %d:\n%s", len(res.BotCPU), cfg.Procs, out.String())
+			if len(res.BotCPU) != cfg.Procs || strings.Count(out, "bot pid ") != cfg.Procs {
+				t.Errorf("CPU rows of %d bot processes, want %d:\n%s", len(res.BotCPU), cfg.Procs, out)
 			}
 			for _, b := range res.BotCPU {
 				if err := syscall.Kill(b.PID, 0); !errors.Is(err, syscall.ESRCH) {
