@@ -172,5 +172,9 @@ func (g *Game) Over() bool { return g.Position().GameOver() }
 // Outcome returns the result of a finished game, Ongoing before the end.
 func (g *Game) Outcome() Outcome { return g.Position().Outcome() }
 
+// Result returns the result the board gives: {Outcome(), EndNormal}, the zero Result before
+// the end. A game that ends otherwise (a resignation, a timeout) is the host's to record.
+func (g *Game) Result() Result { return Result{Outcome: g.Outcome()} }
+
 // Record returns the game record without passes ("f5d6c3d3").
 func (g *Game) Record() string { return FormatRecord(g.moves) }
