@@ -33,32 +33,6 @@ func (c Color) Symbol() byte {
 	return 'X'
 }
 
-// Outcome is the state of a game's result.
-type Outcome int8
-
-// The outcomes of a game.
-const (
-	Ongoing Outcome = iota
-	BlackWins
-	WhiteWins
-	Draw
-)
-
-// String returns "ongoing", "black wins", "white wins" or "draw".
-func (o Outcome) String() string {
-	switch o {
-	case Ongoing:
-		return "ongoing"
-	case BlackWins:
-		return "black wins"
-	case WhiteWins:
-		return "white wins"
-	case Draw:
-		return "draw"
-	}
-	return fmt.Sprintf("Outcome(%d)", int8(o))
-}
-
 // Position is an immutable board with the side to move. The zero Position is not a valid board:
 // make one with Start or ParsePosition. Positions are small values; copy them freely.
 type Position struct {

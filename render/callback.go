@@ -88,8 +88,8 @@ type Callback struct {
 	// Game is the storage id of the game, lobby or menu: at most MaxGameID characters from
 	// [A-Za-z0-9_-]; empty when the action needs none.
 	Game string
-	// Ply is the number of moves (passes included) played when the board was drawn, so that a
-	// tap on an old board can be told from a current one.
+	// Ply is the game's ply when the board was drawn (engine.Game.Ply: the discs placed, passes
+	// not counted), so that a tap on an old board can be told from a current one.
 	Ply int
 	// Square is the board square of a move or of a tapped cell (0…255, engine.Square numbering).
 	Square engine.Square

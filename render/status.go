@@ -8,29 +8,60 @@ import (
 	"github.com/reversibot/reversi/engine"
 )
 
-// End tells whether and how a game ended, for the status text.
-type End uint8
-
-// How a game can end. A game whose position has no moves left reads as EndNormal even when
-// StatusInfo.End says EndNone.
-const (
-	EndNone      End = iota // still being played
-	EndNormal               // neither side can move: the discs decide
-	EndResigned             // StatusInfo.Loser resigned
-	EndTimeout              // StatusInfo.Loser ran out of time (or idled and the opponent claimed the win)
-	EndCancelled            // the game was called off before a result: nobody wins
-)
-
 // StatusInfo is what the text under a board tells.
 type StatusInfo struct {
 	View
 	// Black and White are the players' names as the users wrote them. Empty means the colour's
 	// name ("Black", "Чёрные").
 	Black, White string
-	// End says whether and how the game ended.
-	End End
+	// Result is how the game ended, the zero Result while it is being played. A position with
+	// no moves left reads as a normal end even when Result says the game goes on; a result
+	// that is not Valid tells what the board says, except that any EndAbandoned, and an
+	// EndResign or EndTimeout without a winner, read as a game called off.
+	Result engine.Result
+
+	// End and Loser are the old form of Result, read only when Result is the zero Result:
 	// Loser is the colour that resigned or ran out of time, for EndResigned and EndTimeout.
+	// Set Result instead. (They are not marked Deprecated only so that the bot, which still
+	// sets them, passes staticcheck; they go, with type End, once no caller sets them.)
+	End   End
 	Loser engine.Color
+}
+
+// End is the old form of StatusInfo.Result: whether and how a game ended.
+//
+// Deprecated: use engine.Result.
+type End uint8
+
+// How a game can end, in the old form of StatusInfo.Result; each stands for the
+// engine.Result shown. Set StatusInfo.Result instead.
+const (
+	EndNone      End = iota // still being played: the zero engine.Result
+	EndNormal               // neither side can move: {the discs' outcome, engine.EndNormal}
+	EndResigned             // StatusInfo.Loser resigned: {win for the opponent, engine.EndResign}
+	EndTimeout              // StatusInfo.Loser ran out of time: {win for the opponent, engine.EndTimeout}
+	EndCancelled            // called off before a result: {engine.Ongoing, engine.EndAbandoned}
+)
+
+// result returns s.Result, or when that is the zero Result the one that s.End and s.Loser
+// stand for; an unknown End stands for the zero Result.
+func (s StatusInfo) result() engine.Result {
+	if s.Result != (engine.Result{}) {
+		return s.Result
+	}
+	win := engine.WinFor(s.Loser.Opponent())
+	switch s.End {
+	case EndNormal:
+		p := s.Position
+		return engine.Result{Outcome: engine.OutcomeOf(p.Count(engine.Black), p.Count(engine.White))}
+	case EndResigned:
+		return engine.Result{Outcome: win, Reason: engine.EndResign}
+	case EndTimeout:
+		return engine.Result{Outcome: win, Reason: engine.EndTimeout}
+	case EndCancelled:
+		return engine.Result{Reason: engine.EndAbandoned}
+	}
+	return engine.Result{}
 }
 
 // MaxNameRunes bounds how much of a player's name the status text shows.
@@ -38,7 +69,8 @@ const MaxNameRunes = 32
 
 // Status returns the text under a board in the language lang ("ru" or "en"; anything else is
 // English): both players with their colour symbols (⚫ BlackDisc, ⚪ WhiteDisc) and disc counts,
-// the last move, a pass, then whose turn it is, or the result and why the game ended. The text
+// the last move, a pass, then whose turn it is, or the result and why the game ended (see
+// StatusInfo.Result). The text
 // is plain: send it with no parse mode. Names are shown as written, except that control
 // characters and line breaks become spaces, bidirectional controls are dropped, and a name is cut to MaxNameRunes characters, so
 // the text stays a few lines long and well under Telegram's 1024-character caption limit.
@@ -62,21 +94,19 @@ func Status(lang string, s StatusInfo) string {
 	if s.lastOK() {
 		b.WriteString(t.lastMove + ": " + sym[s.LastBy&1] + " " + s.Last.String() + "\n")
 	}
-	end := s.End
-	if end > EndCancelled {
-		end = EndNone // unknown: tell what the board says
+	end, loser := endingOf(s.result())
+	if end == playing && p.GameOver() {
+		end = byDiscs
 	}
-	if end == EndNone && p.GameOver() {
-		end = EndNormal
-	}
-	if s.Passed && end == EndNone {
+	if s.Passed && end == playing {
 		b.WriteString(strings.ReplaceAll(t.passed, "{p}", player(p.Side().Opponent())) + "\n")
 	}
 	score := strconv.Itoa(nb) + " : " + strconv.Itoa(nw)
 	switch end {
-	case EndNone:
+	case playing:
 		b.WriteString(t.turn + ": " + player(p.Side()))
-	case EndNormal:
+	case byDiscs:
+		// The discs as they lie decide.
 		switch engine.OutcomeOf(nb, nw) {
 		case engine.BlackWins:
 			b.WriteString(strings.NewReplacer("{p}", player(engine.Black), "{s}", score).Replace(t.wins))
@@ -85,17 +115,50 @@ func Status(lang string, s StatusInfo) string {
 		default:
 			b.WriteString(strings.ReplaceAll(t.draw, "{s}", score))
 		}
-	case EndResigned, EndTimeout:
+	case byResign, byTimeout:
 		why := t.resigned
-		if end == EndTimeout {
+		if end == byTimeout {
 			why = t.timeout
 		}
-		loser := s.Loser & 1
 		b.WriteString(strings.NewReplacer("{l}", player(loser), "{p}", player(loser.Opponent())).Replace(why))
 	default:
 		b.WriteString(t.cancelled)
 	}
 	return b.String()
+}
+
+// ending is what the status text tells of a game's end.
+type ending uint8
+
+const (
+	playing   ending = iota // whose turn it is
+	byDiscs                 // who wins by the discs as they lie
+	byResign                // the loser resigned
+	byTimeout               // the loser ran out of time
+	calledOff               // no result
+)
+
+// endingOf returns what the status text tells of result r, and the loser for byResign and
+// byTimeout (see StatusInfo.Result).
+func endingOf(r engine.Result) (ending, engine.Color) {
+	switch r.Reason {
+	case engine.EndNormal:
+		if r.Outcome == engine.BlackWins || r.Outcome == engine.WhiteWins || r.Outcome == engine.Draw {
+			return byDiscs, 0
+		}
+	case engine.EndResign, engine.EndTimeout:
+		loser, ok := r.Loser()
+		switch {
+		case !ok:
+			return calledOff, 0
+		case r.Reason == engine.EndResign:
+			return byResign, loser
+		}
+		return byTimeout, loser
+	case engine.EndAbandoned:
+		return calledOff, 0
+	}
+	return playing, 0 // unknown: tell what the board says
 }
 
 // cleanName makes a user's name safe to place in a line of text.

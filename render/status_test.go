@@ -26,9 +26,11 @@ func TestStatus(t *testing.T) {
 			break
 		}
 	}
-	info := func(v View, end End, loser engine.Color) StatusInfo {
-		return StatusInfo{View: v, Black: "Alice", White: "Bob", End: end, Loser: loser}
+	info := func(v View, r engine.Result) StatusInfo {
+		return StatusInfo{View: v, Black: "Alice", White: "Bob", Result: r}
 	}
+	type R = engine.Result
+	playing := R{}
 	nb, nw := over.Position.Count(engine.Black), over.Position.Count(engine.White)
 	winner := "⚫ Alice"
 	if nw > nb {
@@ -39,25 +41,32 @@ func TestStatus(t *testing.T) {
 		s          StatusInfo
 		want       []string
 	}{
-		{"start en", "en", info(start, EndNone, 0), []string{"⚫ Alice — 2\n⚪ Bob — 2\nTo move: ⚫ Alice"}},
-		{"start ru", "ru", info(start, EndNone, 0), []string{"⚫ Alice — 2\n⚪ Bob — 2\nХодит: ⚫ Alice"}},
-		{"unknown lang", "de", info(start, EndNone, 0), []string{"To move: ⚫ Alice"}},
-		{"mid en", "en", info(mid, EndNone, 0), []string{"Last move: ⚫ h7\n", "To move: ⚪ Bob"}},
-		{"mid ru", "ru", info(mid, EndNone, 0), []string{"Последний ход: ⚫ h7\n", "Ходит: ⚪ Bob"}},
-		{"pass en", "en", info(passed, EndNone, 0), []string{" has no legal move and passes.\nTo move: "}},
-		{"pass ru", "ru", info(passed, EndNone, 0), []string{": нет ходов, пропуск хода.\nХодит: "}},
-		{"over en", "en", info(over, EndNone, 0), []string{"Game over. " + winner + " wins, "}},
-		{"over ru", "ru", info(over, EndNormal, 0), []string{"Игра окончена. Победа: " + winner + ", "}},
-		{"resign en", "en", info(mid, EndResigned, engine.White), []string{"⚪ Bob resigns. ⚫ Alice wins."}},
-		{"resign ru", "ru", info(mid, EndResigned, engine.Black), []string{"⚫ Alice: сдача. Победа: ⚪ Bob."}},
-		{"timeout en", "en", info(mid, EndTimeout, engine.Black), []string{"⚫ Alice ran out of time. ⚪ Bob wins."}},
-		{"timeout ru", "ru", info(mid, EndTimeout, engine.White), []string{"⚪ Bob: время вышло. Победа: ⚫ Alice."}},
-		{"cancel en", "en", info(mid, EndCancelled, 0), []string{"The game was cancelled."}},
-		{"cancel ru", "ru", info(mid, EndCancelled, 0), []string{"Игра отменена."}},
+		{"start en", "en", info(start, playing), []string{"⚫ Alice — 2\n⚪ Bob — 2\nTo move: ⚫ Alice"}},
+		{"start ru", "ru", info(start, playing), []string{"⚫ Alice — 2\n⚪ Bob — 2\nХодит: ⚫ Alice"}},
+		{"unknown lang", "de", info(start, playing), []string{"To move: ⚫ Alice"}},
+		{"mid en", "en", info(mid, playing), []string{"Last move: ⚫ h7\n", "To move: ⚪ Bob"}},
+		{"mid ru", "ru", info(mid, playing), []string{"Последний ход: ⚫ h7\n", "Ходит: ⚪ Bob"}},
+		{"pass en", "en", info(passed, playing), []string{" has no legal move and passes.\nTo move: "}},
+		{"pass ru", "ru", info(passed, playing), []string{": нет ходов, пропуск хода.\nХодит: "}},
+		{"over en", "en", info(over, playing), []string{"Game over. " + winner + " wins, "}},
+		{"over ru", "ru", info(over, R{Outcome: over.Position.Outcome()}), []string{"Игра окончена. Победа: " + winner + ", "}},
+		{"resign en", "en", info(mid, R{Outcome: engine.BlackWins, Reason: engine.EndResign}), []string{"⚪ Bob resigns. ⚫ Alice wins."}},
+		{"resign ru", "ru", info(mid, R{Outcome: engine.WhiteWins, Reason: engine.EndResign}), []string{"⚫ Alice: сдача. Победа: ⚪ Bob."}},
+		{"timeout en", "en", info(mid, R{Outcome: engine.WhiteWins, Reason: engine.EndTimeout}), []string{"⚫ Alice ran out of time. ⚪ Bob wins."}},
+		{"timeout ru", "ru", info(mid, R{Outcome: engine.BlackWins, Reason: engine.EndTimeout}), []string{"⚪ Bob: время вышло. Победа: ⚫ Alice."}},
+		{"cancel en", "en", info(mid, R{Reason: engine.EndAbandoned}), []string{"The game was cancelled."}},
+		{"cancel ru", "ru", info(mid, R{Reason: engine.EndAbandoned}), []string{"Игра отменена."}},
 		{"no names en", "en", StatusInfo{View: start}, []string{"⚫ Black — 2\n⚪ White — 2\nTo move: ⚫ Black"}},
 		{"no names ru", "ru", StatusInfo{View: start}, []string{"⚫ Чёрные — 2\n⚪ Белые — 2\nХодит: ⚫ Чёрные"}},
 		{"zero", "en", StatusInfo{}, []string{"No board."}},
-		{"unknown end", "en", info(mid, End(77), 0), []string{"To move: ⚪ Bob"}},
+		{"unknown reason", "en", info(mid, R{Reason: 77}), []string{"To move: ⚪ Bob"}},
+		{"unknown outcome", "en", info(mid, R{Outcome: 9}), []string{"To move: ⚪ Bob"}},
+		{"unknown reason over", "en", info(over, R{Outcome: engine.WhiteWins, Reason: 77}), []string{"Game over. " + winner + " wins, "}},
+		{"normal end mid-game", "en", info(mid, R{Outcome: engine.Draw}), []string{"Game over. "}},
+		{"resign without winner", "en", info(mid, R{Outcome: engine.Draw, Reason: engine.EndResign}), []string{"The game was cancelled."}},
+		{"timeout without winner", "en", info(over, R{Reason: engine.EndTimeout}), []string{"The game was cancelled."}},
+		{"abandoned with winner", "en", info(mid, R{Outcome: engine.BlackWins, Reason: engine.EndAbandoned}), []string{"The game was cancelled."}},
+		{"pass then resign", "en", info(passed, R{Outcome: engine.BlackWins, Reason: engine.EndResign}), []string{"⚪ Bob resigns. ⚫ Alice wins."}},
 	}
 	for _, tt := range tests {
 		got := Status(tt.lang, tt.s)
@@ -68,7 +77,7 @@ func TestStatus(t *testing.T) {
 		}
 	}
 	// The score of a finished game.
-	if got := Status("en", info(over, EndNone, 0)); !strings.Contains(got, strconv.Itoa(nb)+" : "+strconv.Itoa(nw)) {
+	if got := Status("en", info(over, playing)); !strings.Contains(got, strconv.Itoa(nb)+" : "+strconv.Itoa(nw)) {
 		t.Errorf("finished game's status lacks the score %d : %d:\n%s", nb, nw, got)
 	}
 }
@@ -103,14 +112,77 @@ func TestStatusNames(t *testing.T) {
 	}
 }
 
+// TestStatusOldForm checks that StatusInfo.End and Loser read as the Result each stands for,
+// on every kind of board, and that a Result set wins over them.
+func TestStatusOldForm(t *testing.T) {
+	views := []View{NewView(engine.MustStart(8)), ViewOf(playRandom(t, 8, 5, 23)), ViewOf(playRandom(t, 8, 11, 1000))}
+	for _, v := range views {
+		nb, nw := v.Position.Count(engine.Black), v.Position.Count(engine.White)
+		for _, loser := range []engine.Color{engine.Black, engine.White, -1, 5} {
+			win := engine.BlackWins
+			if loser&1 == engine.Black {
+				win = engine.WhiteWins
+			}
+			for end, r := range map[End]engine.Result{
+				EndNone:      {},
+				EndNormal:    {Outcome: engine.OutcomeOf(nb, nw)},
+				EndResigned:  {Outcome: win, Reason: engine.EndResign},
+				EndTimeout:   {Outcome: win, Reason: engine.EndTimeout},
+				EndCancelled: {Reason: engine.EndAbandoned},
+				End(77):      {},
+			} {
+				old := Status("en", StatusInfo{View: v, Black: "A", White: "B", End: end, Loser: loser})
+				if got := Status("en", StatusInfo{View: v, Black: "A", White: "B", Result: r}); got != old {
+					t.Errorf("End %d, Loser %d reads\n%s\nbut Result %v reads\n%s", end, loser, old, r, got)
+				}
+				set := engine.Result{Reason: engine.EndAbandoned}
+				both := Status("en", StatusInfo{View: v, Result: set, End: end, Loser: loser})
+				if want := Status("en", StatusInfo{View: v, Result: set}); both != want {
+					t.Errorf("Result %v with End %d reads\n%s\nwant\n%s", set, end, both, want)
+				}
+			}
+		}
+	}
+}
+
+// TestStatusPassEnded checks that a game that ended on a pass does not tell the pass.
+func TestStatusPassEnded(t *testing.T) {
+	for seed := uint64(0); seed < 500; seed++ {
+		g := playRandom(t, 6, seed, 100)
+		for g.Len() > 0 && !g.Position().MustPass() {
+			_ = g.Undo()
+		}
+		if g.Len() == 0 {
+			continue
+		}
+		_, _ = g.Play(engine.Pass)
+		v := ViewOf(g)
+		r := engine.Result{Outcome: engine.WinFor(v.Position.Side()), Reason: engine.EndResign}
+		if got := Status("en", StatusInfo{View: v, Result: r}); strings.Contains(got, "passes") || !strings.Contains(got, "resigns") {
+			t.Errorf("a resignation after a pass reads\n%s", got)
+		}
+		if got := Status("en", StatusInfo{View: v}); !strings.Contains(got, "passes") {
+			t.Errorf("a pass in a game going on reads\n%s", got)
+		}
+		return
+	}
+	t.Fatal("no 6×6 game with a pass")
+}
+
 func FuzzStatus(f *testing.F) {
-	f.Add("Alice", "Bob", "ru", uint8(2), uint8(1))
-	f.Add("\x00\n", "", "en", uint8(9), uint8(0))
-	f.Fuzz(func(t *testing.T, black, white, lang string, end, loser uint8) {
-		s := StatusInfo{View: ViewOf(playRandom(t, 8, 1, 30)), Black: black, White: white, End: End(end), Loser: engine.Color(loser)}
+	f.Add("Alice", "Bob", "ru", uint8(2), uint8(1), uint8(0), uint8(0))
+	f.Add("\x00\n", "", "en", uint8(9), uint8(0), uint8(2), uint8(1))
+	f.Add("", "B", "en", uint8(0), uint8(0), uint8(7), uint8(9))
+	f.Fuzz(func(t *testing.T, black, white, lang string, end, loser, outcome, reason uint8) {
+		r := engine.Result{Outcome: engine.Outcome(outcome), Reason: engine.EndReason(reason)}
+		s := StatusInfo{View: ViewOf(playRandom(t, 8, 1, 30)), Black: black, White: white, Result: r, End: End(end), Loser: engine.Color(loser)}
 		got := Status(lang, s)
 		if !utf8.ValidString(got) || utf8.RuneCountInString(got) > 1024 {
 			t.Fatalf("Status = %q", got)
+		}
+		en := Status("en", s)
+		if r.Valid() && r.Over() && strings.Contains(en, "To move") || !r.Over() && End(end) == EndNone && !strings.Contains(en, "To move") {
+			t.Fatalf("Status of %v (End %d) = %q", r, end, got)
 		}
 	})
 }

@@ -22,9 +22,10 @@ type View struct {
 	LastBy engine.Color
 	// Flipped are the discs that Last flipped; the PNG can highlight them.
 	Flipped engine.Set
-	// Passed reports that the last ply was a pass by the opponent of the side to move.
+	// Passed reports that the last move was a pass by the opponent of the side to move.
 	Passed bool
-	// Ply is the number of moves played, passes included; buttons carry it to spot stale taps.
+	// Ply is the game's ply (engine.Game.Ply: the discs placed, passes not counted); buttons
+	// carry it to spot stale taps.
 	Ply int
 }
 
@@ -34,12 +35,12 @@ func NewView(p engine.Position) View {
 }
 
 // ViewOf returns the View of the current moment of g: its position, the last disc placed and
-// what it flipped (even when a pass followed it), whether the last ply was a pass, and the
-// number of plies played.
+// what it flipped (even when a pass followed it), whether the last move was a pass, and the
+// game's ply.
 func ViewOf(g *engine.Game) View {
 	v := NewView(g.Position())
 	moves := g.Moves()
-	v.Ply = len(moves)
+	v.Ply = g.Ply()
 	first := g.Start().Side()
 	for i := len(moves) - 1; i >= 0; i-- {
 		if moves[i] == engine.Pass {
@@ -65,8 +66,8 @@ func ViewOf(g *engine.Game) View {
 	return v
 }
 
-// flippedBefore returns the discs flipped by the last disc placed when the last ply of g was a
-// pass: it replays the ply before the pass.
+// flippedBefore returns the discs flipped by the last disc placed when the last move of g was a
+// pass: it replays the moves before the pass.
 func flippedBefore(g *engine.Game) engine.Set {
 	moves := g.Moves()
 	p := g.Start()

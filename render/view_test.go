@@ -43,7 +43,7 @@ func TestViewOfPass(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := ViewOf(g)
-		if !v.Passed || v.Last != before || v.Flipped != flipped || v.Ply != g.Len() || v.LastBy != g.Position().Side() {
+		if !v.Passed || v.Last != before || v.Flipped != flipped || v.Ply != g.Ply() || v.Ply >= g.Len() || v.LastBy != g.Position().Side() {
 			t.Fatalf("seed %d: ViewOf after %v and a pass = last %v by %v, flipped %v, passed %v, ply %d",
 				seed, before, v.Last, v.LastBy, v.Flipped.Squares(), v.Passed, v.Ply)
 		}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -48,7 +47,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	rng := rand.New(rand.NewPCG(s, 7))
+	bot := ai.NewPlayer(s)
 	g := engine.NewGameFrom(engine.MustStart(*size))
 	in := bufio.NewScanner(stdin)
 	for !g.Over() {
@@ -60,7 +59,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		if p.Side() != human {
-			m, err := ai.Choose(context.Background(), p, lvl, rng)
+			m, err := bot.Move(context.Background(), p, int(lvl))
 			if err != nil {
 				fmt.Fprintln(stderr, "reversi play:", err)
 				return 1
@@ -81,7 +80,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "quit", "q", "exit":
 			return 0
 		case "hint":
-			m, err := ai.Hint(context.Background(), p)
+			m, err := bot.Hint(context.Background(), p)
 			if err == nil {
 				fmt.Fprintf(stdout, "hint: %v\n", m)
 			}
