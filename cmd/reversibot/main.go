@@ -62,7 +62,20 @@ func run(ctx context.Context, getenv func(string) string, stderr io.Writer) int 
 		return 2
 	}
 	log := newLogger(cfg, stderr)
-	if err := serve(ctx, cfg, log); err != nil {
+	m := NewMain(cfg, log)
+	err = m.Run(ctx)
+	if err == nil {
+		err = m.Wait(ctx)
+		if m.Worker != nil {
+			log.Info("stopping: finishing searches in flight")
+		} else {
+			log.Info("stopping: finishing updates in flight")
+		}
+	}
+	if cerr := m.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	if err != nil {
 		log.Error("reversibot stopped with an error", "err", err)
 		return 1
 	}
@@ -80,17 +93,45 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	return slog.New(newRedactingHandler(h, cfg.Token, cfg.WebhookSecret))
 }
 
-// serve wires storage, metrics and the bot (or, for ROLE=worker, the AI worker), and runs until
-// ctx is done.
-func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
-	m := metrics.New()
-	store, err := storage.Open(ctx, cfg.RedisURL, storage.Options{Prefix: cfg.RedisPrefix, Observe: m.RedisCall})
+// Main is the whole program as a value, so that a test can start it in-process: Run wires
+// storage, metrics and the bot (or, for ROLE=worker, the AI worker) and starts serving; Wait
+// blocks while it serves; Close stops it cleanly, letting the updates (or searches) in flight
+// finish. The fields are set by Run and may be read once it returned nil.
+type Main struct {
+	Config  Config
+	Log     *slog.Logger
+	Metrics *metrics.Metrics
+	Store   *storage.Store
+	// Bot is the Telegram side; nil for ROLE=worker.
+	Bot *bot.Bot
+	// Worker answers AI jobs; nil unless ROLE=worker.
+	Worker *remoteai.Worker
+
+	remote  *remoteai.Mover // AI_MODE=remote's mover, closed after the bot
+	servers []*http.Server  // webhook and metrics, shut down first
+	failed  chan error      // failures after start-up: a server, polling
+	stop    context.CancelFunc
+	done    chan struct{} // closed when polling or the worker has returned
+}
+
+// NewMain returns a Main for cfg that logs to log; nothing runs before Run.
+func NewMain(cfg Config, log *slog.Logger) *Main {
+	return &Main{Config: cfg, Log: log, failed: make(chan error, 4)}
+}
+
+// Run opens the store and starts the program the configuration describes. It returns once
+// updates (or AI jobs) are being taken, or with the reason start-up failed; call Close in
+// both cases. ctx bounds start-up only: Close ends the program.
+func (m *Main) Run(ctx context.Context) error {
+	cfg, log := m.Config, m.Log
+	m.Metrics = metrics.New()
+	store, err := storage.Open(ctx, cfg.RedisURL, storage.Options{Prefix: cfg.RedisPrefix, Observe: m.Metrics.RedisCall})
 	if err != nil {
 		return fmt.Errorf("open storage: %w", err)
 	}
-	defer store.Close()
+	m.Store = store
 	if cfg.Role == RoleWorker {
-		return serveWorker(ctx, cfg, log, m, store)
+		return m.runWorker()
 	}
 	if store.Embedded() {
 		log.Warn("REDIS_URL is empty: games live in an embedded in-memory Redis and nothing survives a restart")
@@ -102,20 +143,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	// (and bot.New leaves GOMAXPROCS alone, as it does for any Mover given).
 	var mover host.Mover
 	if cfg.AIMode == AIRemote {
-		remote := remoteai.NewMover(store, remoteai.MoverOptions{Logger: log})
-		defer remote.Close() // after Shutdown below: no handler waits for it any more
-		mover = remote
-		m.Registry().MustRegister(
-			prometheus.NewCounterFunc(prometheus.CounterOpts{
-				Name: "reversi_remote_ai_dropped_total",
-				Help: "AI results from workers that nobody waited for any more (late, or answered twice).",
-			}, func() float64 { return float64(remote.Stats().Dropped) }),
-			prometheus.NewCounterFunc(prometheus.CounterOpts{
-				Name: "reversi_remote_ai_malformed_total",
-				Help: "Entries of this bot's AI reply stream that were not results.",
-			}, func() float64 { return float64(remote.Stats().Malformed) }),
-		)
-		log.Info("AI searches run on workers (AI_MODE=remote)", "front", remote.Front(), "waiting_slots", cfg.AIWorkers)
+		m.remote = remoteai.NewMover(store, remoteai.MoverOptions{Logger: log})
+		mover = m.remote
+		m.registerRemoteAI()
 	}
 
 	b, err := bot.New(ctx, bot.Options{
@@ -123,7 +153,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		APIURL:    cfg.APIURL,
 		Store:     store,
 		Logger:    log,
-		Metrics:   m,
+		Metrics:   m.Metrics,
 		AIWorkers: cfg.AIWorkers,
 		IdleClaim: cfg.IdleClaim,
 		Mover:     mover,
@@ -135,79 +165,121 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
 	}
+	m.Bot = b
 	if err := b.Setup(ctx); err != nil {
 		log.Warn("could not register the bot's commands; continuing", "err", err)
 	}
-
-	var (
-		servers []*http.Server
-		runErr  error // why serving stopped, other than a signal
-	)
-	errc := make(chan error, 3)
-	if srv, err := serveMetrics(cfg, m, store, errc, log); err != nil {
+	if err := m.serveMetrics(); err != nil {
 		return err
-	} else if srv != nil {
-		servers = append(servers, srv)
 	}
-
 	if cfg.WebhookURL != "" {
-		u, _ := url.Parse(cfg.WebhookURL) // validated by LoadConfig
-		path := u.Path
-		if path == "" {
-			path = "/"
-		}
-		mux := http.NewServeMux()
-		mux.Handle("POST "+path, b.WebhookHandler(cfg.WebhookSecret))
-		mux.Handle("GET /healthz", healthHandler(store))
-		srv, err := listen(cfg.ListenAddr, mux, errc)
-		if err != nil {
-			return fmt.Errorf("LISTEN_ADDR: %w", err)
-		}
-		servers = append(servers, srv)
-		if err := b.SetWebhook(ctx, cfg.WebhookURL, cfg.WebhookSecret); err != nil {
-			shutdownServers(servers)
-			return fmt.Errorf("set webhook: %w", err)
-		}
-		log.Info("taking updates by webhook", "listen", srv.Addr, "path", path)
-		select {
-		case <-ctx.Done():
-		case runErr = <-errc:
-		}
-	} else {
-		log.Info("taking updates by long polling")
-		go func() { errc <- b.RunPolling(ctx) }()
-		select {
-		case <-ctx.Done():
-			runErr = <-errc // polling returns once ctx is done
-		case runErr = <-errc:
-		}
+		return m.serveWebhook(ctx)
 	}
+	log.Info("taking updates by long polling")
+	pctx, stop := context.WithCancel(context.Background())
+	m.stop, m.done = stop, make(chan struct{})
+	go func() {
+		defer close(m.done)
+		if err := b.RunPolling(pctx); err != nil && !errors.Is(err, context.Canceled) {
+			m.failed <- err
+		}
+	}()
+	return nil
+}
 
-	log.Info("stopping: finishing updates in flight")
-	shutdownServers(servers)
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if errors.Is(runErr, context.Canceled) {
-		runErr = nil
+// registerRemoteAI exports the remote mover's counters.
+func (m *Main) registerRemoteAI() {
+	remote := m.remote
+	m.Metrics.Registry().MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "reversi_remote_ai_dropped_total",
+			Help: "AI results from workers that nobody waited for any more (late, or answered twice).",
+		}, func() float64 { return float64(remote.Stats().Dropped) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "reversi_remote_ai_malformed_total",
+			Help: "Entries of this bot's AI reply stream that were not results.",
+		}, func() float64 { return float64(remote.Stats().Malformed) }),
+	)
+	m.Log.Info("AI searches run on workers (AI_MODE=remote)", "front", remote.Front(), "waiting_slots", m.Config.AIWorkers)
+}
+
+// serveWebhook serves the webhook on LISTEN_ADDR and tells Telegram where it is.
+func (m *Main) serveWebhook(ctx context.Context) error {
+	cfg := m.Config
+	u, _ := url.Parse(cfg.WebhookURL) // validated by LoadConfig
+	path := u.Path
+	if path == "" {
+		path = "/"
 	}
-	if err := b.Shutdown(sctx); err != nil {
-		runErr = errors.Join(runErr, fmt.Errorf("shutdown: %w", err))
+	mux := http.NewServeMux()
+	mux.Handle("POST "+path, m.Bot.WebhookHandler(cfg.WebhookSecret))
+	mux.Handle("GET /healthz", healthHandler(m.Store))
+	srv, err := listen(cfg.ListenAddr, mux, m.failed)
+	if err != nil {
+		return fmt.Errorf("LISTEN_ADDR: %w", err)
 	}
-	return runErr
+	m.servers = append(m.servers, srv)
+	if err := m.Bot.SetWebhook(ctx, cfg.WebhookURL, cfg.WebhookSecret); err != nil {
+		return fmt.Errorf("set webhook: %w", err)
+	}
+	m.Log.Info("taking updates by webhook", "listen", srv.Addr, "path", path)
+	return nil
+}
+
+// Wait blocks until ctx is done (nil) or the program fails after start-up (that failure).
+func (m *Main) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-m.failed:
+		return err
+	}
+}
+
+// Close stops what Run started, in order: no new updates (servers, polling), the updates or
+// searches in flight finished (within shutdownGrace), then the remote AI and the store. It is
+// safe after a failed Run.
+func (m *Main) Close() error {
+	shutdownServers(m.servers)
+	m.servers = nil
+	if m.stop != nil {
+		m.stop()
+		<-m.done
+		m.stop = nil
+	}
+	var err error
+	if m.Bot != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		if serr := m.Bot.Shutdown(ctx); serr != nil {
+			err = fmt.Errorf("shutdown: %w", serr)
+		}
+		cancel()
+		m.Bot = nil
+	}
+	if m.remote != nil {
+		m.remote.Close() // after Shutdown: no handler waits for it any more
+		m.remote = nil
+	}
+	if m.Store != nil {
+		m.Store.Close()
+		m.Store = nil
+	}
+	return err
 }
 
 // workerDrain is how long a stopping worker lets its searches in flight finish and post their
 // answers: above the slowest search (2 s).
 const workerDrain = 3 * time.Second
 
-// serveWorker runs the AI worker (ROLE=worker) until ctx is done: it answers the AI jobs that
-// bots with AI_MODE=remote post, AI_WORKERS at a time, and serves /metrics and /healthz.
-func serveWorker(ctx context.Context, cfg Config, log *slog.Logger, m *metrics.Metrics, store *storage.Store) error {
+// runWorker starts the AI worker (ROLE=worker): it answers the AI jobs that bots with
+// AI_MODE=remote post, AI_WORKERS at a time, and serves /metrics and /healthz.
+func (m *Main) runWorker() error {
+	cfg, log := m.Config, m.Log
 	jobs := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "reversi_worker_jobs_total",
 		Help: "AI jobs a worker handled, by kind (move, hint) and outcome (ok, failed, expired, malformed, abandoned, unposted).",
 	}, []string{"kind", "outcome"})
-	w := remoteai.NewWorker(store, remoteai.WorkerOptions{
+	w := remoteai.NewWorker(m.Store, remoteai.WorkerOptions{
 		Concurrency: cfg.AIWorkers,
 		ClaimAfter:  cfg.AIClaimAfter,
 		Drain:       workerDrain,
@@ -215,7 +287,7 @@ func serveWorker(ctx context.Context, cfg Config, log *slog.Logger, m *metrics.M
 		Observe: func(kind string, level int, outcome string, took time.Duration) {
 			jobs.WithLabelValues(kind, outcome).Inc()
 			if kind == storage.AIJobMove && outcome == remoteai.OutcomeOK {
-				m.AIThink(strconv.Itoa(level), took)
+				m.Metrics.AIThink(strconv.Itoa(level), took)
 			}
 		},
 	})
@@ -223,49 +295,37 @@ func serveWorker(ctx context.Context, cfg Config, log *slog.Logger, m *metrics.M
 		Name: "reversi_worker_busy",
 		Help: "AI jobs the worker is handling now.",
 	}, func() float64 { return float64(w.Busy()) })
-	m.Registry().MustRegister(jobs, busy)
+	m.Metrics.Registry().MustRegister(jobs, busy)
+	m.Worker = w
 
-	errc := make(chan error, 1)
-	srv, err := serveMetrics(cfg, m, store, errc, log)
-	if err != nil {
+	if err := m.serveMetrics(); err != nil {
 		return err
 	}
 	log.Info("AI worker taking jobs", "worker", w.Name(), "searches", cfg.AIWorkers, "claim_after", cfg.AIClaimAfter)
-	wctx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
+	wctx, stop := context.WithCancel(context.Background())
+	m.stop, m.done = stop, make(chan struct{})
 	go func() {
+		defer close(m.done)
 		_ = w.Run(wctx) // returns nil once wctx ends
-		close(done)
 	}()
-	var runErr error
-	select {
-	case <-ctx.Done():
-	case runErr = <-errc:
-	}
-	log.Info("stopping: finishing searches in flight")
-	stop()
-	<-done
-	if srv != nil {
-		shutdownServers([]*http.Server{srv})
-	}
-	return runErr
+	return nil
 }
 
-// serveMetrics serves /metrics and /healthz on METRICS_ADDR, unless it is "off" (then it returns
-// a nil server).
-func serveMetrics(cfg Config, m *metrics.Metrics, store *storage.Store, errc chan<- error, log *slog.Logger) (*http.Server, error) {
-	if cfg.MetricsAddr == "off" {
-		return nil, nil
+// serveMetrics serves /metrics and /healthz on METRICS_ADDR, unless it is "off".
+func (m *Main) serveMetrics() error {
+	if m.Config.MetricsAddr == "off" {
+		return nil
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", m.Handler())
-	mux.Handle("GET /healthz", healthHandler(store))
-	srv, err := listen(cfg.MetricsAddr, mux, errc)
+	mux.Handle("GET /metrics", m.Metrics.Handler())
+	mux.Handle("GET /healthz", healthHandler(m.Store))
+	srv, err := listen(m.Config.MetricsAddr, mux, m.failed)
 	if err != nil {
-		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
+		return fmt.Errorf("METRICS_ADDR: %w", err)
 	}
-	log.Info("serving /metrics and /healthz", "addr", srv.Addr)
-	return srv, nil
+	m.servers = append(m.servers, srv)
+	m.Log.Info("serving /metrics and /healthz", "addr", srv.Addr)
+	return nil
 }
 
 // Timeouts of the HTTP servers (webhook, metrics): a client that sends slowly, never finishes
