@@ -25,7 +25,7 @@ var plants = []struct {
 		if len(g.Moves) == 0 {
 			g.Moves = []byte{0x00} // a1 from the start flips nothing
 		}
-		data, err := g.MarshalBinary()
+		data, err := storage.EncodeGame(g)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,22 +16,6 @@ import (
 // DefaultAsideTTL is how long SetAside keeps a record it moved aside when Options.AsideTTL is 0.
 const DefaultAsideTTL = 30 * 24 * time.Hour
 
-// CorruptError is the error of a read that found a game record it cannot decode: the record is
-// there, but MarshalBinary did not write it. It wraps ErrInvalid; GameID names the record for
-// SetAside.
-type CorruptError struct {
-	GameID string
-	Err    error // why it does not decode; wraps ErrInvalid
-}
-
-// Error names the game and what is wrong with its record.
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("storage: game %s: unreadable record: %v", e.GameID, e.Err)
-}
-
-// Unwrap returns the decoding error, so errors.Is(err, ErrInvalid) holds.
-func (e *CorruptError) Unwrap() error { return e.Err }
-
 // setAside moves a game record to its aside key and deletes the bindings that still name it.
 //
 //	KEYS[1]  the game's record        KEYS[2]  its aside key
@@ -75,7 +59,7 @@ func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key s
 		return "", false, wrap("set aside", err)
 	}
 	var rec *Game // the record, when it still decodes
-	if g := new(Game); err == nil && g.UnmarshalBinary(data) == nil {
+	if g := new(Game); err == nil && DecodeGame(g, data) == nil {
 		rec = g
 	}
 	bindings := s.bindingKeys(rec, via...)

@@ -70,7 +70,7 @@ func TestSetAside(t *testing.T) {
 		{"illegal moves", func(g *storage.Game) []byte {
 			c := g.Clone()
 			c.Moves = []byte{0x00, 0x00} // a1 twice: decodes, replays to nothing legal
-			data, err := c.MarshalBinary()
+			data, err := storage.EncodeGame(c)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -43,19 +42,16 @@ const (
 	maxUnix       = 1 << 40 // seconds; timestamps must lie in 1970…36812
 )
 
-// ErrInvalid reports a value the store refuses to keep or a stored value it cannot decode.
-var ErrInvalid = errors.New("storage: invalid value")
-
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
 
-// MarshalBinary encodes g (all fields but ID) in the store's compact, versioned format.
+// EncodeGame encodes g (all fields but ID) in the store's compact, versioned format.
 // It fails with ErrInvalid for a game the store would not keep: a size that is not even
 // and within 4…16, a move off the board, more moves than squares, an unknown enum value,
 // a Version outside 0…2³²-1, or an over-long string.
-func (g *Game) MarshalBinary() ([]byte, error) {
-	if err := g.validate(); err != nil {
+func EncodeGame(g *Game) ([]byte, error) {
+	if err := validate(g); err != nil {
 		return nil, err
 	}
 	n := gameHeaderLen + 5*binary.MaxVarintLen64 + 1 + len(g.Moves) + len(g.InlineID) + len(g.Lang)
@@ -101,14 +97,13 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	return buf, nil
 }
 
-func (g *Game) validate() error {
+func validate(g *Game) error {
 	switch {
 	case g.Size < minSize || g.Size > maxSize || g.Size%2 != 0:
 		return invalidf("board size %d", g.Size)
 	case g.Version < 0 || g.Version > maxVersion:
 		return invalidf("version %d", g.Version)
-	case g.Flow >= flowCount || g.Status >= statusCount || g.Outcome >= outcomeCount || g.Reason >= reasonCount ||
-		g.Style >= styleCount:
+	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
 		return invalidf("enum value out of range")
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return invalidf("creator colour %d", g.CreatorColor)
@@ -171,10 +166,10 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, s...)
 }
 
-// UnmarshalBinary decodes data written by MarshalBinary into g, leaving g.ID as it was.
-// Any input that MarshalBinary could not have produced (unknown format, truncated, trailing
+// DecodeGame decodes data written by EncodeGame into g, leaving g.ID as it was.
+// Any input that EncodeGame could not have produced (unknown format, truncated, trailing
 // bytes, values out of range) yields an error wrapping ErrInvalid; it never panics.
-func (g *Game) UnmarshalBinary(data []byte) error {
+func DecodeGame(g *Game, data []byte) error {
 	if len(data) < gameHeaderLen {
 		return invalidf("game record of %d bytes", len(data))
 	}
@@ -238,7 +233,7 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	if len(r.b) != 0 {
 		return invalidf("%d trailing bytes in game record", len(r.b))
 	}
-	if err := out.validate(); err != nil {
+	if err := validate(&out); err != nil {
 		return err
 	}
 	*g = out

@@ -77,12 +77,12 @@ func TestGameRoundTrip(t *testing.T) {
 	}
 	for name, g := range tests {
 		t.Run(name, func(t *testing.T) {
-			data, err := g.MarshalBinary()
+			data, err := storage.EncodeGame(g)
 			if err != nil {
 				t.Fatalf("MarshalBinary: %v", err)
 			}
 			var got storage.Game
-			if err := got.UnmarshalBinary(data); err != nil {
+			if err := storage.DecodeGame(&got, data); err != nil {
 				t.Fatalf("UnmarshalBinary: %v", err)
 			}
 			if !reflect.DeepEqual(normal(&got), normal(g)) {
@@ -128,7 +128,7 @@ func TestMarshalRejects(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g := sampleGame(10)
 			spoil(g)
-			if _, err := g.MarshalBinary(); !errors.Is(err, storage.ErrInvalid) {
+			if _, err := storage.EncodeGame(g); !errors.Is(err, storage.ErrInvalid) {
 				t.Errorf("MarshalBinary = %v, want ErrInvalid", err)
 			}
 		})
@@ -136,40 +136,40 @@ func TestMarshalRejects(t *testing.T) {
 }
 
 func TestUnmarshalRejectsDamage(t *testing.T) {
-	data, err := fullGame16().MarshalBinary()
+	data, err := storage.EncodeGame(fullGame16())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Every truncation must fail cleanly, and so must trailing garbage and a new format.
 	for n := range len(data) {
 		var g storage.Game
-		if err := g.UnmarshalBinary(data[:n]); !errors.Is(err, storage.ErrInvalid) {
+		if err := storage.DecodeGame(&g, data[:n]); !errors.Is(err, storage.ErrInvalid) {
 			t.Fatalf("UnmarshalBinary(first %d of %d bytes) = %v, want ErrInvalid", n, len(data), err)
 		}
 	}
 	var g storage.Game
-	if err := g.UnmarshalBinary(append(append([]byte(nil), data...), 0)); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, append(append([]byte(nil), data...), 0)); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("trailing byte: %v, want ErrInvalid", err)
 	}
 	other := append([]byte(nil), data...)
 	other[0] = 3
-	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, other); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("format 3: %v, want ErrInvalid", err)
 	}
 	// A version 1 record claiming version 2 lacks the appended fields.
 	other[0] = 2
-	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, other); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("format 2 without its fields: %v, want ErrInvalid", err)
 	}
 	// A version 2 record with an unknown style.
 	v2 := sampleGame(3)
 	v2.Style = storage.StyleImage
-	data, err = v2.MarshalBinary()
+	data, err = storage.EncodeGame(v2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data[len(data)-1] = 9
-	if err := g.UnmarshalBinary(data); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, data); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("style 9: %v, want ErrInvalid", err)
 	}
 }
@@ -192,7 +192,7 @@ func TestGameFormatCompatible(t *testing.T) {
 	want.Version = 3
 	want.Created = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	want.Updated = want.Created.Add(90 * time.Second)
-	data, err := want.MarshalBinary()
+	data, err := storage.EncodeGame(want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestGameFormatCompatible(t *testing.T) {
 		t.Errorf("MarshalBinary of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
 	}
 	var got storage.Game
-	if err := got.UnmarshalBinary(old); err != nil {
+	if err := storage.DecodeGame(&got, old); err != nil {
 		t.Fatalf("UnmarshalBinary(format 1) = %v", err)
 	}
 	if !reflect.DeepEqual(normal(&got), normal(want)) {
@@ -208,7 +208,7 @@ func TestGameFormatCompatible(t *testing.T) {
 	}
 	// Setting a new field switches to format 2 and costs a few bytes.
 	want.LastMoveAt = want.Updated
-	if data, err = want.MarshalBinary(); err != nil || data[0] != 2 || len(data) != len(old)+6 {
+	if data, err = storage.EncodeGame(want); err != nil || data[0] != 2 || len(data) != len(old)+6 {
 		t.Errorf("with LastMoveAt: format %d, %d bytes, %v; want format 2, %d bytes", data[0], len(data), err, len(old)+6)
 	}
 }
@@ -217,7 +217,7 @@ func FuzzGameDecode(f *testing.F) {
 	for _, g := range []*storage.Game{sampleGame(0), sampleGame(40), fullGame16(), {Size: 6, Moves: []byte{0x55}}} {
 		g.Created = time.Unix(1790000000, 0)
 		g.Updated = g.Created.Add(time.Hour)
-		data, err := g.MarshalBinary()
+		data, err := storage.EncodeGame(g)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -225,26 +225,26 @@ func FuzzGameDecode(f *testing.F) {
 	}
 	v2 := sampleGame(7)
 	v2.LastMoveAt, v2.Style = time.Unix(1790000600, 0), storage.StyleImage
-	if data, err := v2.MarshalBinary(); err == nil {
+	if data, err := storage.EncodeGame(v2); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0, 0, 1, 8, 0, 0, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var g storage.Game
-		if err := g.UnmarshalBinary(data); err != nil {
+		if err := storage.DecodeGame(&g, data); err != nil {
 			if !errors.Is(err, storage.ErrInvalid) {
 				t.Fatalf("error %v does not wrap ErrInvalid", err)
 			}
 			return
 		}
 		// Whatever decodes must encode again and decode to the same game.
-		again, err := g.MarshalBinary()
+		again, err := storage.EncodeGame(&g)
 		if err != nil {
 			t.Fatalf("decoded game does not encode: %v\n%+v", err, g)
 		}
 		var g2 storage.Game
-		if err := g2.UnmarshalBinary(again); err != nil {
+		if err := storage.DecodeGame(&g2, again); err != nil {
 			t.Fatalf("re-encoded game does not decode: %v", err)
 		}
 		if !reflect.DeepEqual(normal(&g), normal(&g2)) {

@@ -130,7 +130,7 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 		return nil, wrap("get game", err)
 	}
 	g := &Game{ID: id}
-	if err := g.UnmarshalBinary(data); err != nil {
+	if err := DecodeGame(g, data); err != nil {
 		return nil, &CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
@@ -161,7 +161,7 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 		return nil, styles, wrap("get game", err)
 	}
 	g = &Game{ID: id}
-	if err := g.UnmarshalBinary(data); err != nil {
+	if err := DecodeGame(g, data); err != nil {
 		return nil, styles, &CorruptError{GameID: id, Err: err}
 	}
 	for i, c := range st {
@@ -250,7 +250,7 @@ func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err e
 	c = *g
 	c.Version++
 	c.Updated = s.now().Truncate(time.Second)
-	if data, err = c.MarshalBinary(); err != nil {
+	if data, err = EncodeGame(&c); err != nil {
 		return c, nil, expect, err
 	}
 	_, _ = rand.Read(data[5:9]) // write nonce

@@ -293,7 +293,7 @@ func TestMemoryUsage(t *testing.T) {
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		data, _ := g.MarshalBinary()
+		data, _ := storage.EncodeGame(g)
 		t.Logf("%dx%d, %d moves: record %d bytes", g.Size, g.Size, len(g.Moves), len(data))
 	}
 	if !storagetest.Real() {

@@ -10,13 +10,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Rating constants of the Elo system used for games between people.
 const (
-	InitialRating = 1200
-	EloK          = 32
-	groupTopCap   = 500 // members kept in a group's leaderboard (the best by rating)
-	maxTop        = 100 // longest leaderboard Top returns
-	maxLang       = 16
+	groupTopCap = 500 // members kept in a group's leaderboard (the best by rating)
+	maxTop      = 100 // longest leaderboard Top returns
+	maxLang     = 16
 )
 
 // recordPeople records a finished game between two people, once per game ID.
@@ -237,7 +234,7 @@ func (s *Store) RecordResult(ctx context.Context, g *Game) error {
 	if g.Outcome == OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if g.Outcome >= outcomeCount {
+	if !g.Outcome.Valid() {
 		return invalidf("outcome %v", g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]

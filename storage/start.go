@@ -17,22 +17,6 @@ import (
 // racing requests leave one game per chat, and a process that dies mid-step leaves nothing or
 // a complete game that /board finds. All the keys of a script share the tag {g} (keys).
 
-// ErrChatBusy reports that a chat a game was to be bound to already has a lobby or a game in
-// play. Errors that wrap it are *BusyError, naming the chat.
-var ErrChatBusy = errors.New("storage: the chat already has a game")
-
-// BusyError is the ErrChatBusy of StartGame and JoinGame: ChatID has a lobby or a game in
-// play. Nothing was written.
-type BusyError struct{ ChatID int64 }
-
-// Error names the chat (not its game).
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("storage: chat %d already has a game", e.ChatID)
-}
-
-// Is makes errors.Is(err, ErrChatBusy) true.
-func (e *BusyError) Is(target error) bool { return target == ErrChatBusy }
-
 // liveLua is the scripts' test of a bound game. state(id) is 'free' when there is no record of
 // id or it is a finished game, 'live' when it is a lobby or a game in play, and 'bad' when the
 // record is there but cannot be a game's: shorter than the header, an unknown format, or a
@@ -112,20 +96,6 @@ if ARGV[7] ~= '' then redis.call('SET', KEYS[#KEYS], ARGV[3], 'PX', ARGV[8]) end
 return {1}
 `)
 
-// Hosting says where StartGame binds a new game, and what stands in its way.
-type Hosting struct {
-	// Chats are bound to the game. Each must be free: a chat bound to a lobby or a game in play
-	// makes StartGame fail with a *BusyError, one bound to a record that cannot be a game's with
-	// a *CorruptError naming it; a binding to a finished or expired game is replaced.
-	Chats []int64
-	// InlineID, when set, is the inline message bound to the game. When it already shows a
-	// game (in any state) other than RematchOf, StartGame returns that game instead.
-	InlineID string
-	// RematchOf, when set, is the ID of the finished game the new one is a rematch of. Each
-	// game gets one rematch: when RematchOf has one already, StartGame returns it instead.
-	RematchOf string
-}
-
 // StartGame stores g as a new game and binds it where h says, in one atomic step (one
 // script, one round trip): of any number of racing starts in one chat, one succeeds and the
 // others fail with a *BusyError (errors.Is ErrChatBusy), and nothing but a complete, bound
@@ -144,14 +114,14 @@ type Hosting struct {
 // header of a chat's game, so a record whose body does not decode counts as what its header
 // says: busy when it reads as a lobby or a game in play, replaced when it reads as finished.
 //
-// It fails with ErrInvalid for a game MarshalBinary refuses or a zero chat or invalid inline
+// It fails with ErrInvalid for a game EncodeGame refuses or a zero chat or invalid inline
 // ID in h; g is unchanged on failure.
 func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Game, err error) {
 	c := g.Clone()
 	c.Version = 1
 	now := s.now().Truncate(time.Second)
 	c.Created, c.Updated = now, now
-	data, err := c.MarshalBinary()
+	data, err := EncodeGame(c)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +191,7 @@ func decodeExisting(res []any) (*Game, error) {
 		return nil, fmt.Errorf("storage: start game: rematch %s: %w", id, ErrNotFound)
 	}
 	g := &Game{ID: id}
-	if err := g.UnmarshalBinary([]byte(rec)); err != nil {
+	if err := DecodeGame(g, []byte(rec)); err != nil {
 		return nil, &CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
@@ -237,7 +207,7 @@ func unreadableIn(res []any) error {
 // CreateGame stores g as a new game that no chat shows: it assigns g.ID (10 characters from
 // [A-Za-z0-9]), sets g.Version to 1 and g.Created and g.Updated to now, and sets the TTL that
 // g.Status calls for. g.ID and g.Version on input are ignored. It fails with ErrInvalid for a
-// game MarshalBinary refuses; g is unchanged on failure. It is StartGame with nowhere to bind.
+// game EncodeGame refuses; g is unchanged on failure. It is StartGame with nowhere to bind.
 func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	_, err := s.StartGame(ctx, g, Hosting{})
 	return err

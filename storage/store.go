@@ -22,17 +22,6 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Sentinel errors; test for them with errors.Is.
-var (
-	// ErrNotFound: no such game (never existed, expired, or an id that cannot be one).
-	ErrNotFound = errors.New("storage: not found")
-	// ErrConflict: the game changed since it was read; read it again and retry or report.
-	ErrConflict = errors.New("storage: conflict")
-	// ErrUnavailable: Redis could not be reached or is not serving (down, restarting,
-	// loading, fail-over in progress, out of memory). The operation may be retried later.
-	ErrUnavailable = errors.New("storage: redis unavailable")
-)
-
 // Default TTLs used for the zero values in Options.
 const (
 	DefaultFinishedTTL = 24 * time.Hour

@@ -42,7 +42,7 @@ var corruptions = []struct {
 	{"illegal moves", func(t *testing.T, g *storage.Game) []byte {
 		c := g.Clone()
 		c.Moves = []byte{0x00} // a1 from the start: flips nothing
-		data, err := c.MarshalBinary()
+		data, err := storage.EncodeGame(c)
 		if err != nil {
 			t.Fatal(err)
 		}

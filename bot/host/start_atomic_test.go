@@ -306,7 +306,7 @@ func storedGames(t *testing.T, e *env) []*storage.Game {
 			continue
 		}
 		g := &storage.Game{ID: id[len(id)-10:]}
-		if g.UnmarshalBinary(v) == nil {
+		if storage.DecodeGame(g, v) == nil {
 			out = append(out, g)
 		}
 	}

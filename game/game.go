@@ -1,4 +1,24 @@
-package storage
+// Package game is the domain of the Reversi bot and the logic of hosting its games, in plain Go
+// that a test drives without Telegram or Redis: the game as it is kept (Game, Player,
+// MessageRef, Flow, Status, Outcome, EndReason, Style), people's profiles and results, and the
+// Service that hosts games (whose turn it is, who may press, when the AI answers, what ends a
+// game, and when results and ratings are recorded). It knows nothing of Telegram: the Telegram
+// layer translates updates into calls on a Service and its Snapshots into messages.
+//
+// The Service keeps its games in a Store and results in a PlayerStore (package storage
+// implements both on Redis, package gametest in memory) and asks a Mover for the AI's moves.
+//
+// Every operation is one atomic step on the store: read the game, check the request, compute,
+// and write with a compare-and-set on the game's version. When another step wrote first, the
+// operation reads again and checks again once; if it loses twice it returns ErrConflict and
+// changes nothing, so a tap again is always enough. Errors are sentinels (ErrNotYourTurn,
+// ErrStale, ...) with a Code (see ErrorCode) for the Telegram layer to put into words.
+//
+// Moves are validated against the ply the player saw (the number of moves stored when the
+// board was drawn, see Ply): a tap on an out-of-date board fails with ErrStale instead of
+// playing on a board the player did not see. Passes are never asked for: a player without a
+// legal move passes automatically, and Snapshot.Played reports it.
+package game
 
 import (
 	"fmt"
@@ -36,16 +56,22 @@ func (f Flow) String() string {
 	return fmt.Sprintf("flow(%d)", uint8(f))
 }
 
+// Valid reports whether f is one of the flows above.
+func (f Flow) Valid() bool { return f < flowCount }
+
 // Status is where a game is in its life. It decides how long the store keeps the game.
 type Status uint8
 
 // The statuses of a game.
 const (
-	// StatusLobby is a game waiting for its second player; it expires after Options.LobbyTTL.
+	// StatusLobby is a game waiting for its second player; the store lets it expire after a
+	// while (an hour, by default).
 	StatusLobby Status = iota
-	// StatusPlaying is a game in progress; it expires after Options.IdleTTL without an update.
+	// StatusPlaying is a game in progress; the store lets it expire after a
+	// long time without an update (a week, by default).
 	StatusPlaying
-	// StatusFinished is a game that is over; it expires after Options.FinishedTTL.
+	// StatusFinished is a game that is over; the store keeps it a while for the
+	// boards that show it (a day, by default).
 	StatusFinished
 	statusCount
 )
@@ -62,6 +88,9 @@ func (s Status) String() string {
 	}
 	return fmt.Sprintf("status(%d)", uint8(s))
 }
+
+// Valid reports whether s is one of the statuses above.
+func (s Status) Valid() bool { return s < statusCount }
 
 // Outcome is the result of a finished game.
 type Outcome uint8
@@ -89,6 +118,9 @@ func (o Outcome) String() string {
 	}
 	return fmt.Sprintf("outcome(%d)", uint8(o))
 }
+
+// Valid reports whether o is one of the outcomes above.
+func (o Outcome) Valid() bool { return o < outcomeCount }
 
 // EndReason says why a game ended.
 type EndReason uint8
@@ -121,21 +153,24 @@ func (r EndReason) String() string {
 	return fmt.Sprintf("reason(%d)", uint8(r))
 }
 
-// BoardStyle is how a person wants boards that fit a keyboard (8×8) drawn. Larger boards are
+// Valid reports whether r is one of the reasons above.
+func (r EndReason) Valid() bool { return r < reasonCount }
+
+// Style is how a person wants boards that fit a keyboard (8×8) drawn. Larger boards are
 // always images.
-type BoardStyle uint8
+type Style uint8
 
 // The board styles. The zero value, StyleButtons, is the default.
 const (
 	// StyleButtons draws the board as inline keyboard buttons.
-	StyleButtons BoardStyle = iota
+	StyleButtons Style = iota
 	// StyleImage draws the board as a picture with a keyboard of the legal moves.
 	StyleImage
 	styleCount
 )
 
 // String returns "buttons", "image", or "style(N)" for an unknown value.
-func (s BoardStyle) String() string {
+func (s Style) String() string {
 	switch s {
 	case StyleButtons:
 		return "buttons"
@@ -145,6 +180,9 @@ func (s BoardStyle) String() string {
 	return fmt.Sprintf("style(%d)", uint8(s))
 }
 
+// Valid reports whether s is one of the styles above.
+func (s Style) Valid() bool { return s < styleCount }
+
 // Player is one side of a game. The AI's Player has UserID 0.
 type Player struct {
 	UserID int64
@@ -153,9 +191,9 @@ type Player struct {
 	Lang   string
 }
 
-// BoardRef is a message that shows a game's board: a chat message (ChatID, MessageID) or an
+// MessageRef is a message that shows a game's board: a chat message (ChatID, MessageID) or an
 // inline-mode message (InlineID).
-type BoardRef struct {
+type MessageRef struct {
 	ChatID    int64
 	MessageID int
 	InlineID  string
@@ -163,12 +201,11 @@ type BoardRef struct {
 
 // Game is one hosted game as the store keeps it.
 type Game struct {
-	// ID is assigned by StartGame (and CreateGame): at most 12 characters from [A-Za-z0-9],
+	// ID is assigned by the store's StartGame: at most 12 characters from [A-Za-z0-9],
 	// safe in callback data and deep links.
 	ID string
 	// Version is set by the store: 1 after StartGame, one more after each UpdateGame or
-	// JoinGame.
-	// UpdateGame is a compare-and-set on it.
+	// JoinGame. UpdateGame is a compare-and-set on it.
 	Version int64
 
 	Size   int // board side: an even number from 4 to 16
@@ -187,7 +224,7 @@ type Game struct {
 
 	ChatID   int64  // the chat (group or private) hosting the game, 0 for inline games
 	InlineID string // the inline message hosting the game, "" otherwise
-	Boards   []BoardRef
+	Boards   []MessageRef
 	Lang     string // language of texts in the hosting chat
 
 	Outcome Outcome
@@ -195,7 +232,7 @@ type Game struct {
 
 	// Style is how boards of this game that fit a keyboard are drawn in chats other than a
 	// player's own private chat (a group, for instance); the bot sets it when the game opens.
-	Style BoardStyle
+	Style Style
 	// LastMoveAt is when the player to move got the turn: the game's start or the last move
 	// (second precision), for idle claims. It is kept as the caller sets it; zero in games
 	// stored before the field existed.
@@ -211,7 +248,7 @@ func (g *Game) Clone() *Game {
 	c := *g
 	c.Moves = append([]byte(nil), g.Moves...)
 	if g.Boards != nil {
-		c.Boards = append([]BoardRef(nil), g.Boards...)
+		c.Boards = append([]MessageRef(nil), g.Boards...)
 	}
 	return &c
 }
@@ -235,7 +272,7 @@ type Profile struct {
 	Name   string
 	Lang   string // "" until the user chooses one
 	// Style is how the user wants 8×8 boards drawn; StyleButtons until they choose.
-	Style BoardStyle
+	Style Style
 	Stats Stats
 }
 
@@ -253,4 +290,18 @@ type Waiter struct {
 	ChatID int64 // the private chat to tell them about their game
 	Name   string
 	Lang   string
+}
+
+// Hosting says where a Store's StartGame binds a new game, and what stands in its way.
+type Hosting struct {
+	// Chats are bound to the game. Each must be free: a chat bound to a lobby or a game in play
+	// makes StartGame fail with a *BusyError, one bound to a record that cannot be a game's with
+	// a *CorruptError naming it; a binding to a finished or expired game is replaced.
+	Chats []int64
+	// InlineID, when set, is the inline message bound to the game. When it already shows a
+	// game (in any state) other than RematchOf, StartGame returns that game instead.
+	InlineID string
+	// RematchOf, when set, is the ID of the finished game the new one is a rematch of. Each
+	// game gets one rematch: when RematchOf has one already, StartGame returns it instead.
+	RematchOf string
 }
