@@ -20,6 +20,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // Default TTLs used for the zero values in Options.
@@ -85,6 +87,13 @@ type Store struct {
 	own  bool                 // Close closes rdb
 	k    keys
 }
+
+// Store is the Redis implementation of the stores package game needs.
+var (
+	_ game.Store       = (*Store)(nil)
+	_ game.PlayerStore = (*Store)(nil)
+	_ game.Leases      = (*Store)(nil)
+)
 
 // New returns a Store over an existing client, which the caller keeps and closes.
 func New(client redis.UniversalClient, opts Options) *Store {
