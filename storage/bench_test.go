@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -68,7 +69,7 @@ func BenchmarkUnmarshalGame(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		var g storage.Game
+		var g game.Game
 		if err := storage.DecodeGame(&g, data); err != nil {
 			b.Fatal(err)
 		}
