@@ -80,11 +80,11 @@ func TestGameRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data, err := storage.EncodeGame(g)
 			if err != nil {
-				t.Fatalf("MarshalBinary: %v", err)
+				t.Fatalf("EncodeGame: %v", err)
 			}
 			var got game.Game
 			if err := storage.DecodeGame(&got, data); err != nil {
-				t.Fatalf("UnmarshalBinary: %v", err)
+				t.Fatalf("DecodeGame: %v", err)
 			}
 			if !reflect.DeepEqual(normal(&got), normal(g)) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", got, *g)
@@ -130,7 +130,7 @@ func TestMarshalRejects(t *testing.T) {
 			g := sampleGame(10)
 			spoil(g)
 			if _, err := storage.EncodeGame(g); !errors.Is(err, game.ErrInvalid) {
-				t.Errorf("MarshalBinary = %v, want ErrInvalid", err)
+				t.Errorf("EncodeGame = %v, want ErrInvalid", err)
 			}
 		})
 	}
@@ -145,7 +145,7 @@ func TestUnmarshalRejectsDamage(t *testing.T) {
 	for n := range len(data) {
 		var g game.Game
 		if err := storage.DecodeGame(&g, data[:n]); !errors.Is(err, game.ErrInvalid) {
-			t.Fatalf("UnmarshalBinary(first %d of %d bytes) = %v, want ErrInvalid", n, len(data), err)
+			t.Fatalf("DecodeGame(first %d of %d bytes) = %v, want ErrInvalid", n, len(data), err)
 		}
 	}
 	var g game.Game
@@ -198,11 +198,11 @@ func TestGameFormatCompatible(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(data, old) {
-		t.Errorf("MarshalBinary of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
+		t.Errorf("EncodeGame of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
 	}
 	var got game.Game
 	if err := storage.DecodeGame(&got, old); err != nil {
-		t.Fatalf("UnmarshalBinary(format 1) = %v", err)
+		t.Fatalf("DecodeGame(format 1) = %v", err)
 	}
 	if !reflect.DeepEqual(normal(&got), normal(want)) {
 		t.Errorf("format 1 record decoded as\n%+v\nwant\n%+v", got, *want)

@@ -12,7 +12,7 @@ import (
 // game's, the keys without one (profiles, the global leaderboard) are its players'. Each game
 // is played to the end in a store of its own, as the bot plays it (its board messages
 // recorded), and must leave less than 1 KB.
-func TestFinishedHostedGameMemory(t *testing.T) {
+func TestFinishedGameMemory(t *testing.T) {
 	if !storagetest.Real() {
 		t.Skip("MEMORY USAGE needs a real Redis: set REDIS_URL")
 	}

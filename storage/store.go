@@ -269,10 +269,10 @@ func wrap(op string, err error) error {
 		return nil
 	}
 	if errors.Is(err, redis.Nil) {
-		return fmt.Errorf("storage: %s: %w", op, ErrNotFound)
+		return fmt.Errorf("storage: %s: %w", op, game.ErrNotFound)
 	}
 	if unavailable(err) {
-		return fmt.Errorf("storage: %s: %w: %w", op, ErrUnavailable, err)
+		return fmt.Errorf("storage: %s: %w: %w", op, game.ErrUnavailable, err)
 	}
 	return fmt.Errorf("storage: %s: %w", op, err)
 }
