@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 )
 
@@ -32,14 +32,14 @@ func (h *harness) countMessages(chat int64, n int, what string, pred func(telegr
 // While the AI owes a move in a group game, its player's typed moves ("not your turn"), stale
 // taps and other members' /board each get their answer, and the position is searched once.
 func TestAIFloodSearchesAPositionOnce(t *testing.T) {
-	m := hosttest.NewGatedMover()
+	m := gametest.NewGatedMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 2 })
 	t.Cleanup(m.Open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
 	h.send(alice, g.ID(), "/ai 8 3 white") // the AI plays black: it moves first
 	board := h.waitMsg(g.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
-	first := hosttest.Receive(t, m.Started, "the AI did not start thinking")
+	first := gametest.Receive(t, m.Started, "the AI did not start thinking")
 
 	const n = 6
 	d3, _ := engine.ParseSquare("d3")
@@ -72,7 +72,7 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 // User A keeps the only AI worker busy and more searches queued (AI games in several groups);
 // user B's reply starts as soon as one of A's searches ends.
 func TestAIFairBetweenUsers(t *testing.T) {
-	m := hosttest.NewHeldMover()
+	m := gametest.NewHeldMover()
 	h := newHarness(t, func(o *bot.Options) { o.Mover = m; o.AIWorkers = 1 })
 	t.Cleanup(func() { close(m.Stop) }) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
@@ -87,9 +87,9 @@ func TestAIFairBetweenUsers(t *testing.T) {
 			}
 		}
 	}
-	hosttest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
+	gametest.Until(t, "A's searches wait", func() bool { return pool.Waiting() == games-1 })
 	h.send(bob, bob.ID(), "/ai 8 1 white")
-	hosttest.Until(t, "B's search waits", func() bool { return pool.Waiting() == games })
+	gametest.Until(t, "B's search waits", func() bool { return pool.Waiting() == games })
 
 	m.Release <- struct{}{} // one of A's searches ends
 	if s := m.Next(t); s != "level 1" {

@@ -16,7 +16,7 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 )
 
 const testToken = "123456:SECRET-token_value"
@@ -127,9 +127,9 @@ func TestAPIErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, s := apiBot(t)
 			s.reply(tt.status, tt.reply)
-			ref := storage.BoardRef{ChatID: 7, MessageID: 5}
+			ref := game.MessageRef{ChatID: 7, MessageID: 5}
 			if tt.inline {
-				ref = storage.BoardRef{InlineID: "AAQ-inline"}
+				ref = game.MessageRef{InlineID: "AAQ-inline"}
 			}
 			err := b.editOnce(ctx, ref, content{text: "board"})
 			switch {
@@ -209,13 +209,13 @@ func TestAPIRequestBodies(t *testing.T) {
 	if err := b.answer(ctx, "q2", "", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.editOnce(ctx, storage.BoardRef{ChatID: -100, MessageID: 9}, content{text: "a\nb", kb: kb}); err != nil {
+	if err := b.editOnce(ctx, game.MessageRef{ChatID: -100, MessageID: 9}, content{text: "a\nb", kb: kb}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.editOnce(ctx, storage.BoardRef{InlineID: "AAQ"}, content{text: "t"}); err != nil {
+	if err := b.editOnce(ctx, game.MessageRef{InlineID: "AAQ"}, content{text: "t"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.editMarkup(ctx, storage.BoardRef{ChatID: 5, MessageID: 6}, nil); err != nil {
+	if err := b.editMarkup(ctx, game.MessageRef{ChatID: 5, MessageID: 6}, nil); err != nil {
 		t.Fatal(err)
 	}
 	markup := map[string]any{"inline_keyboard": []any{

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/engine/ai"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 )
 
@@ -102,7 +102,7 @@ func BenchmarkAIUnderFlood(b *testing.B) {
 	flooder, friend, player := h.user("Flood", "en"), h.user("Friend", "en"), h.user("Player", "en")
 	var sent atomic.Int64
 	floodAI(ctx, h, flooder, friend, &sent, wg)
-	hosttest.Until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
+	gametest.Until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
 
 	who := render.BlackDisc + " Player"
 	newGame := func() telegramtest.Message { return h.sendForBoard(player, player.ID(), "/ai 8 1 black") }

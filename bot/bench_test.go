@@ -22,8 +22,8 @@ import (
 	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -248,14 +248,14 @@ func BenchmarkPeopleMove(b *testing.B) {
 		}
 	}()
 	hook := bt.WebhookHandler("s")
-	alice := storage.Player{UserID: 1001, Name: "Alice", ChatID: 1001, Lang: "en"}
-	bob := storage.Player{UserID: 1002, Name: "Bob", ChatID: 1002, Lang: "en"}
-	var g *storage.Game
+	alice := game.Player{UserID: 1001, Name: "Alice", ChatID: 1001, Lang: "en"}
+	bob := game.Player{UserID: 1002, Name: "Bob", ChatID: 1002, Lang: "en"}
+	var g *game.Game
 	var eg *engine.Game
 	newGame := func() {
-		g = &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusPlaying,
-			Players: [2]storage.Player{alice, bob}, Lang: "en", LastMoveAt: time.Now(),
-			Boards: []storage.BoardRef{{ChatID: 1001, MessageID: 10}, {ChatID: 1002, MessageID: 11}}}
+		g = &game.Game{Size: 8, Flow: game.FlowInvite, Status: game.StatusPlaying,
+			Players: [2]game.Player{alice, bob}, Lang: "en", LastMoveAt: time.Now(),
+			Boards: []game.MessageRef{{ChatID: 1001, MessageID: 10}, {ChatID: 1002, MessageID: 11}}}
 		if err := store.CreateGame(context.Background(), g); err != nil {
 			b.Fatal(err)
 		}
@@ -264,7 +264,7 @@ func BenchmarkPeopleMove(b *testing.B) {
 	newGame()
 	// The tapped message as Telegram sends it, keyboard and all; the rest of the update is
 	// filled in for each tap.
-	tapped := func(p storage.Player, msg int) []byte {
+	tapped := func(p game.Player, msg int) []byte {
 		m, _ := json.Marshal(models.Message{ID: msg, Date: 1700000000,
 			Chat: models.Chat{ID: p.ChatID, Type: models.ChatTypePrivate},
 			From: &models.User{ID: 1, IsBot: true, FirstName: "Reversi"},

@@ -11,16 +11,15 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // replayGame plays the stored moves of g, inserting the forced passes (also after the last
 // move), as package host does.
-func replayGame(g *storage.Game) (*engine.Game, error) {
+func replayGame(g *game.Game) (*engine.Game, error) {
 	eg, err := engine.NewGame(g.Size)
 	if err != nil {
 		return nil, err
@@ -44,7 +43,7 @@ func replayGame(g *storage.Game) (*engine.Game, error) {
 
 // viewLang is the language of the board message ref of g: a player's own private chat speaks
 // that player's language, any other chat the game's.
-func viewLang(g *storage.Game, ref storage.BoardRef) string {
+func viewLang(g *game.Game, ref game.MessageRef) string {
 	if ref.InlineID == "" && ref.ChatID != 0 {
 		for _, p := range g.Players {
 			if p.UserID != 0 && p.ChatID == ref.ChatID && p.Lang != "" {
@@ -56,7 +55,7 @@ func viewLang(g *storage.Game, ref storage.BoardRef) string {
 }
 
 // playerName is how the board names a player.
-func playerName(g *storage.Game, i int, lang string) string {
+func playerName(g *game.Game, i int, lang string) string {
 	p := g.Players[i]
 	if p.UserID == 0 && g.AILevel > 0 {
 		return tr(lang, "game.bot_name", levelName(lang, g.AILevel))
@@ -70,20 +69,20 @@ func levelName(lang string, level int) string {
 }
 
 // statusOf returns the render status of g.
-func statusOf(g *storage.Game, v render.View, lang string) render.StatusInfo {
+func statusOf(g *game.Game, v render.View, lang string) render.StatusInfo {
 	s := render.StatusInfo{View: v, Black: playerName(g, 0, lang), White: playerName(g, 1, lang)}
-	if g.Status == storage.StatusFinished {
+	if g.Status == game.StatusFinished {
 		s.End = render.EndNormal
 		loser := engine.White
-		if g.Outcome == storage.OutcomeWhite {
+		if g.Outcome == game.OutcomeWhite {
 			loser = engine.Black
 		}
 		switch g.Reason {
-		case storage.EndResign:
+		case game.EndResign:
 			s.End, s.Loser = render.EndResigned, loser
-		case storage.EndTimeout:
+		case game.EndTimeout:
 			s.End, s.Loser = render.EndTimeout, loser
-		case storage.EndAbandoned:
+		case game.EndAbandoned:
 			s.End = render.EndCancelled
 		}
 	}
@@ -102,7 +101,7 @@ func button(text, data string) models.InlineKeyboardButton {
 
 // viewer is the player whose own private chat shows the board message ref of g: 0 black,
 // 1 white, -1 when the message is seen by both or by others (a group, an inline message).
-func viewer(g *storage.Game, ref storage.BoardRef) int {
+func viewer(g *game.Game, ref game.MessageRef) int {
 	if ref.InlineID != "" || ref.ChatID <= 0 {
 		return -1
 	}
@@ -119,18 +118,18 @@ func viewer(g *storage.Game, ref storage.BoardRef) int {
 // button is left out of a player's own board while it is their turn, since a claim can only
 // come from the player kept waiting; on a board both players see it stays, and a claim made
 // too early gets an alert saying how long is left.
-func controls(g *storage.Game, lang string, turn, seer int) [][]models.InlineKeyboardButton {
-	ply := host.Ply(g)
+func controls(g *game.Game, lang string, turn, seer int) [][]models.InlineKeyboardButton {
+	ply := game.Ply(g)
 	switch g.Status {
-	case storage.StatusFinished:
-		if g.Reason == storage.EndAbandoned {
+	case game.StatusFinished:
+		if g.Reason == game.EndAbandoned {
 			return nil
 		}
 		return [][]models.InlineKeyboardButton{{button(tr(lang, "btn.rematch"), cb(render.ActionRematch, g.ID, ply))}}
-	case storage.StatusPlaying:
+	case game.StatusPlaying:
 		if g.AILevel > 0 {
 			row := []models.InlineKeyboardButton{}
-			if g.AILevel <= host.MaxHintLevel {
+			if g.AILevel <= game.MaxHintLevel {
 				row = append(row, button(tr(lang, "btn.hint"), cb(render.ActionHint, g.ID, ply)))
 			}
 			row = append(row, button(tr(lang, "btn.undo"), cb(render.ActionUndo, g.ID, ply)),
@@ -150,15 +149,15 @@ func controls(g *storage.Game, lang string, turn, seer int) [][]models.InlineKey
 // styleOf). A chat message of a board bigger than a keyboard, or of an 8×8 board in
 // StyleImage, is a photo with the move picker; an inline message of a large board (which
 // cannot get a new upload) shows the board as text instead, with the same move picker.
-func boardContent(g *storage.Game, ref storage.BoardRef, page int, style storage.BoardStyle) (content, error) {
+func boardContent(g *game.Game, ref game.MessageRef, page int, style game.Style) (content, error) {
 	return boardContentOf(g, nil, ref, page, style)
 }
 
 // boardContentOf is boardContent given the replay of g (replayGame), or nil to replay it.
 // It does not change eg.
-func boardContentOf(g *storage.Game, eg *engine.Game, ref storage.BoardRef, page int, style storage.BoardStyle) (content, error) {
+func boardContentOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style) (content, error) {
 	lang := viewLang(g, ref)
-	if g.Status == storage.StatusLobby {
+	if g.Status == game.StatusLobby {
 		return lobbyContent(g, lang, ""), nil
 	}
 	var err error
@@ -168,16 +167,16 @@ func boardContentOf(g *storage.Game, eg *engine.Game, ref storage.BoardRef, page
 		}
 	}
 	v := render.ViewOf(eg)
-	v.Ply = host.Ply(g) // the ply package host checks taps against (passes not counted)
+	v.Ply = game.Ply(g) // the ply package host checks taps against (passes not counted)
 	text := render.Status(lang, statusOf(g, v, lang))
 	if note := passNote(g, eg, lang); note != "" {
 		text = note + "\n" + text
 	}
-	if g.Status == storage.StatusFinished && len(g.Moves) > 0 {
+	if g.Status == game.StatusFinished && len(g.Moves) > 0 {
 		text += "\n" + tr(lang, "result.record", eg.Record())
 	}
 	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, int(eg.Position().Side()), viewer(g, ref))}
-	if render.FitsKeyboard(g.Size) && (style != storage.StyleImage || ref.InlineID != "") {
+	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)
 		if err != nil {
 			return content{}, err
@@ -185,7 +184,7 @@ func boardContentOf(g *storage.Game, eg *engine.Game, ref storage.BoardRef, page
 		return content{text: text, kb: &kb}, nil
 	}
 	var kb models.InlineKeyboardMarkup
-	if g.Status == storage.StatusPlaying {
+	if g.Status == game.StatusPlaying {
 		kb, err = render.MovePicker(v, page, opt)
 	} else {
 		kb = models.InlineKeyboardMarkup{InlineKeyboard: opt.Controls}
@@ -201,17 +200,17 @@ func boardContentOf(g *storage.Game, eg *engine.Game, ref storage.BoardRef, page
 		c.text = textBoard(v.Position) + "\n" + text
 		return c, nil
 	}
-	c.photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: g.Status != storage.StatusPlaying})
+	c.photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: g.Status != game.StatusPlaying})
 	return c, err
 }
 
 // passNote announces the passes played since the side to move last placed a disc (several
 // passes in a row happen when the opponent moves again and again). The pass of the very last
 // ply is left to the status text, which tells it.
-func passNote(g *storage.Game, eg *engine.Game, lang string) string {
+func passNote(g *game.Game, eg *engine.Game, lang string) string {
 	moves := eg.Moves()
 	n := len(moves)
-	if n == 0 || moves[n-1] == engine.Pass || g.Status != storage.StatusPlaying {
+	if n == 0 || moves[n-1] == engine.Pass || g.Status != game.StatusPlaying {
 		return ""
 	}
 	first := eg.Start().Side()
@@ -272,16 +271,16 @@ func textBoard(p engine.Position) string {
 
 // lobbyContent is an invitation: its first button joins the game. For invites the button is
 // a deep link (a forwarded message keeps only URL buttons working for others).
-func lobbyContent(g *storage.Game, lang, username string) content {
+func lobbyContent(g *game.Game, lang, username string) content {
 	creator := g.Players[0].Name
 	var text string
 	var join models.InlineKeyboardButton
 	switch g.Flow {
-	case storage.FlowInvite:
+	case game.FlowInvite:
 		text = tr(lang, "invite.text", creator, g.Size, g.Size)
 		join = models.InlineKeyboardButton{Text: tr(lang, "invite.button"),
 			URL: "https://t.me/" + username + "?start=j" + g.ID}
-	case storage.FlowInline:
+	case game.FlowInline:
 		text = tr(lang, "inline.text", creator, g.Size, g.Size)
 		join = button(tr(lang, "lobby.join"), cb(render.ActionJoin, g.ID, 0))
 	default:
@@ -309,7 +308,7 @@ func colorName(lang string, i int) string {
 }
 
 // refresh schedules an edit of every board of g, drawn from the store when sent.
-func (b *Bot) refresh(g *storage.Game) {
+func (b *Bot) refresh(g *game.Game) {
 	if g == nil || len(g.Boards) == 0 {
 		return
 	}
@@ -323,12 +322,12 @@ func (b *Bot) refresh(g *storage.Game) {
 // from the store when the edit is sent, and drawn again when a 429 made it wait, so a board
 // held back by the rate limit is never sent out of date; g itself only tells whose board
 // style to read along with the game.
-func (b *Bot) scheduleBoard(g *storage.Game, ref storage.BoardRef) {
-	b.scheduleIn(b.newBoardBatch(g, []storage.BoardRef{ref}), g, ref)
+func (b *Bot) scheduleBoard(g *game.Game, ref game.MessageRef) {
+	b.scheduleIn(b.newBoardBatch(g, []game.MessageRef{ref}), g, ref)
 }
 
 // scheduleIn schedules the edit of the board message ref of game g as part of bb.
-func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) {
+func (b *Bot) scheduleIn(bb *boardBatch, g *game.Game, ref game.MessageRef) {
 	id := g.ID
 	hint, _ := styleUser(g, ref)
 	b.schedule(ref, func(ctx context.Context) {
@@ -345,7 +344,7 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 				st, err = b.readBoards(ctx, id, bb.users)
 			}
 			if err != nil {
-				if errors.Is(err, storage.ErrNotFound) {
+				if errors.Is(err, game.ErrNotFound) {
 					return nil
 				}
 				return err
@@ -354,7 +353,7 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 				return nil // the message was replaced by a newer board
 			}
 			var eg *engine.Game // a lobby is not replayed
-			if st.g.Status != storage.StatusLobby {
+			if st.g.Status != game.StatusLobby {
 				if eg, err = st.replay(); err != nil {
 					b.log.Error("edit: draw", "game", id, "err", err)
 					return nil
@@ -387,7 +386,7 @@ func (b *Bot) scheduleIn(bb *boardBatch, g *storage.Game, ref storage.BoardRef) 
 // board whose edit drew an older one (see landed).
 type boardBatch struct {
 	id    string
-	refs  []storage.BoardRef
+	refs  []game.MessageRef
 	users []int64 // whose styles the batch's boards follow, as far as the step's game tells
 
 	mu    sync.Mutex
@@ -396,8 +395,8 @@ type boardBatch struct {
 	st    boardState
 	err   error
 
-	left  int                        // edits not yet landed (or given up)
-	drawn map[storage.BoardRef]int64 // the game version each sent edit drew
+	left  int                       // edits not yet landed (or given up)
+	drawn map[game.MessageRef]int64 // the game version each sent edit drew
 }
 
 // The states of a boardBatch's read.
@@ -408,7 +407,7 @@ const (
 )
 
 // newBoardBatch returns the batch of the edits of refs of game g, the newest of those boards.
-func (b *Bot) newBoardBatch(g *storage.Game, refs []storage.BoardRef) *boardBatch {
+func (b *Bot) newBoardBatch(g *game.Game, refs []game.MessageRef) *boardBatch {
 	bb := &boardBatch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs)}
 	for _, ref := range refs {
 		if u, fixed := styleUser(g, ref); !fixed && u != 0 && !slices.Contains(bb.users, u) {
@@ -463,11 +462,11 @@ func (bb *boardBatch) read(ctx context.Context, b *Bot) (boardState, error) {
 // it sent nothing). After the batch's last edit it checks that the game is still at the
 // versions drawn and schedules a new edit of each board drawn from an older one. A game that
 // cannot be read is left alone: its next step draws its boards.
-func (bb *boardBatch) landed(ctx context.Context, b *Bot, ref storage.BoardRef, drawn int64) {
+func (bb *boardBatch) landed(ctx context.Context, b *Bot, ref game.MessageRef, drawn int64) {
 	bb.mu.Lock()
 	if drawn != 0 {
 		if bb.drawn == nil {
-			bb.drawn = make(map[storage.BoardRef]int64)
+			bb.drawn = make(map[game.MessageRef]int64)
 		}
 		bb.drawn[ref] = drawn
 	}
@@ -496,10 +495,10 @@ func (bb *boardBatch) landed(ctx context.Context, b *Bot, ref storage.BoardRef, 
 }
 
 // release drops bb as the newest batch of its boards and returns the boards it was that of.
-func (b *Bot) release(bb *boardBatch) []storage.BoardRef {
+func (b *Bot) release(bb *boardBatch) []game.MessageRef {
 	b.edits.mu.Lock()
 	defer b.edits.mu.Unlock()
-	var owned []storage.BoardRef
+	var owned []game.MessageRef
 	for _, r := range bb.refs {
 		if k := refKey(r); b.edits.latest[k] == bb {
 			delete(b.edits.latest, k)
@@ -511,9 +510,9 @@ func (b *Bot) release(bb *boardBatch) []storage.BoardRef {
 
 // check reads the game's version and schedules a new edit of each board of refs whose edit
 // drew an older one (sent: the version each edit sent drew).
-func (bb *boardBatch) check(ctx context.Context, b *Bot, refs []storage.BoardRef, sent map[storage.BoardRef]int64) {
+func (bb *boardBatch) check(ctx context.Context, b *Bot, refs []game.MessageRef, sent map[game.MessageRef]int64) {
 	// Boards with a newer edit queued here need no check: that edit reads the store.
-	var check []storage.BoardRef
+	var check []game.MessageRef
 	for _, r := range refs {
 		if _, ok := sent[r]; ok && !b.editQueued(r, false) {
 			check = append(check, r)
@@ -535,9 +534,9 @@ func (bb *boardBatch) check(ctx context.Context, b *Bot, refs []storage.BoardRef
 
 // boardState is a game as read for drawing its boards, with the styles of users.
 type boardState struct {
-	g        *storage.Game
+	g        *game.Game
 	users    []int64
-	styles   []storage.BoardStyle
+	styles   []game.Style
 	styleErr error // reading the styles failed
 	eg       *replayed
 }
@@ -567,11 +566,11 @@ func (b *Bot) readBoards(ctx context.Context, id string, users []int64) (boardSt
 // styleIn is the style of the board message ref of st's game (see styleOf), from the styles
 // read with it when they include the user whose style the board follows (hint names the user
 // expected: a game's players never change once it is played).
-func (b *Bot) styleIn(ctx context.Context, st boardState, ref storage.BoardRef, hint int64) storage.BoardStyle {
+func (b *Bot) styleIn(ctx context.Context, st boardState, ref game.MessageRef, hint int64) game.Style {
 	want, fixed := styleUser(st.g, ref)
 	switch {
 	case fixed:
-		return storage.StyleButtons
+		return game.StyleButtons
 	case want == 0:
 		return st.g.Style
 	case want != hint:
@@ -589,7 +588,7 @@ func (b *Bot) styleIn(ctx context.Context, st boardState, ref storage.BoardRef, 
 }
 
 // hasBoard reports whether ref is one of g's board messages.
-func hasBoard(g *storage.Game, ref storage.BoardRef) bool {
+func hasBoard(g *game.Game, ref game.MessageRef) bool {
 	for _, r := range g.Boards {
 		if r == ref {
 			return true
@@ -602,8 +601,8 @@ func hasBoard(g *storage.Game, ref storage.BoardRef) bool {
 // The message gets its buttons only once it is recorded, so a tap never meets a board of the
 // game that is not one of its boards, which a tap could not adopt (scopeTap); a process that
 // stops in between leaves a board without buttons, and /board posts another.
-func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) error {
-	ref := storage.BoardRef{ChatID: chatID}
+func (b *Bot) postBoard(ctx context.Context, g *game.Game, chatID int64) error {
+	ref := game.MessageRef{ChatID: chatID}
 	c, err := boardContent(g, ref, 0, b.styleOf(ctx, g, ref))
 	if err != nil {
 		return err
@@ -632,7 +631,7 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, chatID int64) erro
 
 // scheduleKeyboard gives the board message ref, just posted without buttons from game g, the
 // keyboard kb drawn with it; when a move came in the meantime it draws the board afresh.
-func (b *Bot) scheduleKeyboard(g *storage.Game, ref storage.BoardRef, kb *models.InlineKeyboardMarkup) {
+func (b *Bot) scheduleKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup) {
 	id, moves, status := g.ID, len(g.Moves), g.Status
 	b.schedule(ref, func(ctx context.Context) {
 		cur, err := b.store.Game(ctx, id)
@@ -654,9 +653,9 @@ func (b *Bot) scheduleKeyboard(g *storage.Game, ref storage.BoardRef, kb *models
 }
 
 // boardChats returns the chats where a new game's boards are posted.
-func boardChats(g *storage.Game) []int64 {
+func boardChats(g *game.Game) []int64 {
 	switch g.Flow {
-	case storage.FlowInvite, storage.FlowMatch:
+	case game.FlowInvite, game.FlowMatch:
 		var out []int64
 		for _, p := range g.Players {
 			if p.ChatID != 0 {
@@ -664,7 +663,7 @@ func boardChats(g *storage.Game) []int64 {
 			}
 		}
 		return out
-	case storage.FlowInline:
+	case game.FlowInline:
 		return nil
 	}
 	if g.ChatID != 0 {

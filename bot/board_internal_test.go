@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -16,12 +16,12 @@ func TestBoardBatchReadsWhenSent(t *testing.T) {
 	st := storagetest.New(t)
 	b := &Bot{store: st, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	b.edits.latest = make(map[string]*boardBatch)
-	if err := st.SetStyle(ctx, 2, storage.StyleImage); err != nil {
+	if err := st.SetStyle(ctx, 2, game.StyleImage); err != nil {
 		t.Fatal(err)
 	}
-	g := &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusPlaying,
-		Players: [2]storage.Player{{UserID: 1, Name: "A", ChatID: 1}, {UserID: 2, Name: "B", ChatID: 2}},
-		Boards:  []storage.BoardRef{{ChatID: 1, MessageID: 10}, {ChatID: 2, MessageID: 11}}}
+	g := &game.Game{Size: 8, Flow: game.FlowInvite, Status: game.StatusPlaying,
+		Players: [2]game.Player{{UserID: 1, Name: "A", ChatID: 1}, {UserID: 2, Name: "B", ChatID: 2}},
+		Boards:  []game.MessageRef{{ChatID: 1, MessageID: 10}, {ChatID: 2, MessageID: 11}}}
 	if err := st.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestBoardBatchReadsWhenSent(t *testing.T) {
 			t.Fatalf("edit %d read %+v, want version %d", i, s.g, g.Version)
 		}
 		for j, ref := range g.Boards {
-			want := []storage.BoardStyle{storage.StyleButtons, storage.StyleImage}[j]
+			want := []game.Style{game.StyleButtons, game.StyleImage}[j]
 			hint, _ := styleUser(g, ref)
 			if got := b.styleIn(ctx, s, ref, hint); got != want {
 				t.Errorf("edit %d: style of board %d = %v, want %v", i, j, got, want)
@@ -72,7 +72,7 @@ func TestBoardBatchReadsWhenSent(t *testing.T) {
 		t.Errorf("replay: %v, %d plies", err, eg.Len())
 	}
 	// A style that follows someone the batch did not read (here: no hint) is read on its own.
-	if got := b.styleIn(ctx, s, g.Boards[1], 0); got != storage.StyleImage {
+	if got := b.styleIn(ctx, s, g.Boards[1], 0); got != game.StyleImage {
 		t.Errorf("style read on its own = %v, want image", got)
 	}
 }

@@ -1,5 +1,5 @@
 // Package bot is the Telegram side of the Reversi bot: it turns Bot API updates (commands,
-// typed moves, button taps, inline queries) into steps of a host.Service and the Service's
+// typed moves, button taps, inline queries) into steps of a game.Service and the Service's
 // results into messages, keyboards and pictures, in Russian or English.
 //
 // A Bot takes updates by long polling (RunPolling) or from a webhook (WebhookHandler), each
@@ -40,9 +40,9 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/metrics"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -63,7 +63,7 @@ type Options struct {
 	// package engine/ai's) so that updates are handled at once however busy the AI is.
 	AIWorkers int
 	// IdleClaim is how long a player may leave a game between people on their turn before the
-	// opponent may claim the win; 0 means host.DefaultIdleAfter.
+	// opponent may claim the win; 0 means game.DefaultIdleAfter.
 	IdleClaim time.Duration
 	// HTTPClient makes the Bot API requests; nil means a client with sensible timeouts that
 	// keeps up to 64 idle connections to the Bot API (closed by Shutdown).
@@ -74,7 +74,7 @@ type Options struct {
 	Rand *rand.Rand
 	// Mover replaces the AI (tests inject a fast deterministic one); nil means package
 	// engine/ai.
-	Mover host.Mover
+	Mover game.Mover
 	// AllowSmall admits the test board sizes 4 and 6.
 	AllowSmall bool
 	// HandlerTimeout bounds the handling of one update; 0 means a minute.
@@ -102,8 +102,8 @@ type Bot struct {
 	api      *botAPI // the hot path's calls: answers, edits, getUpdates
 	token    string
 	store    *storage.Store
-	svc      *host.Service
-	pool     *host.AIPool
+	svc      *game.Service
+	pool     *game.AIPool
 	log      *slog.Logger
 	met      *metrics.Metrics
 	now      func() time.Time
@@ -201,7 +201,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.username, b.botID = me.Username, me.ID
 
 	mover := o.Mover
-	b.pool = host.NewAIPool(o.AIWorkers, 0)
+	b.pool = game.NewAIPool(o.AIWorkers, 0)
 	if mover == nil {
 		mover = aiMover{}
 		// The AI's searches run on threads of the lowest priority (see backgroundThread), each
@@ -212,7 +212,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 			runtime.GOMAXPROCS(want)
 		}
 	}
-	b.svc = host.New(host.Config{Store: o.Store, Mover: mover, Pool: b.pool, Now: o.Now,
+	b.svc = game.New(game.Config{Store: o.Store, Mover: mover, Pool: b.pool, Now: o.Now,
 		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: b.log})
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.edits.m = make(map[string]*editSlot)

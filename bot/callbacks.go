@@ -8,10 +8,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // tap is one callback query being handled. Its answer is sent exactly once: by the first
@@ -21,13 +20,13 @@ type tap struct {
 	q        *models.CallbackQuery
 	user     who // resolved (whoIs) unless lazy
 	lazy     bool
-	ref      storage.BoardRef // the message tapped (chat or inline)
+	ref      game.MessageRef // the message tapped (chat or inline)
 	private  bool
 	answered bool
 	// game is the game the tap acts on, as read when its message was checked (scopeTap);
 	// stray is set when the message is in the game's chat but none of its boards: nothing is
 	// drawn into it.
-	game  *storage.Game
+	game  *game.Game
 	stray bool
 }
 
@@ -52,7 +51,7 @@ func (t *tap) answer(ctx context.Context, text string, alert bool) error {
 func (t *tap) fail(ctx context.Context, err error) error {
 	t.resolve(ctx)
 	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), true)
-	if host.Code(err) == "internal" {
+	if game.ErrorCode(err).Internal() {
 		return err
 	}
 	return aerr
@@ -68,12 +67,12 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		t.user = b.whoIs(ctx, &q.From)
 	}
 	if q.InlineMessageID != "" {
-		t.ref = storage.BoardRef{InlineID: q.InlineMessageID}
+		t.ref = game.MessageRef{InlineID: q.InlineMessageID}
 	} else if msg := q.Message.Message; msg != nil {
-		t.ref = storage.BoardRef{ChatID: msg.Chat.ID, MessageID: msg.ID}
+		t.ref = game.MessageRef{ChatID: msg.Chat.ID, MessageID: msg.ID}
 		t.private = msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == q.From.ID
 	} else if im := q.Message.InaccessibleMessage; im != nil {
-		t.ref = storage.BoardRef{ChatID: im.Chat.ID, MessageID: im.MessageID}
+		t.ref = game.MessageRef{ChatID: im.Chat.ID, MessageID: im.MessageID}
 		t.private = im.Chat.ID == q.From.ID
 	}
 	defer func() {
@@ -128,11 +127,11 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	case render.ActionClaim:
 		res, err := b.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
-			var idle *host.IdleError
+			var idle *game.IdleError
 			if errors.As(err, &idle) {
 				return t.answer(ctx, tr(t.user.lang, "game.idle_wait", i18n.Duration(t.user.lang, idle.Left)), true)
 			}
-			if errors.Is(err, host.ErrNotIdle) {
+			if errors.Is(err, game.ErrNotIdle) {
 				return t.answer(ctx, tr(t.user.lang, "game.claim_own_turn"), true)
 			}
 			return t.fail(ctx, err)
@@ -169,7 +168,7 @@ func (b *Bot) touch(ctx context.Context, w who) {
 }
 
 // stepDone answers a tap whose step succeeded and redraws the boards of its game.
-func (b *Bot) stepDone(ctx context.Context, t *tap, res *host.Result) error {
+func (b *Bot) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
@@ -181,15 +180,15 @@ func (b *Bot) stepDone(ctx context.Context, t *tap, res *host.Result) error {
 func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	res, err := b.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
 	if err != nil {
-		if t.stray && errors.Is(err, host.ErrStale) {
+		if t.stray && errors.Is(err, game.ErrStale) {
 			// Not one of the game's boards: it does not catch up; /board posts one.
 			return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
 		}
 		ferr := t.fail(ctx, err)
 		switch {
-		case !t.stray && (errors.Is(err, host.ErrNotYourTurn) || errors.Is(err, host.ErrStale)):
+		case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
 			b.catchUp(ctx, c.Game, t.ref, t.user.id)
-		case errors.Is(err, host.ErrNotYourTurn):
+		case errors.Is(err, game.ErrNotYourTurn):
 			b.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
 		}
 		return ferr
@@ -210,9 +209,9 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 // the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
 // only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (b *Bot) catchUp(ctx context.Context, id string, ref storage.BoardRef, user int64) {
+func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64) {
 	res, err := b.svc.Game(ctx, id)
-	if err != nil || host.Side(res.Game, user) < 0 || ref == (storage.BoardRef{}) {
+	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
 		return
 	}
 	g := res.Game
@@ -243,7 +242,7 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	if !hasBoard(g, t.ref) {
 		return nil // an inline message not recorded: a move's catch-up records it
 	}
-	if host.Ply(g) != c.Ply {
+	if game.Ply(g) != c.Ply {
 		b.scheduleBoard(g, t.ref)
 		return nil
 	}
@@ -286,7 +285,7 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	res, err := b.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
-		if errors.Is(err, host.ErrOwnLobby) {
+		if errors.Is(err, game.ErrOwnLobby) {
 			return t.answer(ctx, tr(t.user.lang, "err.own_lobby"), true)
 		}
 		return t.fail(ctx, err)
@@ -314,11 +313,11 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		return b.edit(ctx, t.ref, content{text: tr(t.user.lang, key)})
 	}
 	id, g := c.Game, t.game
-	if g.Status != storage.StatusLobby {
-		return t.fail(ctx, host.ErrLobbyTaken)
+	if g.Status != game.StatusLobby {
+		return t.fail(ctx, game.ErrLobbyTaken)
 	}
 	if g.Players[0].UserID != t.user.id {
-		return t.fail(ctx, host.ErrNotYourGame)
+		return t.fail(ctx, game.ErrNotYourGame)
 	}
 	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
 		func() error { return t.answer(ctx, tr(t.user.lang, "lobby.cancelled"), false) })
@@ -336,7 +335,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 	switch c.Action {
 	case render.ActionSize:
 		if !b.svc.ValidSize(c.Arg) {
-			return t.fail(ctx, host.ErrBadSize)
+			return t.fail(ctx, game.ErrBadSize)
 		}
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
@@ -344,10 +343,10 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_level"), levelMenu(lang, c.Arg))
 	case render.ActionLevel:
 		if !b.svc.ValidSize(c.Page) {
-			return t.fail(ctx, host.ErrBadSize)
+			return t.fail(ctx, game.ErrBadSize)
 		}
-		if c.Arg < 1 || c.Arg > host.MaxLevel {
-			return t.fail(ctx, host.ErrBadLevel)
+		if c.Arg < 1 || c.Arg > game.MaxLevel {
+			return t.fail(ctx, game.ErrBadLevel)
 		}
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
@@ -356,12 +355,12 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 			colorMenu(lang, c.Page, c.Arg))
 	case render.ActionColor:
 		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
-		color := host.ChooseRandom
+		color := game.ChooseRandom
 		switch c.Arg {
 		case 0:
-			color = host.ChooseBlack
+			color = game.ChooseBlack
 		case 1:
-			color = host.ChooseWhite
+			color = game.ChooseWhite
 		}
 		var failed error
 		err := b.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
@@ -388,7 +387,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 }
 
 // editMenu replaces a menu message.
-func (b *Bot) editMenu(ctx context.Context, ref storage.BoardRef, text string, kb *models.InlineKeyboardMarkup) error {
+func (b *Bot) editMenu(ctx context.Context, ref game.MessageRef, text string, kb *models.InlineKeyboardMarkup) error {
 	return b.edit(ctx, ref, content{text: text, kb: kb})
 }
 

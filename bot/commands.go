@@ -9,11 +9,10 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // who is the user behind an update, with the language to answer them in.
@@ -22,12 +21,12 @@ type who struct {
 	name string
 	lang string // "ru" or "en": the user's choice (/lang), else Telegram's language_code
 	// style is how the user wants 8×8 boards drawn (/style).
-	style storage.BoardStyle
+	style game.Style
 }
 
 // player is the user as a game player whose board (if any) is in chat.
-func (w who) player(chat int64) storage.Player {
-	return storage.Player{UserID: w.id, Name: w.name, ChatID: chat, Lang: w.lang}
+func (w who) player(chat int64) game.Player {
+	return game.Player{UserID: w.id, Name: w.name, ChatID: chat, Lang: w.lang}
 }
 
 // displayName is how the bot names a Telegram user.
@@ -87,14 +86,14 @@ func (b *Bot) replyErr(ctx context.Context, m *msgCtx, err error) error {
 	if e := b.replyKey(ctx, m, errKey(err)); e != nil {
 		return e
 	}
-	if host.Code(err) == "internal" {
+	if game.ErrorCode(err).Internal() {
 		return err
 	}
 	return nil
 }
 
 // errKey is the text key of a host error.
-func errKey(err error) string { return "err." + host.Code(err) }
+func errKey(err error) string { return "err." + string(game.ErrorCode(err)) }
 
 // parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
 // text that is not a command, or a command for another bot.
@@ -213,8 +212,8 @@ func mainMenu(lang string) *models.InlineKeyboardMarkup {
 
 // sizeMenu is the first step of the AI menu.
 func sizeMenu(lang string) *models.InlineKeyboardMarkup {
-	row := make([]models.InlineKeyboardButton, 0, len(host.Sizes))
-	for _, n := range host.Sizes {
+	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
+	for _, n := range game.Sizes {
 		row = append(row, button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
 			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
 	}
@@ -225,7 +224,7 @@ func sizeMenu(lang string) *models.InlineKeyboardMarkup {
 func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 	var rows [][]models.InlineKeyboardButton
 	var row []models.InlineKeyboardButton
-	for l := 1; l <= host.MaxLevel; l++ {
+	for l := 1; l <= game.MaxLevel; l++ {
 		row = append(row, button(strconv.Itoa(l)+". "+levelName(lang, l),
 			render.Callback{Action: render.ActionLevel, Page: size, Arg: l}.Encode()))
 		if len(row) == 2 {
@@ -263,7 +262,7 @@ func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 	}
 	res, err := b.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
-		if errors.Is(err, host.ErrOwnLobby) {
+		if errors.Is(err, game.ErrOwnLobby) {
 			return b.replyKey(ctx, m, "err.own_lobby")
 		}
 		return b.replyErr(ctx, m, err)
@@ -274,7 +273,7 @@ func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 // started shows a game that has just begun (a lobby joined, a pairing, a rematch): the lobby
 // message (if any, other than inline) says so, every board chat gets a board, and the AI moves
 // if it is its turn.
-func (b *Bot) started(ctx context.Context, res *host.Result) error {
+func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
 	g := res.Game
 	b.met.GameStarted(g.Flow.String())
 	for _, ref := range res.Lobby { // the lobby's messages, if it was one
@@ -291,7 +290,7 @@ func (b *Bot) started(ctx context.Context, res *host.Result) error {
 		}
 	}
 	if g.InlineID != "" {
-		ref := storage.BoardRef{InlineID: g.InlineID}
+		ref := game.MessageRef{InlineID: g.InlineID}
 		if !hasBoard(g, ref) {
 			if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
 				firstErr = err
@@ -313,7 +312,7 @@ func (b *Bot) aiReply(ctx context.Context, id string) {
 	res, err := b.svc.AIReply(ctx, id)
 	if err != nil {
 		b.log.Warn("ai reply", "game", id, "err", b.scrub(err))
-		if errors.Is(err, host.ErrBusy) {
+		if errors.Is(err, game.ErrBusy) {
 			b.tellAIBusy(id)
 		}
 		return
@@ -359,24 +358,24 @@ func (b *Bot) owedAI(ctx context.Context, id string) {
 }
 
 // afterStep redraws the boards of a step's game and counts a finished game.
-func (b *Bot) afterStep(res *host.Result) {
+func (b *Bot) afterStep(res *game.Snapshot) {
 	if res == nil || res.Game == nil {
 		return
 	}
 	b.refresh(res.Game)
-	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != storage.EndNormal {
+	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		b.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
 	}
 }
 
 // parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
 // none of them.
-func parseGameArgs(args []string) (size, level int, color host.Choice, ok bool) {
-	color = host.ChooseRandom
+func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) {
+	color = game.ChooseRandom
 	for _, a := range args {
 		if n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(a), "x")); err == nil {
 			switch {
-			case n >= 1 && n <= host.MaxLevel && level == 0:
+			case n >= 1 && n <= game.MaxLevel && level == 0:
 				level = n
 				continue
 			case n >= 4 && n <= 16 && size == 0:
@@ -391,7 +390,7 @@ func parseGameArgs(args []string) (size, level int, color host.Choice, ok bool) 
 				continue
 			}
 		}
-		c, cok := host.ParseChoice(a)
+		c, cok := game.ParseChoice(a)
 		if !cok {
 			return 0, 0, 0, false
 		}
@@ -420,7 +419,7 @@ func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 }
 
 // newAIGame starts an AI game in chat and posts its board.
-func (b *Bot) newAIGame(ctx context.Context, chat int64, w who, private bool, size, level int, color host.Choice, fail func(error) error) error {
+func (b *Bot) newAIGame(ctx context.Context, chat int64, w who, private bool, size, level int, color game.Choice, fail func(error) error) error {
 	p := w.player(0)
 	if private {
 		p.ChatID = chat
@@ -438,23 +437,23 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 	if !ok || level != 0 && size == 0 {
 		// A lone small number is a level; /new takes sizes only.
 		if ok && level != 0 {
-			return b.replyErr(ctx, m, host.ErrBadSize)
+			return b.replyErr(ctx, m, game.ErrBadSize)
 		}
 		return b.replyKey(ctx, m, "cmd.new")
 	}
 	if size == 0 {
 		size = 8
 	}
-	l := host.Lobby{Flow: storage.FlowGroup, Creator: m.user.player(0), ChatID: m.chat, Size: size,
+	l := game.Lobby{Flow: game.FlowGroup, Creator: m.user.player(0), ChatID: m.chat, Size: size,
 		Color: color, Lang: m.lang, Style: m.user.style}
 	if m.private {
-		l.Flow, l.ChatID, l.Creator.ChatID = storage.FlowInvite, 0, m.chat
+		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
 	res, err := b.svc.OpenLobby(ctx, l)
 	if err != nil {
 		return b.replyErr(ctx, m, err)
 	}
-	if res.Game.Flow == storage.FlowInvite {
+	if res.Game.Flow == game.FlowInvite {
 		if err := b.replyKey(ctx, m, "invite.created", size, size); err != nil {
 			return err
 		}
@@ -464,18 +463,18 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 
 // postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
 // before its buttons appear, so nobody can join a lobby whose message the join would not update.
-func (b *Bot) postLobby(ctx context.Context, g *storage.Game, chat int64, lang string) error {
+func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
 	c := lobbyContent(g, lang, b.username)
 	msg, err := b.sendText(ctx, chat, c.text, nil)
 	if err != nil {
 		return err
 	}
-	ref := storage.BoardRef{ChatID: chat, MessageID: msg.ID}
+	ref := game.MessageRef{ChatID: chat, MessageID: msg.ID}
 	g, err = b.svc.AddBoard(ctx, g.ID, ref)
 	if err != nil {
 		return err
 	}
-	if g.Status != storage.StatusLobby {
+	if g.Status != game.StatusLobby {
 		return nil // cancelled meanwhile
 	}
 	return b.editMarkup(ctx, ref, c.kb)
@@ -526,7 +525,7 @@ func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
 		return b.replyKey(ctx, m, "find.cancelled")
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
-	if err == nil && cur.Game.Status == storage.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
+	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
 		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
 			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
 	}
@@ -554,7 +553,7 @@ func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
 	if err != nil {
 		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	if cur.Game.Status == storage.StatusLobby {
+	if cur.Game.Status == game.StatusLobby {
 		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
 	}
 	if err := b.postBoard(ctx, cur.Game, m.chat); err != nil {
@@ -570,7 +569,7 @@ func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 	if err != nil {
 		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	if cur.Game.Status == storage.StatusLobby {
+	if cur.Game.Status == game.StatusLobby {
 		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
 			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
 	}
@@ -592,10 +591,10 @@ func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	if err != nil {
 		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, host.AnyPly)
+	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
 	if err != nil {
 		rerr := b.replyErr(ctx, m, err)
-		if errors.Is(err, host.ErrNotYourTurn) {
+		if errors.Is(err, game.ErrNotYourTurn) {
 			b.owedAI(ctx, cur.Game.ID)
 		}
 		return rerr
@@ -620,7 +619,7 @@ func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
 		lines = append(lines, tr(m.lang, "stats.people", st.Wins, st.Losses, st.Draws))
 	}
 	header := false
-	for l := 1; l <= host.MaxLevel; l++ {
+	for l := 1; l <= game.MaxLevel; l++ {
 		if r, ok := st.VsAI[l]; ok && r.Wins+r.Losses+r.Draws > 0 {
 			if !header {
 				lines, header = append(lines, tr(m.lang, "stats.ai_header")), true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -17,15 +18,15 @@ const setAsideText = "could not be read"
 // plants are the two ways a stored game cannot be played.
 var plants = []struct {
 	name  string
-	plant func(t *testing.T, g *storage.Game) []byte
+	plant func(t *testing.T, g *game.Game) []byte
 }{
-	{"undecodable", func(*testing.T, *storage.Game) []byte { return []byte("\x02garbage, not a game") }},
-	{"illegal moves", func(t *testing.T, g *storage.Game) []byte {
+	{"undecodable", func(*testing.T, *game.Game) []byte { return []byte("\x02garbage, not a game") }},
+	{"illegal moves", func(t *testing.T, g *game.Game) []byte {
 		g.Moves = append(g.Moves, g.Moves...) // every move again: the first repeat is on a taken square
 		if len(g.Moves) == 0 {
 			g.Moves = []byte{0x00} // a1 from the start flips nothing
 		}
-		data, err := g.MarshalBinary()
+		data, err := storage.EncodeGame(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ var plants = []struct {
 // corrupt replaces the record of the game board m shows by a corrupt one, and returns the game's
 // id and the bytes planted. It stops the bot for that (so no handler still at work writes the
 // record after it) and starts a new one over the same store, as after a restart.
-func (h *harness) corrupt(m telegramtest.Message, plant func(*testing.T, *storage.Game) []byte) (string, []byte) {
+func (h *harness) corrupt(m telegramtest.Message, plant func(*testing.T, *game.Game) []byte) (string, []byte) {
 	h.t.Helper()
 	t := h.t.(*testing.T)
 	h.stop()
@@ -80,7 +81,7 @@ func (h *harness) tapSetAside(where string, u *telegramtest.User, board telegram
 // record is kept aside as planted with the log naming its key; where names the game in the
 // failures.
 func (h *harness) stepsOnCorrupt(where string, u *telegramtest.User, chat int64, steps []string,
-	newGame func() telegramtest.Message, plant func(*testing.T, *storage.Game) []byte) {
+	newGame func() telegramtest.Message, plant func(*testing.T, *game.Game) []byte) {
 	h.t.Helper()
 	for _, step := range steps {
 		board := newGame()
@@ -141,7 +142,7 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 			id, planted := h.corrupt(board, p.plant)
 			h.tapSetAside("inline", alice, board)
 			h.wantSetAside(id, planted)
-			if _, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, storage.ErrNotFound) {
+			if _, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, game.ErrNotFound) {
 				t.Errorf("the inline message still has a game: %v", err)
 			}
 		})

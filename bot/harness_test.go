@@ -14,19 +14,19 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 func TestMain(m *testing.M) {
-	hosttest.VerifyTestMain(m, hosttest.IdleHTTP...)
+	gametest.VerifyTestMain(m, gametest.IdleHTTP...)
 }
 
 // firstMover plays the lowest legal square; its hint is the highest.
-type firstMover = hosttest.FirstMover
+type firstMover = gametest.FirstMover
 
 // syncBuffer is a log sink that tests can read.
 type syncBuffer struct {
@@ -65,7 +65,7 @@ type harness struct {
 	t     testing.TB
 	srv   *telegramtest.Server
 	store *storage.Store
-	clock *hosttest.Clock
+	clock *gametest.Clock
 	logs  *syncBuffer
 	opts  bot.Options
 	b     *bot.Bot
@@ -75,7 +75,7 @@ type harness struct {
 // newHarness starts the fake server, the store and a polling bot. mod may change the options.
 func newHarness(t testing.TB, mod ...func(*bot.Options)) *harness {
 	t.Helper()
-	h := &harness{t: t, srv: telegramtest.Start(t), clock: hosttest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
+	h := &harness{t: t, srv: telegramtest.Start(t), clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
 	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
 	h.opts = bot.Options{Token: h.srv.Token(), APIURL: h.srv.URL(), Store: h.store,

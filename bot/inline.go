@@ -9,9 +9,8 @@ import (
 
 	tgbot "github.com/go-telegram/bot"
 
-	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // Inline mode: an inline query offers a game of each size. The posted message carries a Join
@@ -37,7 +36,7 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	}
 	w := b.whoIs(ctx, q.From)
 	b.touch(ctx, w)
-	sizes := append([]int(nil), host.Sizes...)
+	sizes := append([]int(nil), game.Sizes...)
 	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
 		for i, s := range sizes {
 			if s == n {
@@ -93,13 +92,13 @@ func (b *Bot) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) 
 
 // openInline opens (or finds) the lobby of an inline message and records the message as its
 // board.
-func (b *Bot) openInline(ctx context.Context, inlineID string, creator storage.Player, size int, lang string) (*storage.Game, error) {
-	res, err := b.svc.OpenLobby(ctx, host.Lobby{Flow: storage.FlowInline, Creator: creator,
-		InlineID: inlineID, Size: size, Color: host.ChooseRandom, Lang: lang})
+func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Player, size int, lang string) (*game.Game, error) {
+	res, err := b.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
+		InlineID: inlineID, Size: size, Color: game.ChooseRandom, Lang: lang})
 	if err != nil {
 		return nil, err
 	}
-	ref := storage.BoardRef{InlineID: inlineID}
+	ref := game.MessageRef{InlineID: inlineID}
 	if hasBoard(res.Game, ref) {
 		return res.Game, nil
 	}
@@ -110,7 +109,7 @@ func (b *Bot) openInline(ctx context.Context, inlineID string, creator storage.P
 // button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
 // creator is believed only when the bot signed the data; the invitation must be fresh and
 // not yet used on another message. Otherwise key names the answer and nothing is opened.
-func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *storage.Game, key string, err error) {
+func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key string, err error) {
 	inv, ok := readInvitation(b.signer(), c)
 	if !ok || !b.svc.ValidSize(inv.size) {
 		b.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
@@ -125,7 +124,7 @@ func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Call
 		b.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
 		return nil, "err.bad_invitation", nil
 	}
-	creator := storage.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
+	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN
 	if p, err := b.store.Profile(ctx, inv.creator); err == nil {
 		if p.Name != "" {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // Issue 12, item 2: who opened a game is never taken from callback data a client could make
@@ -23,7 +23,7 @@ const victimID = 4503599627370495 // a user id that never talked to the bot
 // noGameOn fails the test when the inline message of post hosts a game.
 func (h *harness) noGameOn(post telegramtest.Message) {
 	h.t.Helper()
-	if g, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, storage.ErrNotFound) {
+	if g, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, game.ErrNotFound) {
 		h.t.Errorf("the inline post hosts game %+v (%v), want none", g, err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/reversibot/reversi/engine/ai"
 )
 
-// aiMover is the host.Mover over package engine/ai.
+// aiMover is the game.Mover over package engine/ai.
 type aiMover struct{}
 
 // Move asks the AI of the level for its move; each search gets its own random source.

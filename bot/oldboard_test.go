@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 )
 
 // TestOldCopiesOfABoard: taps on a copy of a game's board that is not (or no longer) one of
@@ -80,9 +80,9 @@ func (h *harness) boardsAre(id string, ms ...telegramtest.Message) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	var want []storage.BoardRef
+	var want []game.MessageRef
 	for _, m := range ms {
-		want = append(want, storage.BoardRef{ChatID: m.ChatID, MessageID: m.ID, InlineID: m.InlineID})
+		want = append(want, game.MessageRef{ChatID: m.ChatID, MessageID: m.ID, InlineID: m.InlineID})
 	}
 	if len(g.Boards) != len(want) {
 		h.t.Fatalf("game %s has boards %v, want %v", id, g.Boards, want)

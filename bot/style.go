@@ -7,9 +7,8 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // Entries of the board-style menu (ActionMenu's Arg, after the main menu's).
@@ -20,19 +19,19 @@ const (
 )
 
 // parseStyle reads a style a user typed (/style image): English or Russian words.
-func parseStyle(s string) (storage.BoardStyle, bool) {
+func parseStyle(s string) (game.Style, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "image", "picture", "png", "photo", "img", "картинка", "изображение", "фото":
-		return storage.StyleImage, true
+		return game.StyleImage, true
 	case "buttons", "button", "keyboard", "keys", "кнопки", "клавиатура":
-		return storage.StyleButtons, true
+		return game.StyleButtons, true
 	}
 	return 0, false
 }
 
 // styleName names a style in words.
-func styleName(lang string, s storage.BoardStyle) string {
-	if s == storage.StyleImage {
+func styleName(lang string, s game.Style) string {
+	if s == game.StyleImage {
 		return tr(lang, "style.name_image")
 	}
 	return tr(lang, "style.name_buttons")
@@ -53,7 +52,7 @@ func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
 // cmdStyle sets how the user's 8×8 boards are drawn: /style image | buttons; without a valid
 // argument it shows the choice as buttons.
 func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
-	var style storage.BoardStyle
+	var style game.Style
 	ok := len(m.args) == 1
 	if ok {
 		style, ok = parseStyle(m.args[0])
@@ -70,7 +69,7 @@ func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
 
 // setStyle stores the user's style and, in a private chat with a game in play, posts the
 // board again in the new style (see restyle); then it confirms.
-func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style storage.BoardStyle) error {
+func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
 	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
@@ -89,14 +88,14 @@ func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
 		return nil
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
-	if errors.Is(err, host.ErrNoGame) {
+	if errors.Is(err, game.ErrNoGame) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	g := cur.Game
-	if g.Status != storage.StatusPlaying || !render.FitsKeyboard(g.Size) {
+	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
 		return nil
 	}
 	if err := b.postBoard(ctx, g, m.chat); err != nil {
@@ -124,9 +123,9 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if arg == menuStyle {
 		return b.editMenu(ctx, t.ref, tr(m.lang, "style.choose", styleName(m.lang, m.user.style)), styleMenu(m.lang, true))
 	}
-	style := storage.StyleButtons
+	style := game.StyleButtons
 	if arg == menuStyleImage {
-		style = storage.StyleImage
+		style = game.StyleImage
 	}
 	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
@@ -143,10 +142,10 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 // buttons (an inline message cannot take an uploaded photo); in any other chat (a group) the
 // style of the person playing the AI in an AI game, else the game's Style, which a game between
 // people takes from the preference of whoever opened it.
-func (b *Bot) styleOf(ctx context.Context, g *storage.Game, ref storage.BoardRef) storage.BoardStyle {
+func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) game.Style {
 	user, fixed := styleUser(g, ref)
 	if fixed {
-		return storage.StyleButtons
+		return game.StyleButtons
 	}
 	if user == 0 {
 		return g.Style
@@ -162,7 +161,7 @@ func (b *Bot) styleOf(ctx context.Context, g *storage.Game, ref storage.BoardRef
 // styleUser is whose /style choice the board message ref of g follows (see styleOf): fixed
 // when the board is always buttons (an inline message, a board too large for a keyboard),
 // else the user, 0 when the board follows g.Style.
-func styleUser(g *storage.Game, ref storage.BoardRef) (user int64, fixed bool) {
+func styleUser(g *game.Game, ref game.MessageRef) (user int64, fixed bool) {
 	if ref.InlineID != "" || !render.FitsKeyboard(g.Size) {
 		return 0, true
 	}

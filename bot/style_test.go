@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // checkPictureBoard checks that m is an 8×8 board drawn as a picture: a PNG photo whose
@@ -43,7 +43,7 @@ func checkButtonsBoard(t *testing.T, m telegramtest.Message) {
 	}
 }
 
-func (h *harness) style(userID int64) storage.BoardStyle {
+func (h *harness) style(userID int64) game.Style {
 	h.t.Helper()
 	p, err := h.store.Profile(context.Background(), userID)
 	if err != nil {
@@ -75,7 +75,7 @@ func TestStyleCommand(t *testing.T) {
 	})
 	h.send(alice, alice.ID(), "/style image")
 	h.waitText(alice.ID(), "drawn as picture")
-	if got := h.style(alice.ID()); got != storage.StyleImage {
+	if got := h.style(alice.ID()); got != game.StyleImage {
 		t.Fatalf("stored style %v, want image", got)
 	}
 
@@ -132,7 +132,7 @@ func TestStyleGroupAndMenu(t *testing.T) {
 	menu = h.waitState(menu, "the style menu", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "Now: buttons") })
 	h.press(alice, menu, "🖼 Picture")
 	h.waitState(menu, "the choice confirmed", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "drawn as picture") })
-	if got := h.style(alice.ID()); got != storage.StyleImage {
+	if got := h.style(alice.ID()); got != game.StyleImage {
 		t.Fatalf("stored style %v after the menu, want image", got)
 	}
 

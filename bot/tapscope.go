@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/reversibot/reversi/bot/host"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/storage"
 )
 
 // A message is bound to a game only by the bot itself, when it posts the game there (or a
@@ -85,12 +84,12 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 		case err == nil:
 			c.Game, t.game = cur.ID, cur
 			return true, nil
-		case !errors.Is(err, storage.ErrNotFound):
+		case !errors.Is(err, game.ErrNotFound):
 			return false, t.fail(ctx, err)
 		case c.Action == render.ActionJoin:
 			return true, nil // no game yet: tapJoin opens the lobby from the signed invitation
 		}
-		return false, t.fail(ctx, host.ErrNoGame)
+		return false, t.fail(ctx, game.ErrNoGame)
 	}
 	g, ok, err := b.tappedGame(ctx, t, c.Game)
 	if !ok {
@@ -99,9 +98,9 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 	if g.InlineID != t.ref.InlineID {
 		return false, b.foreignTap(ctx, t, g, *c)
 	}
-	if g.Status == storage.StatusFinished {
+	if g.Status == game.StatusFinished {
 		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err != nil && !errors.Is(err, game.ErrNotFound) {
 			return false, t.fail(ctx, err)
 		}
 		if err == nil && cur.ID != g.ID {
@@ -109,7 +108,7 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 			if c.Action == render.ActionRematch {
 				return false, t.answer(ctx, "", false)
 			}
-			return false, t.fail(ctx, host.ErrGameOver)
+			return false, t.fail(ctx, game.ErrGameOver)
 		}
 	}
 	t.game = g
@@ -118,17 +117,17 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 
 // tappedGame reads the game id names; false when it has answered the tap instead (no such
 // game, or the store failed).
-func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*storage.Game, bool, error) {
+func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, bool, error) {
 	if id == "" {
-		return nil, false, t.fail(ctx, host.ErrNoGame)
+		return nil, false, t.fail(ctx, game.ErrNoGame)
 	}
 	g, err := b.store.Game(ctx, id)
 	if corrupt(err) {
 		_, err = b.svc.Game(ctx, id) // sets the unreadable record aside, and says so
 		return nil, false, t.fail(ctx, err)
 	}
-	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, storage.ErrInvalid) {
-		return nil, false, t.fail(ctx, host.ErrNoGame)
+	if errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid) {
+		return nil, false, t.fail(ctx, game.ErrNoGame)
 	}
 	if err != nil {
 		return nil, false, t.fail(ctx, err)
@@ -138,17 +137,17 @@ func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*storage.Game,
 
 // corrupt reports whether err is the store's report of a game record that does not decode.
 func corrupt(err error) bool {
-	var ce *storage.CorruptError
+	var ce *game.CorruptError
 	return errors.As(err, &ce)
 }
 
 // foreignTap answers a tap whose data names game g on a message that does not belong to it,
 // and logs it: the data was copied from another message (or made up).
-func (b *Bot) foreignTap(ctx context.Context, t *tap, g *storage.Game, c render.Callback) error {
+func (b *Bot) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Callback) error {
 	b.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
-	if host.Side(g, t.user.id) < 0 && c.Action != render.ActionJoin && c.Action != render.ActionCancel {
+	if game.Side(g, t.user.id) < 0 && c.Action != render.ActionJoin && c.Action != render.ActionCancel {
 		// Not the tapper's game either: what a spectator's tap would be told.
-		return t.fail(ctx, host.ErrNotYourGame)
+		return t.fail(ctx, game.ErrNotYourGame)
 	}
 	return t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
 }
@@ -181,7 +180,7 @@ func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 }
 
 // inGameChat reports whether chat hosts game g: its chat, or a player's private chat.
-func inGameChat(g *storage.Game, chat int64) bool {
+func inGameChat(g *game.Game, chat int64) bool {
 	if chat == 0 {
 		return false
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/game"
 )
 
 // keyRE finds the text keys the bot's sources name ("btn.resign", "err.no_game").
@@ -38,7 +38,8 @@ func TestTextKeys(t *testing.T) {
 			}
 		}
 	}
-	for _, code := range host.Codes() {
+	for _, c := range game.Codes() {
+		code := string(c)
 		keys["err."+code] = true
 	}
 	if len(keys) < 40 {
@@ -65,13 +66,13 @@ func TestParseGameArgs(t *testing.T) {
 	for _, c := range []struct {
 		args        string
 		size, level int
-		color       host.Choice
+		color       game.Choice
 		ok          bool
 	}{
-		{"", 0, 0, host.ChooseRandom, true},
-		{"10 3 white", 10, 3, host.ChooseWhite, true},
-		{"black 16", 16, 0, host.ChooseBlack, true},
-		{"12x12 6", 12, 6, host.ChooseRandom, true},
+		{"", 0, 0, game.ChooseRandom, true},
+		{"10 3 white", 10, 3, game.ChooseWhite, true},
+		{"black 16", 16, 0, game.ChooseBlack, true},
+		{"12x12 6", 12, 6, game.ChooseRandom, true},
 		{"8 1 purple", 0, 0, 0, false},
 		{"99", 0, 0, 0, false},
 		{"8 10", 0, 0, 0, false},

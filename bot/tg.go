@@ -12,7 +12,7 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 )
 
 // Limits on waiting for Telegram's rate limits.
@@ -122,12 +122,12 @@ type content struct {
 
 // edit replaces the content of the message ref. "Message is not modified" is success, and so
 // is the `true` an inline edit returns (the lean path never decodes a result).
-func (b *Bot) edit(ctx context.Context, ref storage.BoardRef, c content) error {
+func (b *Bot) edit(ctx context.Context, ref game.MessageRef, c content) error {
 	return b.retry(ctx, editMethod(ref, c), func() error { return b.editOnce(ctx, ref, c) })
 }
 
 // editMethod is the Bot API method that edit uses for c.
-func editMethod(ref storage.BoardRef, c content) string {
+func editMethod(ref game.MessageRef, c content) string {
 	if c.photo != nil && ref.InlineID == "" {
 		return "editMessageMedia"
 	}
@@ -135,7 +135,7 @@ func editMethod(ref storage.BoardRef, c content) string {
 }
 
 // editOnce makes one edit request, without retries.
-func (b *Bot) editOnce(ctx context.Context, ref storage.BoardRef, c content) error {
+func (b *Bot) editOnce(ctx context.Context, ref game.MessageRef, c content) error {
 	var err error
 	if editMethod(ref, c) == "editMessageMedia" {
 		_, err = b.tg.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
@@ -154,7 +154,7 @@ func (b *Bot) editOnce(ctx context.Context, ref storage.BoardRef, c content) err
 }
 
 // editMarkup replaces only the keyboard of the message ref.
-func (b *Bot) editMarkup(ctx context.Context, ref storage.BoardRef, kb *models.InlineKeyboardMarkup) error {
+func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.InlineKeyboardMarkup) error {
 	o := refObject(ref, 64+kbSize(kb))
 	o.keyboard("reply_markup", kb)
 	body := o.done()
@@ -164,7 +164,7 @@ func (b *Bot) editMarkup(ctx context.Context, ref storage.BoardRef, kb *models.I
 }
 
 // refObject starts the JSON body of an edit of the message ref, with room for size bytes.
-func refObject(ref storage.BoardRef, size int) jsonObject {
+func refObject(ref game.MessageRef, size int) jsonObject {
 	o := newObject(make([]byte, 0, size))
 	if ref.InlineID != "" {
 		o.str("inline_message_id", ref.InlineID)
@@ -206,7 +206,7 @@ func clip(s string, n int) string {
 }
 
 // refKey names the message ref for the editor.
-func refKey(ref storage.BoardRef) string {
+func refKey(ref game.MessageRef) string {
 	if ref.InlineID != "" {
 		return "i:" + ref.InlineID
 	}
@@ -233,7 +233,7 @@ type editSlot struct {
 // editQueued reports whether an edit of ref is waiting to start in this process, or, unless
 // self (the caller is the running edit of ref), running. Such an edit reads the store when it
 // starts, so it draws at least the state the store has now.
-func (b *Bot) editQueued(ref storage.BoardRef, self bool) bool {
+func (b *Bot) editQueued(ref game.MessageRef, self bool) bool {
 	e := &b.edits
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -242,7 +242,7 @@ func (b *Bot) editQueued(ref storage.BoardRef, self bool) bool {
 }
 
 // schedule asks for an edit of ref; do performs it. It returns at once.
-func (b *Bot) schedule(ref storage.BoardRef, do func(ctx context.Context)) {
+func (b *Bot) schedule(ref game.MessageRef, do func(ctx context.Context)) {
 	key := refKey(ref)
 	e := &b.edits
 	e.mu.Lock()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -70,7 +71,7 @@ func fill(t *testing.T, s *storage.Store, prefix string, n int) {
 		t.Fatal(err)
 	}
 	g := sampleGame(1)
-	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.Players[0].ChatID}}); err != nil {
+	if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.Players[0].ChatID}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // AI jobs: the bot's fronts post AI searches to one Redis stream, worker processes take them
@@ -327,7 +329,7 @@ func field(m redis.XMessage, name string) (string, bool) {
 func decodeAIJob(m redis.XMessage) AIDelivery {
 	d := AIDelivery{Entry: m.ID}
 	bad := func(what string) AIDelivery {
-		d.Err = fmt.Errorf("%w: AI job %s: %s", ErrInvalid, m.ID, what)
+		d.Err = fmt.Errorf("%w: AI job %s: %s", game.ErrInvalid, m.ID, what)
 		return d
 	}
 	if v, _ := field(m, "v"); v != aiFormat {
@@ -380,13 +382,13 @@ func decodeAIResult(m redis.XMessage) AIResult {
 	var r AIResult
 	r.JobID, _ = field(m, "id")
 	if v, _ := field(m, "v"); v != aiFormat || r.JobID == "" {
-		r.Err = fmt.Errorf("%w: AI result %s: format %q, job %q", ErrInvalid, m.ID, v, r.JobID)
+		r.Err = fmt.Errorf("%w: AI result %s: format %q, job %q", game.ErrInvalid, m.ID, v, r.JobID)
 		return r
 	}
 	r.Move, _ = field(m, "m")
 	r.Failure, _ = field(m, "e")
 	if (r.Move == "") == (r.Failure == "") {
-		r.Err = fmt.Errorf("%w: AI result %s: needs a move or a failure", ErrInvalid, m.ID)
+		r.Err = fmt.Errorf("%w: AI result %s: needs a move or a failure", game.ErrInvalid, m.ID)
 	}
 	return r
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -86,11 +87,11 @@ func TestPostAIJobRejectsIncompleteJobs(t *testing.T) {
 	} {
 		j := testJob("j")
 		edit(&j)
-		if err := s.PostAIJob(context.Background(), j); !errors.Is(err, storage.ErrInvalid) {
+		if err := s.PostAIJob(context.Background(), j); !errors.Is(err, game.ErrInvalid) {
 			t.Errorf("%s: PostAIJob = %v, want ErrInvalid", name, err)
 		}
 	}
-	if err := s.PostAIResult(context.Background(), "f", storage.AIResult{Move: "d3"}); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.PostAIResult(context.Background(), "f", storage.AIResult{Move: "d3"}); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("PostAIResult without a job id = %v, want ErrInvalid", err)
 	}
 }
@@ -132,7 +133,7 @@ func TestAIJobGarbage(t *testing.T) {
 		t.Fatalf("ReadAIJobs = %d deliveries, %v; want %d", len(got), err, len(bad)+1)
 	}
 	for i, d := range got[:len(bad)] {
-		if !errors.Is(d.Err, storage.ErrInvalid) {
+		if !errors.Is(d.Err, game.ErrInvalid) {
 			t.Errorf("entry %v: Err = %v, want ErrInvalid", bad[i], d.Err)
 		}
 		if err := s.AckAIJob(ctx, d.Entry); err != nil {
@@ -314,7 +315,7 @@ func TestAIResultGarbage(t *testing.T) {
 		t.Fatalf("ReadAIResults = %d results, %v; want 5", len(got), err)
 	}
 	for i, r := range got {
-		if !errors.Is(r.Err, storage.ErrInvalid) {
+		if !errors.Is(r.Err, game.ErrInvalid) {
 			t.Errorf("result %d: Err = %v, want ErrInvalid", i, r.Err)
 		}
 	}

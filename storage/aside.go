@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // Records that cannot be read. A game record that does not decode, or (as the host finds) that
@@ -15,22 +17,6 @@ import (
 
 // DefaultAsideTTL is how long SetAside keeps a record it moved aside when Options.AsideTTL is 0.
 const DefaultAsideTTL = 30 * 24 * time.Hour
-
-// CorruptError is the error of a read that found a game record it cannot decode: the record is
-// there, but MarshalBinary did not write it. It wraps ErrInvalid; GameID names the record for
-// SetAside.
-type CorruptError struct {
-	GameID string
-	Err    error // why it does not decode; wraps ErrInvalid
-}
-
-// Error names the game and what is wrong with its record.
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("storage: game %s: unreadable record: %v", e.GameID, e.Err)
-}
-
-// Unwrap returns the decoding error, so errors.Is(err, ErrInvalid) holds.
-func (e *CorruptError) Unwrap() error { return e.Err }
 
 // setAside moves a game record to its aside key and deletes the bindings that still name it.
 //
@@ -66,16 +52,16 @@ return moved
 // another process that found the same record) returns the same key with moved false. Whatever
 // record is there when it runs is moved: no step can turn a record that does not read or replay
 // into one that does. ErrNotFound when there is neither the record nor an aside copy.
-func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key string, moved bool, err error) {
+func (s *Store) SetAside(ctx context.Context, id string, via ...game.MessageRef) (key string, moved bool, err error) {
 	if !validID(id) {
-		return "", false, ErrNotFound
+		return "", false, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return "", false, wrap("set aside", err)
 	}
-	var rec *Game // the record, when it still decodes
-	if g := new(Game); err == nil && g.UnmarshalBinary(data) == nil {
+	var rec *game.Game // the record, when it still decodes
+	if g := new(game.Game); err == nil && DecodeGame(g, data) == nil {
 		rec = g
 	}
 	bindings := s.bindingKeys(rec, via...)
@@ -87,7 +73,7 @@ func (s *Store) SetAside(ctx context.Context, id string, via ...BoardRef) (key s
 	case err != nil:
 		return "", false, wrap("set aside", err)
 	case n < 0:
-		return "", false, fmt.Errorf("storage: set aside game %s: %w", id, ErrNotFound)
+		return "", false, fmt.Errorf("storage: set aside game %s: %w", id, game.ErrNotFound)
 	}
 	return key, n == 1, nil
 }
@@ -99,7 +85,7 @@ func (s *Store) AsideKey(id string) string { return s.k.aside(id) }
 // there is none (never set aside, or expired).
 func (s *Store) AsideRecord(ctx context.Context, id string) ([]byte, error) {
 	if !validID(id) {
-		return nil, ErrNotFound
+		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.aside(id)).Bytes()
 	return data, wrap("get aside record", err)
@@ -109,7 +95,7 @@ func (s *Store) AsideRecord(ctx context.Context, id string) ([]byte, error) {
 // and tests; ErrNotFound when there is none.
 func (s *Store) GameRecord(ctx context.Context, id string) ([]byte, error) {
 	if !validID(id) {
-		return nil, ErrNotFound
+		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
 	return data, wrap("get game record", err)

@@ -7,17 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 // boundGame stores a game in play bound to both players' chats and an inline message.
-func boundGame(t *testing.T, s *storage.Store) *storage.Game {
+func boundGame(t *testing.T, s *storage.Store) *game.Game {
 	t.Helper()
 	ctx := context.Background()
 	g := sampleGame(4)
 	g.InlineID = "AgAAAPlanted"
-	h := storage.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}
+	h := game.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}
 	if _, err := s.StartGame(ctx, g, h); err != nil {
 		t.Fatal(err)
 	}
@@ -41,15 +42,15 @@ func TestUnreadableRecordIsCorruptError(t *testing.T) {
 		},
 	} {
 		err := read()
-		var ce *storage.CorruptError
-		if !errors.As(err, &ce) || ce.GameID != g.ID || !errors.Is(err, storage.ErrInvalid) {
+		var ce *game.CorruptError
+		if !errors.As(err, &ce) || ce.GameID != g.ID || !errors.Is(err, game.ErrInvalid) {
 			t.Errorf("%s of an unreadable record = %v, want a CorruptError for %s wrapping ErrInvalid", name, err, g.ID)
 		}
 	}
 	if data, err := s.GameRecord(ctx, g.ID); err != nil || string(data) != "\xffnot a game" {
 		t.Errorf("GameRecord = %q, %v", data, err)
 	}
-	if err := s.PutGameRecord(ctx, "bad id!", nil); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.PutGameRecord(ctx, "bad id!", nil); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("PutGameRecord(bad id) = %v, want ErrInvalid", err)
 	}
 }
@@ -61,16 +62,16 @@ func TestSetAside(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name      string
-		plant     func(g *storage.Game) []byte
-		via       []storage.BoardRef
+		plant     func(g *game.Game) []byte
+		via       []game.MessageRef
 		decodable bool
 	}{
-		{"undecodable", func(*storage.Game) []byte { return []byte{1, 2, 3} },
-			[]storage.BoardRef{{ChatID: 123456789, MessageID: 4}}, false},
-		{"illegal moves", func(g *storage.Game) []byte {
+		{"undecodable", func(*game.Game) []byte { return []byte{1, 2, 3} },
+			[]game.MessageRef{{ChatID: 123456789, MessageID: 4}}, false},
+		{"illegal moves", func(g *game.Game) []byte {
 			c := g.Clone()
 			c.Moves = []byte{0x00, 0x00} // a1 twice: decodes, replays to nothing legal
-			data, err := c.MarshalBinary()
+			data, err := storage.EncodeGame(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,14 +104,14 @@ func TestSetAside(t *testing.T) {
 			if data, err := s.AsideRecord(ctx, g.ID); err != nil || !bytes.Equal(data, planted) {
 				t.Errorf("AsideRecord = %x, %v; want the planted %x", data, err, planted)
 			}
-			if _, err := s.Game(ctx, g.ID); !errors.Is(err, storage.ErrNotFound) {
+			if _, err := s.Game(ctx, g.ID); !errors.Is(err, game.ErrNotFound) {
 				t.Errorf("Game after SetAside = %v, want ErrNotFound", err)
 			}
 			// The chats are free; Bob's chat still shows his other game.
-			if _, err := s.GameByChat(ctx, g.Players[0].ChatID); !errors.Is(err, storage.ErrNotFound) {
+			if _, err := s.GameByChat(ctx, g.Players[0].ChatID); !errors.Is(err, game.ErrNotFound) {
 				t.Errorf("Alice's chat after SetAside: %v, want ErrNotFound", err)
 			}
-			if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, storage.ErrNotFound) {
+			if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, game.ErrNotFound) {
 				t.Errorf("the inline message after SetAside: %v, want ErrNotFound", err)
 			}
 			if cur, err := s.GameByChat(ctx, g.Players[1].ChatID); err != nil || cur.ID != other.ID {
@@ -135,7 +136,7 @@ func TestSetAside(t *testing.T) {
 		})
 	}
 	s := storagetest.New(t)
-	if _, _, err := s.SetAside(ctx, "nosuchgame"); !errors.Is(err, storage.ErrNotFound) {
+	if _, _, err := s.SetAside(ctx, "nosuchgame"); !errors.Is(err, game.ErrNotFound) {
 		t.Errorf("SetAside(no such game) = %v, want ErrNotFound", err)
 	}
 }
@@ -155,7 +156,7 @@ func TestAsideExpiry(t *testing.T) {
 		t.Fatalf("aside record gone before AsideTTL: %v", err)
 	}
 	m.FastForward(2 * time.Minute)
-	if _, err := s.AsideRecord(ctx, g.ID); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.AsideRecord(ctx, g.ID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("aside record after AsideTTL: %v, want ErrNotFound", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -54,22 +55,22 @@ func benchMoves(b *testing.B, s *storage.Store, ctx context.Context, parallel bo
 func BenchmarkMarshalGame(b *testing.B) {
 	g := fullGame16()
 	b.ReportAllocs()
-	data, _ := g.MarshalBinary()
+	data, _ := storage.EncodeGame(g)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := g.MarshalBinary(); err != nil {
+		if _, err := storage.EncodeGame(g); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkUnmarshalGame(b *testing.B) {
-	data, _ := fullGame16().MarshalBinary()
+	data, _ := storage.EncodeGame(fullGame16())
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		var g storage.Game
-		if err := g.UnmarshalBinary(data); err != nil {
+		var g game.Game
+		if err := storage.DecodeGame(&g, data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -32,7 +33,7 @@ func TestCluster(t *testing.T) {
 
 	g := sampleGame(0)
 	g.InlineID = "inl-1"
-	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID},
+	if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.Players[0].ChatID, g.Players[1].ChatID},
 		InlineID: g.InlineID}); err != nil {
 		t.Fatal(err)
 	}
@@ -53,24 +54,24 @@ func TestCluster(t *testing.T) {
 
 	// An invitation joined, a start refused by a busy chat, a rematch made once: each one
 	// script over a game, its chats and the games they show.
-	lobby := &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
-		Players: [2]storage.Player{{UserID: 7, ChatID: 7}}}
-	if _, err := s.StartGame(ctx, lobby, storage.Hosting{}); err != nil {
+	lobby := &game.Game{Size: 8, Flow: game.FlowInvite, Status: game.StatusLobby,
+		Players: [2]game.Player{{UserID: 7, ChatID: 7}}}
+	if _, err := s.StartGame(ctx, lobby, game.Hosting{}); err != nil {
 		t.Fatal(err)
 	}
-	lobby.Status, lobby.Players[1] = storage.StatusPlaying, storage.Player{UserID: 8, ChatID: 8}
+	lobby.Status, lobby.Players[1] = game.StatusPlaying, game.Player{UserID: 8, ChatID: 8}
 	if err := s.JoinGame(ctx, lobby, []int64{7, 8}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{8}}); !errors.Is(err, storage.ErrChatBusy) {
+	if _, err := s.StartGame(ctx, sampleGame(0), game.Hosting{Chats: []int64{8}}); !errors.Is(err, game.ErrChatBusy) {
 		t.Fatalf("StartGame in a busy chat = %v, want ErrChatBusy", err)
 	}
-	lobby.Status = storage.StatusFinished
+	lobby.Status = game.StatusFinished
 	if err := s.UpdateGame(ctx, lobby); err != nil {
 		t.Fatal(err)
 	}
 	re := sampleGame(0)
-	h := storage.Hosting{Chats: []int64{7, 8}, InlineID: "inl-2", RematchOf: lobby.ID}
+	h := game.Hosting{Chats: []int64{7, 8}, InlineID: "inl-2", RematchOf: lobby.ID}
 	if _, err := s.StartGame(ctx, re, h); err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +80,13 @@ func TestCluster(t *testing.T) {
 	}
 
 	touch(t, s, 1, 2)
-	grp := finished(cur.ID, 1, 2, storage.OutcomeBlack)
-	grp.Flow, grp.ChatID = storage.FlowGroup, -100
+	grp := finished(cur.ID, 1, 2, game.OutcomeBlack)
+	grp.Flow, grp.ChatID = game.FlowGroup, -100
 	if err := s.RecordResult(ctx, grp); err != nil {
 		t.Fatal(err)
 	}
-	ai := &storage.Game{ID: "ai", Size: 8, Status: storage.StatusFinished, AILevel: 2, Outcome: storage.OutcomeDraw,
-		Players: [2]storage.Player{{UserID: 1}, {}}}
+	ai := &game.Game{ID: "ai", Size: 8, Status: game.StatusFinished, AILevel: 2, Outcome: game.OutcomeDraw,
+		Players: [2]game.Player{{UserID: 1}, {}}}
 	if err := s.RecordResult(ctx, ai); err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +105,13 @@ func TestCluster(t *testing.T) {
 	if err := s.SetChatLang(ctx, -100, "ru"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); err != nil {
+	if _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if opp, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 2}); err != nil || opp == nil || opp.UserID != 1 {
+	if opp, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 2}); err != nil || opp == nil || opp.UserID != 1 {
 		t.Fatalf("Enqueue = %+v, %v; want user 1", opp, err)
 	}
-	if ok, err := s.Requeue(ctx, 8, storage.Waiter{UserID: 1}); err != nil || !ok {
+	if ok, err := s.Requeue(ctx, 8, game.Waiter{UserID: 1}); err != nil || !ok {
 		t.Fatalf("Requeue = %v, %v", ok, err)
 	}
 	if _, err := s.LeaveQueue(ctx, 2); err != nil {
@@ -124,7 +125,7 @@ func TestCluster(t *testing.T) {
 	if key, moved, err := s.SetAside(ctx, g.ID); err != nil || !moved || key != s.AsideKey(g.ID) {
 		t.Fatalf("SetAside = %q, %v, %v", key, moved, err)
 	}
-	if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByInline(ctx, g.InlineID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("GameByInline after SetAside: %v", err)
 	}
 	if _, err := s.AsideRecord(ctx, g.ID); err != nil {

@@ -2,9 +2,10 @@ package storage
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // The binary game format, version 1. The first nine bytes never move, because the
@@ -13,7 +14,7 @@ import (
 //	[0]     format version (1)
 //	[1:5]   Version, uint32 big endian
 //	[5:9]   write nonce: random per UpdateGame call, so a retried call is told from a racer
-//	        with identical content (MarshalBinary writes zeros; decoding ignores it)
+//	        with identical content (EncodeGame writes zeros; decoding ignores it)
 //	[9]     Size
 //	[10]    Flow | Status<<4
 //	[11]    Outcome | Reason<<4
@@ -26,7 +27,7 @@ import (
 //	        uvarint len(Moves), Moves
 //
 // Version 2 is version 1 followed by: varint LastMoveAt (unix seconds, 0 = zero time), one
-// byte Style. MarshalBinary writes version 1 when both are zero, so games that do not use
+// byte Style. EncodeGame writes version 1 when both are zero, so games that do not use
 // them encode as they always did, and version 1 records still decode (with both zero).
 //
 // A string is a uvarint length and that many bytes. The ID is not stored: it is the key.
@@ -43,19 +44,16 @@ const (
 	maxUnix       = 1 << 40 // seconds; timestamps must lie in 1970…36812
 )
 
-// ErrInvalid reports a value the store refuses to keep or a stored value it cannot decode.
-var ErrInvalid = errors.New("storage: invalid value")
-
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", game.ErrInvalid, fmt.Sprintf(format, args...))
 }
 
-// MarshalBinary encodes g (all fields but ID) in the store's compact, versioned format.
+// EncodeGame encodes g (all fields but ID) in the store's compact, versioned format.
 // It fails with ErrInvalid for a game the store would not keep: a size that is not even
 // and within 4…16, a move off the board, more moves than squares, an unknown enum value,
 // a Version outside 0…2³²-1, or an over-long string.
-func (g *Game) MarshalBinary() ([]byte, error) {
-	if err := g.validate(); err != nil {
+func EncodeGame(g *game.Game) ([]byte, error) {
+	if err := validate(g); err != nil {
 		return nil, err
 	}
 	n := gameHeaderLen + 5*binary.MaxVarintLen64 + 1 + len(g.Moves) + len(g.InlineID) + len(g.Lang)
@@ -93,7 +91,7 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	buf = binary.AppendVarint(buf, updated-created)
 	buf = binary.AppendUvarint(buf, uint64(len(g.Moves)))
 	buf = append(buf, g.Moves...)
-	if last := unixOrZero(g.LastMoveAt); last != 0 || g.Style != StyleButtons {
+	if last := unixOrZero(g.LastMoveAt); last != 0 || g.Style != game.StyleButtons {
 		buf[0] = gameFormat2
 		buf = binary.AppendVarint(buf, last)
 		buf = append(buf, byte(g.Style))
@@ -101,14 +99,13 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	return buf, nil
 }
 
-func (g *Game) validate() error {
+func validate(g *game.Game) error {
 	switch {
 	case g.Size < minSize || g.Size > maxSize || g.Size%2 != 0:
 		return invalidf("board size %d", g.Size)
 	case g.Version < 0 || g.Version > maxVersion:
 		return invalidf("version %d", g.Version)
-	case g.Flow >= flowCount || g.Status >= statusCount || g.Outcome >= outcomeCount || g.Reason >= reasonCount ||
-		g.Style >= styleCount:
+	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
 		return invalidf("enum value out of range")
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return invalidf("creator colour %d", g.CreatorColor)
@@ -171,22 +168,22 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, s...)
 }
 
-// UnmarshalBinary decodes data written by MarshalBinary into g, leaving g.ID as it was.
-// Any input that MarshalBinary could not have produced (unknown format, truncated, trailing
+// DecodeGame decodes data written by EncodeGame into g, leaving g.ID as it was.
+// Any input that EncodeGame could not have produced (unknown format, truncated, trailing
 // bytes, values out of range) yields an error wrapping ErrInvalid; it never panics.
-func (g *Game) UnmarshalBinary(data []byte) error {
+func DecodeGame(g *game.Game, data []byte) error {
 	if len(data) < gameHeaderLen {
 		return invalidf("game record of %d bytes", len(data))
 	}
 	if data[0] != gameFormat && data[0] != gameFormat2 {
 		return invalidf("game format %d", data[0])
 	}
-	var out Game
+	var out game.Game
 	out.ID = g.ID
 	out.Version = int64(binary.BigEndian.Uint32(data[1:5]))
 	out.Size = int(data[9])
-	out.Flow, out.Status = Flow(data[10]&15), Status(data[10]>>4)
-	out.Outcome, out.Reason = Outcome(data[11]&15), EndReason(data[11]>>4)
+	out.Flow, out.Status = game.Flow(data[10]&15), game.Status(data[10]>>4)
+	out.Outcome, out.Reason = game.Outcome(data[11]&15), game.EndReason(data[11]>>4)
 	out.CreatorColor = int8(data[12])
 	r := reader{b: data[gameHeaderLen:]}
 	out.AILevel = int(r.uvarint(255))
@@ -201,9 +198,9 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	out.InlineID = r.str()
 	out.Lang = r.str()
 	if nb := int(r.uvarint(maxBoards)); nb > 0 {
-		out.Boards = make([]BoardRef, 0, min(nb, len(r.b)))
+		out.Boards = make([]game.MessageRef, 0, min(nb, len(r.b)))
 		for range nb {
-			var b BoardRef
+			var b game.MessageRef
 			b.ChatID = r.varint()
 			mid := r.varint()
 			if mid != int64(int32(mid)) {
@@ -229,7 +226,7 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 		}
 		out.LastMoveAt = timeOrZero(last)
 		if st := r.bytes(1); len(st) == 1 {
-			out.Style = BoardStyle(st[0])
+			out.Style = game.Style(st[0])
 		}
 	}
 	if r.err != nil {
@@ -238,7 +235,7 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	if len(r.b) != 0 {
 		return invalidf("%d trailing bytes in game record", len(r.b))
 	}
-	if err := out.validate(); err != nil {
+	if err := validate(&out); err != nil {
 		return err
 	}
 	*g = out
@@ -301,7 +298,7 @@ func (r *reader) str() string {
 }
 
 // encodeWaiter encodes w as: format byte, varint UserID, varint ChatID, string Name, string Lang.
-func encodeWaiter(w Waiter) ([]byte, error) {
+func encodeWaiter(w game.Waiter) ([]byte, error) {
 	if len(w.Name) > maxString || len(w.Lang) > maxString {
 		return nil, invalidf("waiter string too long")
 	}
@@ -315,17 +312,17 @@ func encodeWaiter(w Waiter) ([]byte, error) {
 }
 
 // decodeWaiter decodes what encodeWaiter wrote; garbage yields an error wrapping ErrInvalid.
-func decodeWaiter(data []byte) (Waiter, error) {
+func decodeWaiter(data []byte) (game.Waiter, error) {
 	if len(data) < 1 || data[0] != waiterFormat {
-		return Waiter{}, invalidf("waiter format")
+		return game.Waiter{}, invalidf("waiter format")
 	}
 	r := reader{b: data[1:]}
-	w := Waiter{UserID: r.varint(), ChatID: r.varint(), Name: r.str(), Lang: r.str()}
+	w := game.Waiter{UserID: r.varint(), ChatID: r.varint(), Name: r.str(), Lang: r.str()}
 	if r.err != nil {
-		return Waiter{}, r.err
+		return game.Waiter{}, r.err
 	}
 	if len(r.b) != 0 {
-		return Waiter{}, invalidf("trailing bytes in waiter")
+		return game.Waiter{}, invalidf("trailing bytes in waiter")
 	}
 	return w, nil
 }

@@ -3,10 +3,12 @@ package storage
 import (
 	"errors"
 	"testing"
+
+	"github.com/reversibot/reversi/game"
 )
 
 func FuzzWaiterDecode(f *testing.F) {
-	for _, w := range []Waiter{{}, {UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}, {UserID: -5, ChatID: 1 << 50, Name: "Пётр"}} {
+	for _, w := range []game.Waiter{{}, {UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}, {UserID: -5, ChatID: 1 << 50, Name: "Пётр"}} {
 		data, err := encodeWaiter(w)
 		if err != nil {
 			f.Fatal(err)
@@ -17,8 +19,8 @@ func FuzzWaiterDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := decodeWaiter(data)
 		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			if !errors.Is(err, game.ErrInvalid) {
+				t.Fatalf("error %v does not wrap game.ErrInvalid", err)
 			}
 			return
 		}

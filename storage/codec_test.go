@@ -6,22 +6,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
 // sampleGame returns an 8×8 game between two people in progress with n moves.
-func sampleGame(n int) *storage.Game {
-	g := &storage.Game{
+func sampleGame(n int) *game.Game {
+	g := &game.Game{
 		Size:   8,
-		Flow:   storage.FlowInvite,
-		Status: storage.StatusPlaying,
-		Players: [2]storage.Player{
+		Flow:   game.FlowInvite,
+		Status: game.StatusPlaying,
+		Players: [2]game.Player{
 			{UserID: 123456789, Name: "Alice Liddell", ChatID: 123456789, Lang: "en"},
 			{UserID: 987654321, Name: "Борис", ChatID: 987654321, Lang: "ru"},
 		},
 		CreatorColor: -1,
 		ChatID:       123456789,
-		Boards:       []storage.BoardRef{{ChatID: 123456789, MessageID: 4242}, {ChatID: 987654321, MessageID: 77}},
+		Boards:       []game.MessageRef{{ChatID: 123456789, MessageID: 4242}, {ChatID: 987654321, MessageID: 77}},
 		Lang:         "en",
 	}
 	for i := range n {
@@ -31,20 +32,20 @@ func sampleGame(n int) *storage.Game {
 }
 
 // fullGame16 returns a finished 16×16 group game with 252 moves.
-func fullGame16() *storage.Game {
-	g := &storage.Game{
+func fullGame16() *game.Game {
+	g := &game.Game{
 		Size:   16,
-		Flow:   storage.FlowGroup,
-		Status: storage.StatusFinished,
-		Players: [2]storage.Player{
+		Flow:   game.FlowGroup,
+		Status: game.StatusFinished,
+		Players: [2]game.Player{
 			{UserID: 5123456789, Name: "Alexander the Great", Lang: "en"},
 			{UserID: 6123456789, Name: "Екатерина Великая", Lang: "ru"},
 		},
 		ChatID:  -1001234567890,
-		Boards:  []storage.BoardRef{{ChatID: -1001234567890, MessageID: 1234567}},
+		Boards:  []game.MessageRef{{ChatID: -1001234567890, MessageID: 1234567}},
 		Lang:    "ru",
-		Outcome: storage.OutcomeWhite,
-		Reason:  storage.EndNormal,
+		Outcome: game.OutcomeWhite,
+		Reason:  game.EndNormal,
 	}
 	for i := range 252 {
 		g.Moves = append(g.Moves, byte(i/16)<<4|byte(i%16))
@@ -57,33 +58,33 @@ func TestGameRoundTrip(t *testing.T) {
 	withTimes := sampleGame(30)
 	withTimes.Version = 31
 	withTimes.Created, withTimes.Updated = created, created.Add(90*time.Minute)
-	ai := &storage.Game{Size: 10, Flow: storage.FlowAI, Status: storage.StatusLobby, AILevel: 7,
-		Players: [2]storage.Player{{UserID: 1}, {}}, CreatorColor: 1, InlineID: "AgAAAD0xAAD-abc_12",
-		Boards: []storage.BoardRef{{InlineID: "AgAAAD0xAAD-abc_12"}}}
-	tests := map[string]*storage.Game{
+	ai := &game.Game{Size: 10, Flow: game.FlowAI, Status: game.StatusLobby, AILevel: 7,
+		Players: [2]game.Player{{UserID: 1}, {}}, CreatorColor: 1, InlineID: "AgAAAD0xAAD-abc_12",
+		Boards: []game.MessageRef{{InlineID: "AgAAAD0xAAD-abc_12"}}}
+	tests := map[string]*game.Game{
 		"8x8 in progress":  withTimes,
 		"16x16 full":       fullGame16(),
 		"AI lobby, inline": ai,
 		"empty 4x4":        {Size: 4},
-		"last move, image": func() *storage.Game {
+		"last move, image": func() *game.Game {
 			g := sampleGame(5)
 			g.Created, g.Updated = created, created.Add(time.Hour)
 			g.LastMoveAt = created.Add(30 * time.Minute)
-			g.Style = storage.StyleImage
+			g.Style = game.StyleImage
 			return g
 		}(),
-		"image style only": {Size: 8, Style: storage.StyleImage},
+		"image style only": {Size: 8, Style: game.StyleImage},
 		"last move only":   {Size: 8, LastMoveAt: created},
 	}
 	for name, g := range tests {
 		t.Run(name, func(t *testing.T) {
-			data, err := g.MarshalBinary()
+			data, err := storage.EncodeGame(g)
 			if err != nil {
-				t.Fatalf("MarshalBinary: %v", err)
+				t.Fatalf("EncodeGame: %v", err)
 			}
-			var got storage.Game
-			if err := got.UnmarshalBinary(data); err != nil {
-				t.Fatalf("UnmarshalBinary: %v", err)
+			var got game.Game
+			if err := storage.DecodeGame(&got, data); err != nil {
+				t.Fatalf("DecodeGame: %v", err)
 			}
 			if !reflect.DeepEqual(normal(&got), normal(g)) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", got, *g)
@@ -94,7 +95,7 @@ func TestGameRoundTrip(t *testing.T) {
 }
 
 // normal returns a copy of g with empty slices as nil and times in UTC, for comparing.
-func normal(g *storage.Game) *storage.Game {
+func normal(g *game.Game) *game.Game {
 	c := g.Clone()
 	if len(c.Moves) == 0 {
 		c.Moves = nil
@@ -107,69 +108,69 @@ func normal(g *storage.Game) *storage.Game {
 }
 
 func TestMarshalRejects(t *testing.T) {
-	tests := map[string]func(g *storage.Game){
-		"odd size":        func(g *storage.Game) { g.Size = 7 },
-		"size 18":         func(g *storage.Game) { g.Size = 18 },
-		"move off board":  func(g *storage.Game) { g.Moves = append(g.Moves, 0x08) },
-		"row off board":   func(g *storage.Game) { g.Moves = append(g.Moves, 0x80) },
-		"too many moves":  func(g *storage.Game) { g.Moves = make([]byte, 65) },
-		"bad flow":        func(g *storage.Game) { g.Flow = 9 },
-		"bad status":      func(g *storage.Game) { g.Status = 3 },
-		"bad colour":      func(g *storage.Game) { g.CreatorColor = 2 },
-		"negative level":  func(g *storage.Game) { g.AILevel = -1 },
-		"huge version":    func(g *storage.Game) { g.Version = 1 << 32 },
-		"long name":       func(g *storage.Game) { g.Players[0].Name = string(make([]byte, 2000)) },
-		"too many boards": func(g *storage.Game) { g.Boards = make([]storage.BoardRef, 33) },
-		"before 1970":     func(g *storage.Game) { g.Created = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
-		"last move 1960":  func(g *storage.Game) { g.LastMoveAt = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
-		"bad style":       func(g *storage.Game) { g.Style = 2 },
+	tests := map[string]func(g *game.Game){
+		"odd size":        func(g *game.Game) { g.Size = 7 },
+		"size 18":         func(g *game.Game) { g.Size = 18 },
+		"move off board":  func(g *game.Game) { g.Moves = append(g.Moves, 0x08) },
+		"row off board":   func(g *game.Game) { g.Moves = append(g.Moves, 0x80) },
+		"too many moves":  func(g *game.Game) { g.Moves = make([]byte, 65) },
+		"bad flow":        func(g *game.Game) { g.Flow = 9 },
+		"bad status":      func(g *game.Game) { g.Status = 3 },
+		"bad colour":      func(g *game.Game) { g.CreatorColor = 2 },
+		"negative level":  func(g *game.Game) { g.AILevel = -1 },
+		"huge version":    func(g *game.Game) { g.Version = 1 << 32 },
+		"long name":       func(g *game.Game) { g.Players[0].Name = string(make([]byte, 2000)) },
+		"too many boards": func(g *game.Game) { g.Boards = make([]game.MessageRef, 33) },
+		"before 1970":     func(g *game.Game) { g.Created = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"last move 1960":  func(g *game.Game) { g.LastMoveAt = time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"bad style":       func(g *game.Game) { g.Style = 2 },
 	}
 	for name, spoil := range tests {
 		t.Run(name, func(t *testing.T) {
 			g := sampleGame(10)
 			spoil(g)
-			if _, err := g.MarshalBinary(); !errors.Is(err, storage.ErrInvalid) {
-				t.Errorf("MarshalBinary = %v, want ErrInvalid", err)
+			if _, err := storage.EncodeGame(g); !errors.Is(err, game.ErrInvalid) {
+				t.Errorf("EncodeGame = %v, want ErrInvalid", err)
 			}
 		})
 	}
 }
 
 func TestUnmarshalRejectsDamage(t *testing.T) {
-	data, err := fullGame16().MarshalBinary()
+	data, err := storage.EncodeGame(fullGame16())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Every truncation must fail cleanly, and so must trailing garbage and a new format.
 	for n := range len(data) {
-		var g storage.Game
-		if err := g.UnmarshalBinary(data[:n]); !errors.Is(err, storage.ErrInvalid) {
-			t.Fatalf("UnmarshalBinary(first %d of %d bytes) = %v, want ErrInvalid", n, len(data), err)
+		var g game.Game
+		if err := storage.DecodeGame(&g, data[:n]); !errors.Is(err, game.ErrInvalid) {
+			t.Fatalf("DecodeGame(first %d of %d bytes) = %v, want ErrInvalid", n, len(data), err)
 		}
 	}
-	var g storage.Game
-	if err := g.UnmarshalBinary(append(append([]byte(nil), data...), 0)); !errors.Is(err, storage.ErrInvalid) {
+	var g game.Game
+	if err := storage.DecodeGame(&g, append(append([]byte(nil), data...), 0)); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("trailing byte: %v, want ErrInvalid", err)
 	}
 	other := append([]byte(nil), data...)
 	other[0] = 3
-	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, other); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("format 3: %v, want ErrInvalid", err)
 	}
 	// A version 1 record claiming version 2 lacks the appended fields.
 	other[0] = 2
-	if err := g.UnmarshalBinary(other); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, other); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("format 2 without its fields: %v, want ErrInvalid", err)
 	}
 	// A version 2 record with an unknown style.
 	v2 := sampleGame(3)
-	v2.Style = storage.StyleImage
-	data, err = v2.MarshalBinary()
+	v2.Style = game.StyleImage
+	data, err = storage.EncodeGame(v2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data[len(data)-1] = 9
-	if err := g.UnmarshalBinary(data); !errors.Is(err, storage.ErrInvalid) {
+	if err := storage.DecodeGame(&g, data); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("style 9: %v, want ErrInvalid", err)
 	}
 }
@@ -192,59 +193,59 @@ func TestGameFormatCompatible(t *testing.T) {
 	want.Version = 3
 	want.Created = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	want.Updated = want.Created.Add(90 * time.Second)
-	data, err := want.MarshalBinary()
+	data, err := storage.EncodeGame(want)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(data, old) {
-		t.Errorf("MarshalBinary of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
+		t.Errorf("EncodeGame of a game without the new fields =\n%#v\nwant the format 1 record\n%#v", data, old)
 	}
-	var got storage.Game
-	if err := got.UnmarshalBinary(old); err != nil {
-		t.Fatalf("UnmarshalBinary(format 1) = %v", err)
+	var got game.Game
+	if err := storage.DecodeGame(&got, old); err != nil {
+		t.Fatalf("DecodeGame(format 1) = %v", err)
 	}
 	if !reflect.DeepEqual(normal(&got), normal(want)) {
 		t.Errorf("format 1 record decoded as\n%+v\nwant\n%+v", got, *want)
 	}
 	// Setting a new field switches to format 2 and costs a few bytes.
 	want.LastMoveAt = want.Updated
-	if data, err = want.MarshalBinary(); err != nil || data[0] != 2 || len(data) != len(old)+6 {
+	if data, err = storage.EncodeGame(want); err != nil || data[0] != 2 || len(data) != len(old)+6 {
 		t.Errorf("with LastMoveAt: format %d, %d bytes, %v; want format 2, %d bytes", data[0], len(data), err, len(old)+6)
 	}
 }
 
 func FuzzGameDecode(f *testing.F) {
-	for _, g := range []*storage.Game{sampleGame(0), sampleGame(40), fullGame16(), {Size: 6, Moves: []byte{0x55}}} {
+	for _, g := range []*game.Game{sampleGame(0), sampleGame(40), fullGame16(), {Size: 6, Moves: []byte{0x55}}} {
 		g.Created = time.Unix(1790000000, 0)
 		g.Updated = g.Created.Add(time.Hour)
-		data, err := g.MarshalBinary()
+		data, err := storage.EncodeGame(g)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(data)
 	}
 	v2 := sampleGame(7)
-	v2.LastMoveAt, v2.Style = time.Unix(1790000600, 0), storage.StyleImage
-	if data, err := v2.MarshalBinary(); err == nil {
+	v2.LastMoveAt, v2.Style = time.Unix(1790000600, 0), game.StyleImage
+	if data, err := storage.EncodeGame(v2); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0, 0, 1, 8, 0, 0, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var g storage.Game
-		if err := g.UnmarshalBinary(data); err != nil {
-			if !errors.Is(err, storage.ErrInvalid) {
+		var g game.Game
+		if err := storage.DecodeGame(&g, data); err != nil {
+			if !errors.Is(err, game.ErrInvalid) {
 				t.Fatalf("error %v does not wrap ErrInvalid", err)
 			}
 			return
 		}
 		// Whatever decodes must encode again and decode to the same game.
-		again, err := g.MarshalBinary()
+		again, err := storage.EncodeGame(&g)
 		if err != nil {
 			t.Fatalf("decoded game does not encode: %v\n%+v", err, g)
 		}
-		var g2 storage.Game
-		if err := g2.UnmarshalBinary(again); err != nil {
+		var g2 game.Game
+		if err := storage.DecodeGame(&g2, again); err != nil {
 			t.Fatalf("re-encoded game does not decode: %v", err)
 		}
 		if !reflect.DeepEqual(normal(&g), normal(&g2)) {

@@ -13,6 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -217,7 +218,7 @@ func TestFirstSeenNegative(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
 	for _, id := range []int64{-1, -5, math.MinInt64} {
-		if ok, err := s.FirstSeen(ctx, id); ok || !errors.Is(err, storage.ErrInvalid) {
+		if ok, err := s.FirstSeen(ctx, id); ok || !errors.Is(err, game.ErrInvalid) {
 			t.Errorf("FirstSeen(%d) = %v, %v; want ErrInvalid", id, ok, err)
 		}
 	}

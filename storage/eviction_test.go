@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -60,11 +61,11 @@ func TestFloodEvictsNothing(t *testing.T) {
 
 	// What must survive: 200 games in play bound to their chats, 100 people with ratings.
 	const inPlay, rated = 200, 50
-	games := make([]*storage.Game, inPlay)
+	games := make([]*game.Game, inPlay)
 	inParallel(t, "game in play", inPlay, func(i int) error {
 		g := sampleGame(30)
 		g.ChatID = int64(1_000_000 + i)
-		_, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID}})
+		_, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.ChatID}})
 		games[i] = g
 		return err
 	})
@@ -72,7 +73,7 @@ func TestFloodEvictsNothing(t *testing.T) {
 		touch(t, s, u) // only people who talked to the bot are rated
 	}
 	inParallel(t, "rated game", rated, func(i int) error {
-		return s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), storage.OutcomeBlack))
+		return s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), game.OutcomeBlack))
 	})
 	ratings := map[int64]int{}
 	for u := int64(1); u <= 2*rated; u++ {
@@ -91,10 +92,10 @@ func TestFloodEvictsNothing(t *testing.T) {
 		t.FailNow()
 	}
 	inParallel(t, "inline lobby", 3000, func(i int) error {
-		g := &storage.Game{Size: 8, Flow: storage.FlowInline, Status: storage.StatusLobby, CreatorColor: -1,
+		g := &game.Game{Size: 8, Flow: game.FlowInline, Status: game.StatusLobby, CreatorColor: -1,
 			InlineID: fmt.Sprintf("AgAAAF%016d", i), Lang: "en",
-			Players: [2]storage.Player{{UserID: 77, Name: "Mallory Flood", Lang: "en"}}}
-		_, err := s.StartGame(ctx, g, storage.Hosting{InlineID: g.InlineID})
+			Players: [2]game.Player{{UserID: 77, Name: "Mallory Flood", Lang: "en"}}}
+		_, err := s.StartGame(ctx, g, game.Hosting{InlineID: g.InlineID})
 		return err
 	})
 	inParallel(t, "new user", 5000, func(i int) error {
@@ -103,13 +104,13 @@ func TestFloodEvictsNothing(t *testing.T) {
 	inParallel(t, "rematch", 2000, func(i int) error {
 		// A rematch: a new game in play, its chat's binding and the once-mark of the old game.
 		g := sampleGame(0)
-		g.Flow, g.AILevel, g.ChatID = storage.FlowAI, 1, int64(3_000_000+i)
-		g.Players[1] = storage.Player{}
-		_, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID}, RematchOf: fmt.Sprintf("old%07d", i)})
+		g.Flow, g.AILevel, g.ChatID = game.FlowAI, 1, int64(3_000_000+i)
+		g.Players[1] = game.Player{}
+		_, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.ChatID}, RematchOf: fmt.Sprintf("old%07d", i)})
 		return err
 	})
 	inParallel(t, "queue entry", 1000, func(i int) error {
-		_, err := s.Enqueue(ctx, 8+2*(i%5), storage.Waiter{UserID: int64(7_000_000 + i), ChatID: int64(7_000_000 + i), Name: "Waiter", Lang: "en"})
+		_, err := s.Enqueue(ctx, 8+2*(i%5), game.Waiter{UserID: int64(7_000_000 + i), ChatID: int64(7_000_000 + i), Name: "Waiter", Lang: "en"})
 		return err
 	})
 
@@ -150,7 +151,7 @@ func TestFloodEvictsNothing(t *testing.T) {
 	if top, err := s.Top(ctx, 0, 100); err != nil || len(top) != 2*rated {
 		t.Errorf("Top after the flood: %d entries, %v; want %d", len(top), err, 2*rated)
 	}
-	if err := s.RecordResult(ctx, finished("after", 1, 2, storage.OutcomeDraw)); err != nil {
+	if err := s.RecordResult(ctx, finished("after", 1, 2, game.OutcomeDraw)); err != nil {
 		t.Errorf("RecordResult after the flood: %v", err)
 	}
 
@@ -169,7 +170,7 @@ func TestFloodEvictsNothing(t *testing.T) {
 			}
 		}
 	}
-	if err := s.CreateGame(ctx, sampleGame(0)); !errors.Is(err, storage.ErrUnavailable) {
+	if err := s.CreateGame(ctx, sampleGame(0)); !errors.Is(err, game.ErrUnavailable) {
 		t.Errorf("CreateGame on a full server = %v, want ErrUnavailable", err)
 	}
 	if _, err := s.GameByChat(ctx, games[0].ChatID); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -19,15 +20,15 @@ func TestGameExpiry(t *testing.T) {
 	advance := func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
 	alive := func(id string) bool {
 		_, err := s.Game(ctx, id)
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err != nil && !errors.Is(err, game.ErrNotFound) {
 			t.Fatal(err)
 		}
 		return err == nil
 	}
 
 	lobby := sampleGame(0)
-	lobby.Status = storage.StatusLobby
-	if _, err := s.StartGame(ctx, lobby, storage.Hosting{Chats: []int64{lobby.ChatID}}); err != nil {
+	lobby.Status = game.StatusLobby
+	if _, err := s.StartGame(ctx, lobby, game.Hosting{Chats: []int64{lobby.ChatID}}); err != nil {
 		t.Fatal(err)
 	}
 	advance(storage.DefaultLobbyTTL - time.Second)
@@ -35,7 +36,7 @@ func TestGameExpiry(t *testing.T) {
 		t.Fatal("lobby expired early")
 	}
 	// The second player joins: the game now lives IdleTTL from this update.
-	lobby.Status = storage.StatusPlaying
+	lobby.Status = game.StatusPlaying
 	if err := s.UpdateGame(ctx, lobby); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestGameExpiry(t *testing.T) {
 	if alive(lobby.ID) {
 		t.Fatal("idle game outlived IdleTTL")
 	}
-	if _, err := s.GameByChat(ctx, lobby.ChatID); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByChat(ctx, lobby.ChatID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("GameByChat(expired) = %v, want ErrNotFound", err)
 	}
 
@@ -64,12 +65,12 @@ func TestGameExpiry(t *testing.T) {
 	if err := s.CreateGame(ctx, fin); err != nil {
 		t.Fatal(err)
 	}
-	fin.Status, fin.Outcome = storage.StatusFinished, storage.OutcomeDraw
+	fin.Status, fin.Outcome = game.StatusFinished, game.OutcomeDraw
 	if err := s.UpdateGame(ctx, fin); err != nil {
 		t.Fatal(err)
 	}
 	lone := sampleGame(0)
-	lone.Status = storage.StatusLobby
+	lone.Status = game.StatusLobby
 	if err := s.CreateGame(ctx, lone); err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +93,14 @@ func TestQueueAndDedupeExpiry(t *testing.T) {
 	s, m := storagetest.NewEmbedded(t, storage.Options{Now: func() time.Time { return now }})
 	advance := func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
 
-	if _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); err != nil {
+	if _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := s.FirstSeen(ctx, 99); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	advance(storage.DefaultQueueTTL + time.Second)
-	if opp, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 2}); err != nil || opp != nil {
+	if opp, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 2}); err != nil || opp != nil {
 		t.Fatalf("paired with an expired entry: %+v, %v", opp, err)
 	}
 	if ok, _ := s.FirstSeen(ctx, 99); ok {

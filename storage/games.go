@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // casGame replaces a game record if its version is still the expected one.
@@ -109,11 +111,11 @@ func validInline(id string) bool {
 	return true
 }
 
-func (s *Store) ttlFor(st Status) time.Duration {
+func (s *Store) ttlFor(st game.Status) time.Duration {
 	switch st {
-	case StatusLobby:
+	case game.StatusLobby:
 		return s.opt.LobbyTTL
-	case StatusFinished:
+	case game.StatusFinished:
 		return s.opt.FinishedTTL
 	}
 	return s.opt.IdleTTL
@@ -121,17 +123,17 @@ func (s *Store) ttlFor(st Status) time.Duration {
 
 // Game returns the game with the given ID, or ErrNotFound; a record that does not decode gives
 // a *CorruptError (wrapping ErrInvalid).
-func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
+func (s *Store) Game(ctx context.Context, id string) (*game.Game, error) {
 	if !validID(id) {
-		return nil, ErrNotFound
+		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
 	if err != nil {
 		return nil, wrap("get game", err)
 	}
-	g := &Game{ID: id}
-	if err := g.UnmarshalBinary(data); err != nil {
-		return nil, &CorruptError{GameID: id, Err: err}
+	g := &game.Game{ID: id}
+	if err := DecodeGame(g, data); err != nil {
+		return nil, &game.CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
 }
@@ -140,10 +142,10 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 // each of users has chosen (styles[i] is what Profile(users[i]).Style gives; StyleButtons for
 // a user 0), in one round trip. When the game cannot be read, err says why and g is nil; when
 // only a style cannot be read, g comes back with err, and that style is StyleButtons.
-func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g *Game, styles []BoardStyle, err error) {
-	styles = make([]BoardStyle, len(users))
+func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g *game.Game, styles []game.Style, err error) {
+	styles = make([]game.Style, len(users))
 	if !validID(id) {
-		return nil, styles, ErrNotFound
+		return nil, styles, game.ErrNotFound
 	}
 	var get *redis.StringCmd
 	st := make([]*redis.StringCmd, len(users))
@@ -160,9 +162,9 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 	if err != nil {
 		return nil, styles, wrap("get game", err)
 	}
-	g = &Game{ID: id}
-	if err := g.UnmarshalBinary(data); err != nil {
-		return nil, styles, &CorruptError{GameID: id, Err: err}
+	g = &game.Game{ID: id}
+	if err := DecodeGame(g, data); err != nil {
+		return nil, styles, &game.CorruptError{GameID: id, Err: err}
 	}
 	for i, c := range st {
 		if c == nil {
@@ -170,7 +172,7 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 		}
 		switch v, serr := c.Result(); {
 		case serr == nil && v == styleImageValue:
-			styles[i] = StyleImage
+			styles[i] = game.StyleImage
 		case serr != nil && !errors.Is(serr, redis.Nil) && err == nil:
 			err = wrap("get style", serr)
 		}
@@ -184,7 +186,7 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 // (LobbyTTL, IdleTTL or FinishedTTL), and so is the TTL of every chat and inline binding
 // named in g (hosting chat, players' chats, board messages) that still points at g.
 // A game that expired or never existed gives ErrNotFound. It costs one Redis round trip.
-func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
+func (s *Store) UpdateGame(ctx context.Context, g *game.Game) error {
 	c, data, expect, err := s.nextVersion(g)
 	if err != nil {
 		return err
@@ -229,9 +231,9 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		g.Version, g.Updated = c.Version, c.Updated
 		return nil
 	case 0:
-		return ErrNotFound
+		return game.ErrNotFound
 	default:
-		return ErrConflict
+		return game.ErrConflict
 	}
 }
 
@@ -240,17 +242,17 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 // write nonce, so that only a retry of this very call finds it stored; expect the stored
 // version bytes the write must find. A game id that cannot be one gives ErrNotFound, a version
 // out of range ErrConflict.
-func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err error) {
+func (s *Store) nextVersion(g *game.Game) (c game.Game, data []byte, expect [4]byte, err error) {
 	if !validID(g.ID) {
-		return c, nil, expect, ErrNotFound
+		return c, nil, expect, game.ErrNotFound
 	}
 	if g.Version < 1 || g.Version >= maxVersion {
-		return c, nil, expect, ErrConflict
+		return c, nil, expect, game.ErrConflict
 	}
 	c = *g
 	c.Version++
 	c.Updated = s.now().Truncate(time.Second)
-	if data, err = c.MarshalBinary(); err != nil {
+	if data, err = EncodeGame(&c); err != nil {
 		return c, nil, expect, err
 	}
 	_, _ = rand.Read(data[5:9]) // write nonce
@@ -260,7 +262,7 @@ func (s *Store) nextVersion(g *Game) (c Game, data []byte, expect [4]byte, err e
 
 // bindingKeys lists, without repeats, the chat and inline binding keys of the boards via, then
 // those g names (none when g is nil).
-func (s *Store) bindingKeys(g *Game, via ...BoardRef) []string {
+func (s *Store) bindingKeys(g *game.Game, via ...game.MessageRef) []string {
 	var out []string
 	add := func(k string) {
 		for _, o := range out {
@@ -319,9 +321,9 @@ func (s *Store) loadScripts(ctx context.Context, scripts ...*redis.Script) error
 
 // GameByChat returns the game bound to chatID, or ErrNotFound if there is none or it has
 // expired (a binding to an expired game is removed).
-func (s *Store) GameByChat(ctx context.Context, chatID int64) (*Game, error) {
+func (s *Store) GameByChat(ctx context.Context, chatID int64) (*game.Game, error) {
 	if chatID == 0 {
-		return nil, ErrNotFound
+		return nil, game.ErrNotFound
 	}
 	return s.gameByBinding(ctx, s.k.chat(chatID))
 }
@@ -333,9 +335,9 @@ func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) err
 }
 
 // GameByInline returns the game of the inline message inlineID, or ErrNotFound.
-func (s *Store) GameByInline(ctx context.Context, inlineID string) (*Game, error) {
+func (s *Store) GameByInline(ctx context.Context, inlineID string) (*game.Game, error) {
 	if !validInline(inlineID) {
-		return nil, ErrNotFound
+		return nil, game.ErrNotFound
 	}
 	return s.gameByBinding(ctx, s.k.inline(inlineID))
 }
@@ -348,13 +350,13 @@ func (s *Store) UnbindInline(ctx context.Context, inlineID string, gameID string
 	return wrap("unbind inline", deleteIfValue.Run(ctx, s.rdb, []string{s.k.inline(inlineID)}, gameID).Err())
 }
 
-func (s *Store) gameByBinding(ctx context.Context, key string) (*Game, error) {
+func (s *Store) gameByBinding(ctx context.Context, key string) (*game.Game, error) {
 	id, err := s.rdb.Get(ctx, key).Result()
 	if err != nil {
 		return nil, wrap("get binding", err)
 	}
 	g, err := s.Game(ctx, id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, game.ErrNotFound) {
 		// The game expired before its binding: drop the binding (best effort).
 		_ = deleteIfValue.Run(ctx, s.rdb, []string{key}, id).Err()
 	}

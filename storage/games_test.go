@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -50,7 +51,7 @@ func TestCreateGetUpdate(t *testing.T) {
 	}
 	// The stale copy g (version 1) must lose.
 	g.Moves = append(g.Moves, 0x24)
-	if err := s.UpdateGame(ctx, g); !errors.Is(err, storage.ErrConflict) {
+	if err := s.UpdateGame(ctx, g); !errors.Is(err, game.ErrConflict) {
 		t.Fatalf("UpdateGame(stale) = %v, want ErrConflict", err)
 	}
 	if g.Version != 1 {
@@ -69,24 +70,24 @@ func TestGameNotFound(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
 	for _, id := range []string{"", "nosuchgame", "x}y{z", "waytoolongforanid", "../../etc"} {
-		if _, err := s.Game(ctx, id); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := s.Game(ctx, id); !errors.Is(err, game.ErrNotFound) {
 			t.Errorf("Game(%q) = %v, want ErrNotFound", id, err)
 		}
 		g := sampleGame(1)
 		g.ID, g.Version = id, 1
-		if err := s.UpdateGame(ctx, g); !errors.Is(err, storage.ErrNotFound) {
+		if err := s.UpdateGame(ctx, g); !errors.Is(err, game.ErrNotFound) {
 			t.Errorf("UpdateGame(%q) = %v, want ErrNotFound", id, err)
 		}
 	}
-	if _, err := s.GameByChat(ctx, 42); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByChat(ctx, 42); !errors.Is(err, game.ErrNotFound) {
 		t.Errorf("GameByChat(unbound) = %v, want ErrNotFound", err)
 	}
-	if _, err := s.GameByInline(ctx, "{bad}"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByInline(ctx, "{bad}"); !errors.Is(err, game.ErrNotFound) {
 		t.Errorf("GameByInline(bad) = %v, want ErrNotFound", err)
 	}
 	bad := sampleGame(1)
 	bad.Size = 9
-	if err := s.CreateGame(ctx, bad); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.CreateGame(ctx, bad); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("CreateGame(size 9) = %v, want ErrInvalid", err)
 	}
 }
@@ -97,7 +98,7 @@ func TestBindings(t *testing.T) {
 	g1, g2 := sampleGame(0), sampleGame(0)
 	g1.InlineID = "BAAAAAqqq-_Xyz"
 	// One game in two private chats is reachable from both.
-	if _, err := s.StartGame(ctx, g1, storage.Hosting{Chats: []int64{111, 222}, InlineID: g1.InlineID}); err != nil {
+	if _, err := s.StartGame(ctx, g1, game.Hosting{Chats: []int64{111, 222}, InlineID: g1.InlineID}); err != nil {
 		t.Fatal(err)
 	}
 	for _, chat := range []int64{111, 222} {
@@ -109,11 +110,11 @@ func TestBindings(t *testing.T) {
 		t.Fatalf("GameByInline = %v, %v; want %s", got, err, g1.ID)
 	}
 	// g1 ends and chat 111 moves on to g2: unbinding g1 there must not touch the new binding.
-	g1.Status = storage.StatusFinished
+	g1.Status = game.StatusFinished
 	if err := s.UpdateGame(ctx, g1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartGame(ctx, g2, storage.Hosting{Chats: []int64{111}}); err != nil {
+	if _, err := s.StartGame(ctx, g2, game.Hosting{Chats: []int64{111}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.UnbindChat(ctx, 111, g1.ID); err != nil {
@@ -125,19 +126,19 @@ func TestBindings(t *testing.T) {
 	if err := s.UnbindChat(ctx, 222, g1.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.GameByChat(ctx, 222); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByChat(ctx, 222); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("after unbind GameByChat(222) = %v, want ErrNotFound", err)
 	}
 	if err := s.UnbindInline(ctx, g1.InlineID, g1.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.GameByInline(ctx, g1.InlineID); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByInline(ctx, g1.InlineID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("after unbind GameByInline = %v, want ErrNotFound", err)
 	}
-	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{0}}); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.StartGame(ctx, sampleGame(0), game.Hosting{Chats: []int64{0}}); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("StartGame(chat 0) = %v, want ErrInvalid", err)
 	}
-	if _, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{InlineID: "{bad}"}); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.StartGame(ctx, sampleGame(0), game.Hosting{InlineID: "{bad}"}); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("StartGame(inline {bad}) = %v, want ErrInvalid", err)
 	}
 }
@@ -149,7 +150,7 @@ func TestBindings(t *testing.T) {
 func TestMoveRace(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	g := &storage.Game{Size: 16, Status: storage.StatusPlaying, Flow: storage.FlowGroup, ChatID: -100}
+	g := &game.Game{Size: 16, Status: game.StatusPlaying, Flow: game.FlowGroup, ChatID: -100}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestMoveRace(t *testing.T) {
 					}
 					return
 				}
-				if !errors.Is(err, storage.ErrConflict) {
+				if !errors.Is(err, game.ErrConflict) {
 					t.Errorf("goroutine %d: UpdateGame: %v", i, err)
 					return
 				}
@@ -232,7 +233,7 @@ func TestOneWinnerPerVersion(t *testing.T) {
 			switch err := s.UpdateGame(ctx, c); {
 			case err == nil:
 				ok.Add(1)
-			case errors.Is(err, storage.ErrConflict):
+			case errors.Is(err, game.ErrConflict):
 				conflict.Add(1)
 			default:
 				t.Error(err)
@@ -264,7 +265,7 @@ func TestMoveCostsTwoRoundTrips(t *testing.T) {
 	s.Client().AddHook(&rt)
 	g := sampleGame(0)
 	g.InlineID = "inline-1"
-	if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}); err != nil {
+	if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.ChatID, g.Players[1].ChatID}, InlineID: g.InlineID}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 10 {
@@ -289,18 +290,18 @@ func TestMemoryUsage(t *testing.T) {
 	s := storagetest.New(t)
 	g8 := sampleGame(30)
 	g16 := fullGame16()
-	for _, g := range []*storage.Game{g8, g16} {
+	for _, g := range []*game.Game{g8, g16} {
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		data, _ := g.MarshalBinary()
+		data, _ := storage.EncodeGame(g)
 		t.Logf("%dx%d, %d moves: record %d bytes", g.Size, g.Size, len(g.Moves), len(data))
 	}
 	if !storagetest.Real() {
 		t.Skip("MEMORY USAGE needs a real Redis: set REDIS_URL")
 	}
 	for _, c := range []struct {
-		g     *storage.Game
+		g     *game.Game
 		limit int64
 	}{{g8, 512}, {g16, 2048}} {
 		key := memoryKey(s, c.g.ID)

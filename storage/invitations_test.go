@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -38,7 +38,7 @@ func TestClaimInvitation(t *testing.T) {
 		t.Error("the claim outlived its TTL")
 	}
 	for _, bad := range []string{"", "has space", "{x}"} {
-		if _, err := s.ClaimInvitation(ctx, 7, 1, bad, time.Hour); !errors.Is(err, storage.ErrInvalid) {
+		if _, err := s.ClaimInvitation(ctx, 7, 1, bad, time.Hour); !errors.Is(err, game.ErrInvalid) {
 			t.Errorf("ClaimInvitation(%q) = %v, want ErrInvalid", bad, err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // Leases are short exclusive claims on a name, shared by every process on the Redis: the
@@ -22,7 +24,7 @@ func (k keys) lease(name string) string { return k.p + "ls:{" + name + "}" }
 // leaseMillis is ttl in whole milliseconds, at least one; ErrInvalid for ttl <= 0.
 func leaseMillis(ttl time.Duration) (int64, error) {
 	if ttl <= 0 {
-		return 0, fmt.Errorf("storage: lease TTL %v: %w", ttl, ErrInvalid)
+		return 0, fmt.Errorf("storage: lease TTL %v: %w", ttl, game.ErrInvalid)
 	}
 	return max(ttl.Milliseconds(), 1), nil
 }
@@ -36,7 +38,7 @@ func (s *Store) AcquireLease(ctx context.Context, name string, ttl time.Duration
 		return "", false, err
 	}
 	if name == "" {
-		return "", false, fmt.Errorf("storage: lease without a name: %w", ErrInvalid)
+		return "", false, fmt.Errorf("storage: lease without a name: %w", game.ErrInvalid)
 	}
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -45,11 +45,11 @@ func TestLeaseIsExclusive(t *testing.T) {
 		t.Fatalf("AcquireLease after the release = %q, %v, %v; want a new token", tok2, ok, err)
 	}
 	for _, ttl := range []time.Duration{0, -time.Second} {
-		if _, _, err := s.AcquireLease(ctx, "game3", ttl); !errors.Is(err, storage.ErrInvalid) {
+		if _, _, err := s.AcquireLease(ctx, "game3", ttl); !errors.Is(err, game.ErrInvalid) {
 			t.Errorf("AcquireLease(ttl %v) = %v, want ErrInvalid", ttl, err)
 		}
 	}
-	if _, _, err := s.AcquireLease(ctx, "", time.Minute); !errors.Is(err, storage.ErrInvalid) {
+	if _, _, err := s.AcquireLease(ctx, "", time.Minute); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("AcquireLease without a name = %v, want ErrInvalid", err)
 	}
 }

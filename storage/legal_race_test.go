@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -19,7 +19,7 @@ import (
 func TestLegalGameRace(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	g := &storage.Game{Size: 8, Status: storage.StatusPlaying, Flow: storage.FlowGroup, ChatID: -42}
+	g := &game.Game{Size: 8, Status: game.StatusPlaying, Flow: game.FlowGroup, ChatID: -42}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestLegalGameRace(t *testing.T) {
 					mu.Lock()
 					movesByVersion[cur.Version] = m
 					mu.Unlock()
-				case errors.Is(err, storage.ErrConflict):
+				case errors.Is(err, game.ErrConflict):
 					conflicts.Add(1)
 				default:
 					t.Errorf("goroutine %d: UpdateGame: %v", i, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -30,7 +31,7 @@ func TestObserveSeesEveryCommand(t *testing.T) {
 		calls[cmd]++
 	}})
 	ctx := context.Background()
-	if _, err := s.Game(ctx, "nosuchgame"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Game(ctx, "nosuchgame"); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("Game(nosuchgame) = %v, want ErrNotFound", err)
 	}
 	if _, err := s.FirstSeen(ctx, 42); err != nil {

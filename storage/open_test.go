@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -79,7 +80,7 @@ func TestOpenEmbedded(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Game(ctx, g.ID); !errors.Is(err, storage.ErrUnavailable) {
+	if _, err := s.Game(ctx, g.ID); !errors.Is(err, game.ErrUnavailable) {
 		t.Errorf("Game after Close = %v, want ErrUnavailable", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestOpenEmbedded(t *testing.T) {
 func TestOpenUnreachable(t *testing.T) {
 	// Port 1 on loopback: nothing listens there.
 	_, err := storage.Open(context.Background(), "redis://127.0.0.1:1/0?max_retries=-1&dial_timeout=1s", storage.Options{})
-	if !errors.Is(err, storage.ErrUnavailable) {
+	if !errors.Is(err, game.ErrUnavailable) {
 		t.Fatalf("Open(unreachable) = %v, want ErrUnavailable", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -40,20 +41,20 @@ func TestRedisRestart(t *testing.T) {
 		"CreateGame": func() error { return s.CreateGame(ctx, sampleGame(0)) },
 		"GameByChat": func() error { _, err := s.GameByChat(ctx, g.ChatID); return err },
 		"StartGame": func() error {
-			_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{1}})
+			_, err := s.StartGame(ctx, sampleGame(0), game.Hosting{Chats: []int64{1}})
 			return err
 		},
 		"JoinGame":     func() error { c := g.Clone(); return s.JoinGame(ctx, c, []int64{2}) },
 		"Profile":      func() error { _, err := s.Profile(ctx, 1); return err },
-		"RecordResult": func() error { return s.RecordResult(ctx, finished("x", 1, 2, storage.OutcomeDraw)) },
+		"RecordResult": func() error { return s.RecordResult(ctx, finished("x", 1, 2, game.OutcomeDraw)) },
 		"Top":          func() error { _, err := s.Top(ctx, 0, 10); return err },
-		"Enqueue":      func() error { _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); return err },
+		"Enqueue":      func() error { _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); return err },
 		"LeaveQueue":   func() error { _, err := s.LeaveQueue(ctx, 1); return err },
 		"FirstSeen":    func() error { _, err := s.FirstSeen(ctx, 1); return err },
 		"ChatLang":     func() error { _, err := s.ChatLang(ctx, 1); return err },
 	}
 	for name, op := range down {
-		if err := op(); !errors.Is(err, storage.ErrUnavailable) {
+		if err := op(); !errors.Is(err, game.ErrUnavailable) {
 			t.Errorf("%s with Redis down = %v, want ErrUnavailable", name, err)
 		}
 	}
@@ -70,7 +71,7 @@ func TestRedisRestart(t *testing.T) {
 			t.Logf("recovered after %d pings", attempts)
 			break
 		}
-		if !errors.Is(err, storage.ErrUnavailable) || time.Now().After(deadline) {
+		if !errors.Is(err, game.ErrUnavailable) || time.Now().After(deadline) {
 			t.Fatalf("Ping after restart: %v", err)
 		}
 		<-time.After(50 * time.Millisecond)
@@ -86,7 +87,7 @@ func TestRedisRestart(t *testing.T) {
 	if err := s.UpdateGame(ctx, got); err != nil {
 		t.Fatalf("UpdateGame after restart: %v", err)
 	}
-	if _, err := s.Enqueue(ctx, 8, storage.Waiter{UserID: 1}); err != nil {
+	if _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); err != nil {
 		t.Fatalf("Enqueue after restart: %v", err)
 	}
 }

@@ -8,15 +8,14 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
-// Rating constants of the Elo system used for games between people.
 const (
-	InitialRating = 1200
-	EloK          = 32
-	groupTopCap   = 500 // members kept in a group's leaderboard (the best by rating)
-	maxTop        = 100 // longest leaderboard Top returns
-	maxLang       = 16
+	groupTopCap = 500 // members kept in a group's leaderboard (the best by rating)
+	maxTop      = 100 // longest leaderboard Top returns
+	maxLang     = 16
 )
 
 // recordPeople records a finished game between two people, once per game ID.
@@ -92,20 +91,20 @@ return out
 
 // Profile returns what the store knows of userID. A user never seen gets a profile with
 // rating InitialRating and no results, not an error.
-func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
+func (s *Store) Profile(ctx context.Context, userID int64) (*game.Profile, error) {
 	m, err := s.rdb.HGetAll(ctx, s.k.user(userID)).Result()
 	if err != nil {
 		return nil, wrap("get profile", err)
 	}
-	p := &Profile{UserID: userID, Name: m["n"], Lang: m["lg"]}
-	p.Stats.Rating = InitialRating
+	p := &game.Profile{UserID: userID, Name: m["n"], Lang: m["lg"]}
+	p.Stats.Rating = game.InitialRating
 	num := func(f string) int { n, _ := strconv.Atoi(m[f]); return n }
 	for f := range m {
 		switch f {
 		case "n", "lg":
 		case styleField:
 			if m[f] == styleImageValue {
-				p.Style = StyleImage
+				p.Style = game.StyleImage
 			}
 		case "w":
 			p.Stats.Wins = num(f)
@@ -125,7 +124,7 @@ func (s *Store) Profile(ctx context.Context, userID int64) (*Profile, error) {
 				continue
 			}
 			if p.Stats.VsAI == nil {
-				p.Stats.VsAI = make(map[int]AIRecord)
+				p.Stats.VsAI = make(map[int]game.AIRecord)
 			}
 			r := p.Stats.VsAI[level]
 			switch f[len(f)-1] {
@@ -185,11 +184,11 @@ const (
 
 // SetStyle stores how the user wants 8×8 boards drawn; StyleButtons (the default) forgets
 // the choice. An unknown style gives ErrInvalid.
-func (s *Store) SetStyle(ctx context.Context, userID int64, style BoardStyle) error {
+func (s *Store) SetStyle(ctx context.Context, userID int64, style game.Style) error {
 	switch style {
-	case StyleButtons:
+	case game.StyleButtons:
 		return wrap("set style", s.rdb.HDel(ctx, s.k.user(userID), styleField).Err())
-	case StyleImage:
+	case game.StyleImage:
 		return wrap("set style", s.rdb.HSet(ctx, s.k.user(userID), styleField, styleImageValue).Err())
 	}
 	return invalidf("board style %v", style)
@@ -230,14 +229,14 @@ func (s *Store) SetChatLang(ctx context.Context, chatID int64, lang string) erro
 // counted for either player, no rating moves and no leaderboard changes (a real player must
 // not gain rating from a made-up opponent either), and the game stays unrated when it is
 // recorded again later.
-func (s *Store) RecordResult(ctx context.Context, g *Game) error {
-	if g.Status != StatusFinished {
+func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
+	if g.Status != game.StatusFinished {
 		return invalidf("record result of a game in status %v", g.Status)
 	}
-	if g.Outcome == OutcomeNone || !validID(g.ID) {
+	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if g.Outcome >= outcomeCount {
+	if !g.Outcome.Valid() {
 		return invalidf("outcome %v", g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]
@@ -249,8 +248,8 @@ func (s *Store) RecordResult(ctx context.Context, g *Game) error {
 			human, humanIsBlack = w, false
 		}
 		res := "d"
-		if g.Outcome != OutcomeDraw {
-			if (g.Outcome == OutcomeBlack) == humanIsBlack {
+		if g.Outcome != game.OutcomeDraw {
+			if (g.Outcome == game.OutcomeBlack) == humanIsBlack {
 				res = "w"
 			} else {
 				res = "l"
@@ -263,22 +262,22 @@ func (s *Store) RecordResult(ctx context.Context, g *Game) error {
 	if b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID {
 		return nil // not a rated game between two people
 	}
-	score := map[Outcome]int{OutcomeBlack: 2, OutcomeDraw: 1, OutcomeWhite: 0}[g.Outcome]
+	score := map[game.Outcome]int{game.OutcomeBlack: 2, game.OutcomeDraw: 1, game.OutcomeWhite: 0}[g.Outcome]
 	group, groupKey := "0", s.k.top(-1) // placeholder key in the same slot, never touched
-	if g.Flow == FlowGroup && g.ChatID != 0 {
+	if g.Flow == game.FlowGroup && g.ChatID != 0 {
 		group, groupKey = "1", s.k.top(g.ChatID)
 	}
 	err := recordPeople.Run(ctx, s.rdb,
 		[]string{mark, s.k.user(b.UserID), s.k.user(w.UserID), s.k.top(0), groupKey},
 		markTTL, b.UserID, w.UserID, score, b.Name, w.Name,
-		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, EloK, InitialRating).Err()
+		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, game.EloK, game.InitialRating).Err()
 	return wrap("record result", err)
 }
 
 // Top returns up to n (at most 100) people with the best ratings: of everyone when chatID
 // is 0, else of those who played a rated game in that group chat. Entries are ordered by
 // rating, then wins, then user ID; only people who finished a rated game appear.
-func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error) {
+func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]game.RankEntry, error) {
 	if n <= 0 {
 		return nil, nil
 	}
@@ -293,14 +292,14 @@ func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]RankEntry, erro
 	if err != nil {
 		return nil, wrap("top", err)
 	}
-	out := make([]RankEntry, 0, len(vals)/6)
+	out := make([]game.RankEntry, 0, len(vals)/6)
 	for i := 0; i+6 <= len(vals); i += 6 {
 		v := vals[i : i+6]
 		id, err := strconv.ParseInt(v[0], 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("storage: top: member %q", v[0])
 		}
-		e := RankEntry{UserID: id, Name: v[1], Rating: InitialRating}
+		e := game.RankEntry{UserID: id, Name: v[1], Rating: game.InitialRating}
 		if v[2] != "" {
 			e.Rating, _ = strconv.Atoi(v[2])
 		}

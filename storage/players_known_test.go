@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -19,12 +19,12 @@ func TestResultNeedsKnownPlayers(t *testing.T) {
 	if err := s.TouchUser(ctx, real, "Real"); err != nil {
 		t.Fatal(err)
 	}
-	people := finished("forged1", real, madeUp, storage.OutcomeWhite)
-	group := finished("forged2", madeUp, real, storage.OutcomeBlack)
-	group.Flow, group.ChatID = storage.FlowGroup, -500
-	ai := &storage.Game{ID: "forged3", Size: 8, Flow: storage.FlowAI, Status: storage.StatusFinished, AILevel: 2,
-		Players: [2]storage.Player{{UserID: aiPlayer, Name: "Nobody"}, {}}, Outcome: storage.OutcomeBlack}
-	for _, g := range []*storage.Game{people, group, ai} {
+	people := finished("forged1", real, madeUp, game.OutcomeWhite)
+	group := finished("forged2", madeUp, real, game.OutcomeBlack)
+	group.Flow, group.ChatID = game.FlowGroup, -500
+	ai := &game.Game{ID: "forged3", Size: 8, Flow: game.FlowAI, Status: game.StatusFinished, AILevel: 2,
+		Players: [2]game.Player{{UserID: aiPlayer, Name: "Nobody"}, {}}, Outcome: game.OutcomeBlack}
+	for _, g := range []*game.Game{people, group, ai} {
 		if err := s.RecordResult(ctx, g); err != nil {
 			t.Fatalf("RecordResult(%s) = %v", g.ID, err)
 		}
@@ -34,7 +34,7 @@ func TestResultNeedsKnownPlayers(t *testing.T) {
 			t.Errorf("Top(%d) = %+v, %v; want nobody (the games were unrated)", chat, top, err)
 		}
 	}
-	want := storage.Stats{Rating: storage.InitialRating}
+	want := game.Stats{Rating: game.InitialRating}
 	for _, id := range []int64{real, madeUp, aiPlayer} {
 		p, err := s.Profile(ctx, id)
 		if err != nil || p.Stats.Wins+p.Stats.Losses+p.Stats.Draws != 0 || p.Stats.Rating != want.Rating || p.Stats.VsAI != nil {
@@ -57,7 +57,7 @@ func TestResultNeedsKnownPlayers(t *testing.T) {
 	if top, err := s.Top(ctx, 0, 10); err != nil || len(top) != 0 {
 		t.Errorf("after the id talked, the old game was rated: Top = %+v, %v", top, err)
 	}
-	if err := s.RecordResult(ctx, finished("fair", real, madeUp, storage.OutcomeWhite)); err != nil {
+	if err := s.RecordResult(ctx, finished("fair", real, madeUp, game.OutcomeWhite)); err != nil {
 		t.Fatal(err)
 	}
 	top, err := s.Top(ctx, 0, 10)

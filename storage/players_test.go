@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -16,15 +17,15 @@ import (
 func elo(ra, rb int, score float64) (int, int) {
 	ea := 1 / (1 + math.Pow(10, float64(rb-ra)/400))
 	eb := 1 / (1 + math.Pow(10, float64(ra-rb)/400))
-	na := math.Floor(float64(ra) + storage.EloK*(score-ea) + 0.5)
-	nb := math.Floor(float64(rb) + storage.EloK*((1-score)-eb) + 0.5)
+	na := math.Floor(float64(ra) + game.EloK*(score-ea) + 0.5)
+	nb := math.Floor(float64(rb) + game.EloK*((1-score)-eb) + 0.5)
 	return int(na), int(nb)
 }
 
-func finished(id string, black, white int64, o storage.Outcome) *storage.Game {
-	return &storage.Game{
-		ID: id, Size: 8, Flow: storage.FlowInvite, Status: storage.StatusFinished, Outcome: o,
-		Players: [2]storage.Player{{UserID: black, Name: "B" + string(rune('0'+black%10))}, {UserID: white, Name: "W" + string(rune('0'+white%10))}},
+func finished(id string, black, white int64, o game.Outcome) *game.Game {
+	return &game.Game{
+		ID: id, Size: 8, Flow: game.FlowInvite, Status: game.StatusFinished, Outcome: o,
+		Players: [2]game.Player{{UserID: black, Name: "B" + string(rune('0'+black%10))}, {UserID: white, Name: "W" + string(rune('0'+white%10))}},
 	}
 }
 
@@ -46,7 +47,7 @@ func TestProfileDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &storage.Profile{UserID: 777, Stats: storage.Stats{Rating: 1200}}
+	want := &game.Profile{UserID: 777, Stats: game.Stats{Rating: 1200}}
 	if !reflect.DeepEqual(p, want) {
 		t.Fatalf("Profile(new) = %+v, want %+v", p, want)
 	}
@@ -56,17 +57,17 @@ func TestProfileDefaults(t *testing.T) {
 	if err := s.SetLang(ctx, 777, "ru"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetLang(ctx, 777, "a-very-long-language-tag"); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.SetLang(ctx, 777, "a-very-long-language-tag"); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("SetLang(long) = %v, want ErrInvalid", err)
 	}
 	p, err = s.Profile(ctx, 777)
 	if err != nil || p.Name != "Zoë" || p.Lang != "ru" || p.Stats.Rating != 1200 {
 		t.Fatalf("Profile = %+v, %v; want name Zoë, lang ru, rating 1200", p, err)
 	}
-	if p.Style != storage.StyleButtons {
+	if p.Style != game.StyleButtons {
 		t.Errorf("Profile(new).Style = %v, want buttons", p.Style)
 	}
-	for _, st := range []storage.BoardStyle{storage.StyleImage, storage.StyleButtons, storage.StyleImage} {
+	for _, st := range []game.Style{game.StyleImage, game.StyleButtons, game.StyleImage} {
 		if err := s.SetStyle(ctx, 777, st); err != nil {
 			t.Fatalf("SetStyle(%v) = %v", st, err)
 		}
@@ -74,7 +75,7 @@ func TestProfileDefaults(t *testing.T) {
 			t.Fatalf("after SetStyle(%v): Profile = %+v, %v", st, p, err)
 		}
 	}
-	if err := s.SetStyle(ctx, 777, 7); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.SetStyle(ctx, 777, 7); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("SetStyle(7) = %v, want ErrInvalid", err)
 	}
 	if lang, err := s.ChatLang(ctx, -100); err != nil || lang != "" {
@@ -96,16 +97,16 @@ func TestRecordResultElo(t *testing.T) {
 	model := map[int64]*rec{1: {r: 1200}, 2: {r: 1200}, 3: {r: 1200}}
 	games := []struct {
 		black, white int64
-		o            storage.Outcome
+		o            game.Outcome
 	}{
-		{1, 2, storage.OutcomeBlack}, {1, 2, storage.OutcomeBlack}, {2, 3, storage.OutcomeDraw},
-		{3, 1, storage.OutcomeWhite}, {2, 1, storage.OutcomeWhite}, {3, 2, storage.OutcomeBlack},
-		{1, 3, storage.OutcomeDraw},
+		{1, 2, game.OutcomeBlack}, {1, 2, game.OutcomeBlack}, {2, 3, game.OutcomeDraw},
+		{3, 1, game.OutcomeWhite}, {2, 1, game.OutcomeWhite}, {3, 2, game.OutcomeBlack},
+		{1, 3, game.OutcomeDraw},
 	}
 	touch(t, s, 1, 2, 3)
 	for i, gm := range games {
 		g := finished("game"+string(rune('a'+i)), gm.black, gm.white, gm.o)
-		score := map[storage.Outcome]float64{storage.OutcomeBlack: 1, storage.OutcomeDraw: 0.5, storage.OutcomeWhite: 0}[gm.o]
+		score := map[game.Outcome]float64{game.OutcomeBlack: 1, game.OutcomeDraw: 0.5, game.OutcomeWhite: 0}[gm.o]
 		b, w := model[gm.black], model[gm.white]
 		b.r, w.r = elo(b.r, w.r, score)
 		switch score {
@@ -154,15 +155,15 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
 	touch(t, s, 50, 60, 61, 62, 70, 71, 72)
-	ai := &storage.Game{ID: "ai1", Size: 8, Flow: storage.FlowAI, Status: storage.StatusFinished, AILevel: 3,
-		Players: [2]storage.Player{{}, {UserID: 50, Name: "Human"}}, Outcome: storage.OutcomeWhite}
+	ai := &game.Game{ID: "ai1", Size: 8, Flow: game.FlowAI, Status: game.StatusFinished, AILevel: 3,
+		Players: [2]game.Player{{}, {UserID: 50, Name: "Human"}}, Outcome: game.OutcomeWhite}
 	for range 2 {
 		if err := s.RecordResult(ctx, ai); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ai2 := *ai
-	ai2.ID, ai2.Outcome = "ai2", storage.OutcomeBlack
+	ai2.ID, ai2.Outcome = "ai2", game.OutcomeBlack
 	if err := s.RecordResult(ctx, &ai2); err != nil {
 		t.Fatal(err)
 	}
@@ -170,19 +171,19 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := storage.Stats{Rating: 1200, VsAI: map[int]storage.AIRecord{3: {Wins: 1, Losses: 1}}}
+	want := game.Stats{Rating: 1200, VsAI: map[int]game.AIRecord{3: {Wins: 1, Losses: 1}}}
 	if !reflect.DeepEqual(p.Stats, want) || p.Name != "Human" {
 		t.Fatalf("after AI games: %+v, want %+v", p, want)
 	}
 
 	// Group games appear in that group's leaderboard and the global one.
 	const group = -1001
-	g := finished("grp1", 60, 61, storage.OutcomeBlack)
-	g.Flow, g.ChatID = storage.FlowGroup, group
+	g := finished("grp1", 60, 61, game.OutcomeBlack)
+	g.Flow, g.ChatID = game.FlowGroup, group
 	if err := s.RecordResult(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	other := finished("priv1", 62, 60, storage.OutcomeBlack)
+	other := finished("priv1", 62, 60, game.OutcomeBlack)
 	if err := s.RecordResult(ctx, other); err != nil {
 		t.Fatal(err)
 	}
@@ -206,12 +207,12 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	}
 
 	// Not finished, self-play and no-result games.
-	playing := finished("p", 1, 2, storage.OutcomeBlack)
-	playing.Status = storage.StatusPlaying
-	if err := s.RecordResult(ctx, playing); !errors.Is(err, storage.ErrInvalid) {
+	playing := finished("p", 1, 2, game.OutcomeBlack)
+	playing.Status = game.StatusPlaying
+	if err := s.RecordResult(ctx, playing); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("RecordResult(playing) = %v, want ErrInvalid", err)
 	}
-	for _, g := range []*storage.Game{finished("self", 70, 70, storage.OutcomeBlack), finished("none", 71, 72, storage.OutcomeNone)} {
+	for _, g := range []*game.Game{finished("self", 70, 70, game.OutcomeBlack), finished("none", 71, 72, game.OutcomeNone)} {
 		if err := s.RecordResult(ctx, g); err != nil {
 			t.Errorf("RecordResult(%s) = %v", g.ID, err)
 		}

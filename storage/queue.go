@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // enqueue pairs a waiter with the longest-waiting other person of the same size, or queues it.
@@ -49,7 +51,7 @@ return false
 
 // queueEntry is w's entry in the queue for boards of size, "SIZE:" and the encoded waiter;
 // ErrInvalid for a size no board has or a waiter without a user id.
-func queueEntry(size int, w Waiter) (string, error) {
+func queueEntry(size int, w game.Waiter) (string, error) {
 	if size < minSize || size > maxSize || size%2 != 0 {
 		return "", invalidf("queue for size %d", size)
 	}
@@ -68,7 +70,7 @@ func queueEntry(size int, w Waiter) (string, error) {
 // of the queue and returned, and w is not queued. Otherwise w waits, replacing any earlier
 // entry of w.UserID (for any size), until QueueTTL passes or LeaveQueue; the result is nil.
 // Pairing is atomic: a waiter is handed to exactly one caller, and never to itself.
-func (s *Store) Enqueue(ctx context.Context, size int, w Waiter) (*Waiter, error) {
+func (s *Store) Enqueue(ctx context.Context, size int, w game.Waiter) (*game.Waiter, error) {
 	entry, err := queueEntry(size, w)
 	if err != nil {
 		return nil, err

@@ -6,21 +6,21 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 func TestEnqueuePairs(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	a := storage.Waiter{UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}
-	b := storage.Waiter{UserID: 2, ChatID: 2, Name: "Бо", Lang: "ru"}
-	c := storage.Waiter{UserID: 3, ChatID: 3, Name: "Cy"}
+	a := game.Waiter{UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}
+	b := game.Waiter{UserID: 2, ChatID: 2, Name: "Бо", Lang: "ru"}
+	c := game.Waiter{UserID: 3, ChatID: 3, Name: "Cy"}
 
 	steps := []struct {
 		size int
-		w    storage.Waiter
-		want *storage.Waiter
+		w    game.Waiter
+		want *game.Waiter
 	}{
 		{8, a, nil},
 		{8, a, nil},  // again: never paired with self
@@ -52,7 +52,7 @@ func TestEnqueuePairs(t *testing.T) {
 	if got, err := s.Enqueue(ctx, 12, a); err != nil || got != nil {
 		t.Errorf("Enqueue after c left = %+v, %v; want queued", got, err)
 	}
-	if _, err := s.Enqueue(ctx, 9, a); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.Enqueue(ctx, 9, a); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("Enqueue(size 9) = %v, want ErrInvalid", err)
 	}
 }
@@ -70,7 +70,7 @@ func TestEnqueueRace(t *testing.T) {
 		start   = make(chan struct{})
 	)
 	for i := range n {
-		w := storage.Waiter{UserID: int64(1000 + i), ChatID: int64(1000 + i)}
+		w := game.Waiter{UserID: int64(1000 + i), ChatID: int64(1000 + i)}
 		wg.Go(func() {
 			<-start
 			opp, err := s.Enqueue(ctx, 8, w)

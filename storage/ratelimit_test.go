@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -133,7 +134,7 @@ func TestAllowUpdateRedisDown(t *testing.T) {
 	storagetest.QuietLogs()
 	m.Close()
 	ok, _, err := s.AllowUpdate(context.Background(), 1, slowLimit)
-	if !errors.Is(err, storage.ErrUnavailable) || !ok {
+	if !errors.Is(err, game.ErrUnavailable) || !ok {
 		t.Fatalf("AllowUpdate with Redis down = %v, %v; want allowed, with ErrUnavailable", ok, err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // requeue puts a waiter back in a size's queue unless it has an entry already.
@@ -24,7 +26,7 @@ return 1
 // an Enqueue paired w with someone whose game then could not start (their chat had a game by
 // then). It pairs nobody, and does nothing when w waits already (it reports false then):
 // w's own newer /find or /cancel wins. Calling it twice queues w once.
-func (s *Store) Requeue(ctx context.Context, size int, w Waiter) (bool, error) {
+func (s *Store) Requeue(ctx context.Context, size int, w game.Waiter) (bool, error) {
 	entry, err := queueEntry(size, w)
 	if err != nil {
 		return false, err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -13,8 +13,8 @@ import (
 func TestRequeue(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	a := storage.Waiter{UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}
-	b := storage.Waiter{UserID: 2, ChatID: 2, Name: "Бо"}
+	a := game.Waiter{UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}
+	b := game.Waiter{UserID: 2, ChatID: 2, Name: "Бо"}
 	if ok, err := s.Requeue(ctx, 8, a); err != nil || !ok {
 		t.Fatalf("Requeue(a) = %v, %v; want queued", ok, err)
 	}

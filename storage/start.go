@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/reversibot/reversi/game"
 )
 
 // Starting, opening and joining a game are each one script: the game record and the bindings
@@ -16,22 +18,6 @@ import (
 // a record that cannot be read, which the caller must set aside first: aside.go). So
 // racing requests leave one game per chat, and a process that dies mid-step leaves nothing or
 // a complete game that /board finds. All the keys of a script share the tag {g} (keys).
-
-// ErrChatBusy reports that a chat a game was to be bound to already has a lobby or a game in
-// play. Errors that wrap it are *BusyError, naming the chat.
-var ErrChatBusy = errors.New("storage: the chat already has a game")
-
-// BusyError is the ErrChatBusy of StartGame and JoinGame: ChatID has a lobby or a game in
-// play. Nothing was written.
-type BusyError struct{ ChatID int64 }
-
-// Error names the chat (not its game).
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("storage: chat %d already has a game", e.ChatID)
-}
-
-// Is makes errors.Is(err, ErrChatBusy) true.
-func (e *BusyError) Is(target error) bool { return target == ErrChatBusy }
 
 // liveLua is the scripts' test of a bound game. state(id) is 'free' when there is no record of
 // id or it is a finished game, 'live' when it is a lobby or a game in play, and 'bad' when the
@@ -54,8 +40,8 @@ end
 `
 
 func live(prefixArg int) string {
-	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, StatusLobby, StatusPlaying,
-		StatusFinished)
+	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, game.StatusLobby, game.StatusPlaying,
+		game.StatusFinished)
 }
 
 // errUnreadable is what a script found wrong with a record it cannot read.
@@ -112,20 +98,6 @@ if ARGV[7] ~= '' then redis.call('SET', KEYS[#KEYS], ARGV[3], 'PX', ARGV[8]) end
 return {1}
 `)
 
-// Hosting says where StartGame binds a new game, and what stands in its way.
-type Hosting struct {
-	// Chats are bound to the game. Each must be free: a chat bound to a lobby or a game in play
-	// makes StartGame fail with a *BusyError, one bound to a record that cannot be a game's with
-	// a *CorruptError naming it; a binding to a finished or expired game is replaced.
-	Chats []int64
-	// InlineID, when set, is the inline message bound to the game. When it already shows a
-	// game (in any state) other than RematchOf, StartGame returns that game instead.
-	InlineID string
-	// RematchOf, when set, is the ID of the finished game the new one is a rematch of. Each
-	// game gets one rematch: when RematchOf has one already, StartGame returns it instead.
-	RematchOf string
-}
-
 // StartGame stores g as a new game and binds it where h says, in one atomic step (one
 // script, one round trip): of any number of racing starts in one chat, one succeeds and the
 // others fail with a *BusyError (errors.Is ErrChatBusy), and nothing but a complete, bound
@@ -144,14 +116,14 @@ type Hosting struct {
 // header of a chat's game, so a record whose body does not decode counts as what its header
 // says: busy when it reads as a lobby or a game in play, replaced when it reads as finished.
 //
-// It fails with ErrInvalid for a game MarshalBinary refuses or a zero chat or invalid inline
+// It fails with ErrInvalid for a game EncodeGame refuses or a zero chat or invalid inline
 // ID in h; g is unchanged on failure.
-func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Game, err error) {
+func (s *Store) StartGame(ctx context.Context, g *game.Game, h game.Hosting) (existing *game.Game, err error) {
 	c := g.Clone()
 	c.Version = 1
 	now := s.now().Truncate(time.Second)
 	c.Created, c.Updated = now, now
-	data, err := c.MarshalBinary()
+	data, err := EncodeGame(c)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +171,7 @@ func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Ga
 			if i < 2 || int(i) > len(h.Chats)+1 {
 				return nil, fmt.Errorf("storage: start game: bad script reply %v", res)
 			}
-			return nil, &BusyError{ChatID: h.Chats[i-2]}
+			return nil, &game.BusyError{ChatID: h.Chats[i-2]}
 		case 5:
 			return nil, unreadableIn(res)
 		case 3, 4:
@@ -211,18 +183,18 @@ func (s *Store) StartGame(ctx context.Context, g *Game, h Hosting) (existing *Ga
 }
 
 // decodeExisting reads the {code, id, record} reply of a script that found a game in the way.
-func decodeExisting(res []any) (*Game, error) {
+func decodeExisting(res []any) (*game.Game, error) {
 	if len(res) < 3 {
 		return nil, fmt.Errorf("storage: start game: bad script reply %v", res)
 	}
 	id, _ := res[1].(string)
 	rec, ok := res[2].(string)
 	if !ok {
-		return nil, fmt.Errorf("storage: start game: rematch %s: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("storage: start game: rematch %s: %w", id, game.ErrNotFound)
 	}
-	g := &Game{ID: id}
-	if err := g.UnmarshalBinary([]byte(rec)); err != nil {
-		return nil, &CorruptError{GameID: id, Err: err}
+	g := &game.Game{ID: id}
+	if err := DecodeGame(g, []byte(rec)); err != nil {
+		return nil, &game.CorruptError{GameID: id, Err: err}
 	}
 	return g, nil
 }
@@ -231,15 +203,15 @@ func decodeExisting(res []any) (*Game, error) {
 // record the script found cannot be read.
 func unreadableIn(res []any) error {
 	id, _ := res[len(res)-1].(string)
-	return &CorruptError{GameID: id, Err: errUnreadable}
+	return &game.CorruptError{GameID: id, Err: errUnreadable}
 }
 
 // CreateGame stores g as a new game that no chat shows: it assigns g.ID (10 characters from
 // [A-Za-z0-9]), sets g.Version to 1 and g.Created and g.Updated to now, and sets the TTL that
 // g.Status calls for. g.ID and g.Version on input are ignored. It fails with ErrInvalid for a
-// game MarshalBinary refuses; g is unchanged on failure. It is StartGame with nowhere to bind.
-func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	_, err := s.StartGame(ctx, g, Hosting{})
+// game EncodeGame refuses; g is unchanged on failure. It is StartGame with nowhere to bind.
+func (s *Store) CreateGame(ctx context.Context, g *game.Game) error {
+	_, err := s.StartGame(ctx, g, game.Hosting{})
 	return err
 }
 
@@ -291,7 +263,7 @@ return {1}
 // it fail with a *BusyError (errors.Is ErrChatBusy) and write nothing, one bound to another
 // record that cannot be a game's with a *CorruptError naming it (as StartGame). A go-redis
 // retry of the call after a lost reply is recognised and reports the success it was.
-func (s *Store) JoinGame(ctx context.Context, g *Game, chats []int64) error {
+func (s *Store) JoinGame(ctx context.Context, g *game.Game, chats []int64) error {
 	c, data, expect, err := s.nextVersion(g)
 	if err != nil {
 		return err
@@ -323,12 +295,12 @@ func (s *Store) JoinGame(ctx context.Context, g *Game, chats []int64) error {
 		g.Version, g.Updated = c.Version, c.Updated
 		return nil
 	case 0:
-		return ErrNotFound
+		return game.ErrNotFound
 	case -1:
-		return ErrConflict
+		return game.ErrConflict
 	case 2:
 		if i, _ := res[1].(int64); i >= 2 && int(i) <= n+1 {
-			return &BusyError{ChatID: chatOfKey(chats, keys[i-1], s.k)}
+			return &game.BusyError{ChatID: chatOfKey(chats, keys[i-1], s.k)}
 		}
 	case 5:
 		return unreadableIn(res)

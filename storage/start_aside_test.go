@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -21,8 +22,8 @@ var headerless = map[string][]byte{
 // wantCorrupt checks that err is a *CorruptError naming game id and wrapping ErrInvalid.
 func wantCorrupt(t *testing.T, what string, err error, id string) {
 	t.Helper()
-	var ce *storage.CorruptError
-	if !errors.As(err, &ce) || ce.GameID != id || !errors.Is(err, storage.ErrInvalid) {
+	var ce *game.CorruptError
+	if !errors.As(err, &ce) || ce.GameID != id || !errors.Is(err, game.ErrInvalid) {
 		t.Fatalf("%s = %v, want a CorruptError for %s wrapping ErrInvalid", what, err, id)
 	}
 }
@@ -49,28 +50,28 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 			startIn(t, s, old, 600, 601)
 			plant(t, s, old.ID, rec)
 			before := countGames(t, s, bindingKey(t, s, 600, old.ID))
-			_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{602, 601}})
+			_, err := s.StartGame(ctx, sampleGame(0), game.Hosting{Chats: []int64{602, 601}})
 			wantCorrupt(t, "StartGame over an unreadable game", err, old.ID)
 			if after := countGames(t, s, bindingKey(t, s, 600, old.ID)); after != before {
 				t.Fatalf("a refused start left %d game records, want %d", after, before)
 			}
-			if _, err := s.GameByChat(ctx, 602); !errors.Is(err, storage.ErrNotFound) {
+			if _, err := s.GameByChat(ctx, 602); !errors.Is(err, game.ErrNotFound) {
 				t.Fatalf("a refused start bound chat 602: %v", err)
 			}
 			bindingKey(t, s, 601, old.ID) // still bound to the unreadable game
-			if _, _, err := s.SetAside(ctx, old.ID, storage.BoardRef{ChatID: 601}); err != nil {
+			if _, _, err := s.SetAside(ctx, old.ID, game.MessageRef{ChatID: 601}); err != nil {
 				t.Fatal(err)
 			}
 			g := sampleGame(0)
-			if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{602, 601}}); err != nil {
+			if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{602, 601}}); err != nil {
 				t.Fatalf("StartGame after SetAside: %v", err)
 			}
 			wantShows(t, s, 601, g.ID)
 
 			// An inline message's game.
-			inl := &storage.Game{Size: 8, Flow: storage.FlowInline, Status: storage.StatusLobby, InlineID: "AgAAAbad",
-				Players: [2]storage.Player{{UserID: 1, Name: "A"}}}
-			h := storage.Hosting{InlineID: inl.InlineID}
+			inl := &game.Game{Size: 8, Flow: game.FlowInline, Status: game.StatusLobby, InlineID: "AgAAAbad",
+				Players: [2]game.Player{{UserID: 1, Name: "A"}}}
+			h := game.Hosting{InlineID: inl.InlineID}
 			if _, err := s.StartGame(ctx, inl, h); err != nil {
 				t.Fatal(err)
 			}
@@ -82,10 +83,10 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 			}
 
 			// A rematch already made that cannot be read.
-			fin := finished("", 1, 2, storage.OutcomeDraw)
-			fin.Size, fin.Flow, fin.ChatID = 8, storage.FlowGroup, -70
+			fin := finished("", 1, 2, game.OutcomeDraw)
+			fin.Size, fin.Flow, fin.ChatID = 8, game.FlowGroup, -70
 			startIn(t, s, fin, -70)
-			rh := storage.Hosting{Chats: []int64{-70}, RematchOf: fin.ID}
+			rh := game.Hosting{Chats: []int64{-70}, RematchOf: fin.ID}
 			re := sampleGame(0)
 			if _, err := s.StartGame(ctx, re, rh); err != nil {
 				t.Fatal(err)
@@ -103,7 +104,7 @@ func TestStartGameUnreadableInTheWay(t *testing.T) {
 func TestStartGameUnreadableBody(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	for _, st := range []storage.Status{storage.StatusPlaying, storage.StatusFinished} {
+	for _, st := range []game.Status{game.StatusPlaying, game.StatusFinished} {
 		old := sampleGame(4)
 		old.Status = st
 		startIn(t, s, old, 700)
@@ -114,17 +115,17 @@ func TestStartGameUnreadableBody(t *testing.T) {
 		if err := s.PutGameRecord(ctx, old.ID, append(rec[:20:20], 0xff, 0xff)); err != nil { // a cut-off body
 			t.Fatal(err)
 		}
-		if _, err := s.GameByChat(ctx, 700); !errors.As(err, new(*storage.CorruptError)) {
+		if _, err := s.GameByChat(ctx, 700); !errors.As(err, new(*game.CorruptError)) {
 			t.Fatalf("the planted record reads: %v", err)
 		}
 		g := sampleGame(0)
-		_, err = s.StartGame(ctx, g, storage.Hosting{Chats: []int64{700}})
-		if st == storage.StatusPlaying {
-			var busy *storage.BusyError
+		_, err = s.StartGame(ctx, g, game.Hosting{Chats: []int64{700}})
+		if st == game.StatusPlaying {
+			var busy *game.BusyError
 			if !errors.As(err, &busy) || busy.ChatID != 700 {
 				t.Fatalf("StartGame over a game in play with an unreadable body = %v, want a BusyError", err)
 			}
-			if _, _, err := s.SetAside(ctx, old.ID, storage.BoardRef{ChatID: 700}); err != nil {
+			if _, _, err := s.SetAside(ctx, old.ID, game.MessageRef{ChatID: 700}); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -147,7 +148,7 @@ func TestJoinGameUnreadableInTheWay(t *testing.T) {
 	plant(t, s, old.ID, headerless["short"])
 	wantCorrupt(t, "JoinGame with the joiner's chat on an unreadable game", s.JoinGame(ctx, join, []int64{1, 2}), old.ID)
 	wantJoinRefused(t, s, lobby, join)
-	if _, _, err := s.SetAside(ctx, old.ID, storage.BoardRef{ChatID: 2}); err != nil {
+	if _, _, err := s.SetAside(ctx, old.ID, game.MessageRef{ChatID: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); err != nil {

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkStartGame(b *testing.B) {
 		for pb.Next() {
 			g := sampleGame(0)
 			c := chat.Add(2)
-			if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{c, c + 1}}); err != nil {
+			if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{c, c + 1}}); err != nil {
 				b.Error(err)
 				return
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -51,17 +52,17 @@ func wantShows(t *testing.T, s *storage.Store, chat int64, id string) {
 }
 
 // startIn starts g in s bound to chats, failing the test when it cannot.
-func startIn(t *testing.T, s *storage.Store, g *storage.Game, chats ...int64) {
+func startIn(t *testing.T, s *storage.Store, g *game.Game, chats ...int64) {
 	t.Helper()
-	if _, err := s.StartGame(context.Background(), g, storage.Hosting{Chats: chats}); err != nil {
+	if _, err := s.StartGame(context.Background(), g, game.Hosting{Chats: chats}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // finish stores g, a game of s, as finished.
-func finish(t *testing.T, s *storage.Store, g *storage.Game) {
+func finish(t *testing.T, s *storage.Store, g *game.Game) {
 	t.Helper()
-	g.Status = storage.StatusFinished
+	g.Status = game.StatusFinished
 	if err := s.UpdateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
@@ -69,24 +70,24 @@ func finish(t *testing.T, s *storage.Store, g *storage.Game) {
 
 // newInvite starts an invitation lobby of user 1 (chat 1) in s and returns it with the game
 // that user 2, from chat 2, writes by joining it.
-func newInvite(t *testing.T, s *storage.Store) (lobby, join *storage.Game) {
+func newInvite(t *testing.T, s *storage.Store) (lobby, join *game.Game) {
 	t.Helper()
-	lobby = &storage.Game{Size: 8, Flow: storage.FlowInvite, Status: storage.StatusLobby,
-		Players: [2]storage.Player{{UserID: 1, Name: "A", ChatID: 1}}}
+	lobby = &game.Game{Size: 8, Flow: game.FlowInvite, Status: game.StatusLobby,
+		Players: [2]game.Player{{UserID: 1, Name: "A", ChatID: 1}}}
 	startIn(t, s, lobby)
 	join = lobby.Clone()
-	join.Status, join.Players[1] = storage.StatusPlaying, storage.Player{UserID: 2, Name: "B", ChatID: 2}
+	join.Status, join.Players[1] = game.StatusPlaying, game.Player{UserID: 2, Name: "B", ChatID: 2}
 	return lobby, join
 }
 
 // wantJoinRefused checks that a refused JoinGame of join left its lobby as newInvite made it
 // (stored and the caller's copy at version 1) and bound no chat of the creator's.
-func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *storage.Game) {
+func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *game.Game) {
 	t.Helper()
-	if g, _ := s.Game(context.Background(), lobby.ID); g.Version != 1 || g.Status != storage.StatusLobby || join.Version != 1 {
+	if g, _ := s.Game(context.Background(), lobby.ID); g.Version != 1 || g.Status != game.StatusLobby || join.Version != 1 {
 		t.Fatalf("a refused join changed the lobby: %+v (caller's version %d)", g, join.Version)
 	}
-	if _, err := s.GameByChat(context.Background(), 1); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByChat(context.Background(), 1); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("a refused join bound the creator's chat: %v", err)
 	}
 }
@@ -96,8 +97,8 @@ func TestStartGameBindsEverything(t *testing.T) {
 	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
 	s := storagetest.New(t, storage.Options{Now: func() time.Time { return now }})
 	g := sampleGame(0)
-	g.Status, g.InlineID, g.ID, g.Version = storage.StatusLobby, "AgAAAstart", "ignored", 7
-	ex, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{g.Players[0].ChatID, -100}, InlineID: g.InlineID})
+	g.Status, g.InlineID, g.ID, g.Version = game.StatusLobby, "AgAAAstart", "ignored", 7
+	ex, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.Players[0].ChatID, -100}, InlineID: g.InlineID})
 	if err != nil || ex != nil {
 		t.Fatalf("StartGame = %v, %v", ex, err)
 	}
@@ -105,7 +106,7 @@ func TestStartGameBindsEverything(t *testing.T) {
 		t.Fatalf("StartGame set ID %q, Version %d, Created %v; want a new id, 1, %v", g.ID, g.Version, g.Created, now)
 	}
 	stored, err := s.Game(ctx, g.ID)
-	if err != nil || stored.Status != storage.StatusLobby || stored.Version != 1 {
+	if err != nil || stored.Status != game.StatusLobby || stored.Version != 1 {
 		t.Fatalf("Game = %+v, %v", stored, err)
 	}
 	for _, chat := range []int64{g.Players[0].ChatID, -100} {
@@ -120,7 +121,7 @@ func TestStartGameBindsEverything(t *testing.T) {
 		t.Fatalf("binding TTL %v (%v), want the lobby's %v", ttl, err, storage.DefaultLobbyTTL)
 	}
 	// A chat not named stays free.
-	if _, err := s.GameByChat(ctx, g.Players[1].ChatID); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.GameByChat(ctx, g.Players[1].ChatID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("GameByChat(unnamed chat) = %v, want ErrNotFound", err)
 	}
 }
@@ -131,14 +132,14 @@ func TestStartGameBindsEverything(t *testing.T) {
 func TestStartGameChatBusy(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	for _, st := range []storage.Status{storage.StatusLobby, storage.StatusPlaying} {
+	for _, st := range []game.Status{game.StatusLobby, game.StatusPlaying} {
 		old := sampleGame(0)
 		old.Status = st
 		startIn(t, s, old, 500)
 		before := countGames(t, s, bindingKey(t, s, 500, old.ID))
-		_, err := s.StartGame(ctx, sampleGame(0), storage.Hosting{Chats: []int64{501, 500}})
-		var busy *storage.BusyError
-		if !errors.As(err, &busy) || !errors.Is(err, storage.ErrChatBusy) || busy.ChatID != 500 {
+		_, err := s.StartGame(ctx, sampleGame(0), game.Hosting{Chats: []int64{501, 500}})
+		var busy *game.BusyError
+		if !errors.As(err, &busy) || !errors.Is(err, game.ErrChatBusy) || busy.ChatID != 500 {
 			t.Fatalf("StartGame in a chat with a %v = %v, want a BusyError for chat 500", st, err)
 		}
 		if strings.Contains(err.Error(), old.ID) {
@@ -147,14 +148,14 @@ func TestStartGameChatBusy(t *testing.T) {
 		if after := countGames(t, s, bindingKey(t, s, 500, old.ID)); after != before {
 			t.Fatalf("a refused start left %d game records, want %d", after, before)
 		}
-		if _, err := s.GameByChat(ctx, 501); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := s.GameByChat(ctx, 501); !errors.Is(err, game.ErrNotFound) {
 			t.Fatalf("a refused start bound chat 501: %v", err)
 		}
 		wantShows(t, s, 500, old.ID)
 		finish(t, s, old)
 		// Finished: the chat is free again.
 		g := sampleGame(0)
-		if _, err := s.StartGame(ctx, g, storage.Hosting{Chats: []int64{500}}); err != nil {
+		if _, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{500}}); err != nil {
 			t.Fatalf("StartGame after the game in the chat finished: %v", err)
 		}
 		wantShows(t, s, 500, g.ID)
@@ -165,7 +166,7 @@ func TestStartGameChatBusy(t *testing.T) {
 	startIn(t, s, g, 600)
 	s.Client().Del(ctx, strings.Replace(bindingKey(t, s, 600, g.ID), "{g}c:600", "{g}g:"+g.ID, 1))
 	n := sampleGame(0)
-	if _, err := s.StartGame(ctx, n, storage.Hosting{Chats: []int64{600}}); err != nil {
+	if _, err := s.StartGame(ctx, n, game.Hosting{Chats: []int64{600}}); err != nil {
 		t.Fatalf("StartGame over a binding to an expired game: %v", err)
 	}
 	wantShows(t, s, 600, n.ID)
@@ -176,15 +177,15 @@ func TestStartGameChatBusy(t *testing.T) {
 func TestStartGameInlineExisting(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	first := &storage.Game{Size: 8, Flow: storage.FlowInline, Status: storage.StatusLobby, InlineID: "AgAAAinl",
-		Players: [2]storage.Player{{UserID: 1, Name: "A"}}}
-	h := storage.Hosting{InlineID: first.InlineID}
+	first := &game.Game{Size: 8, Flow: game.FlowInline, Status: game.StatusLobby, InlineID: "AgAAAinl",
+		Players: [2]game.Player{{UserID: 1, Name: "A"}}}
+	h := game.Hosting{InlineID: first.InlineID}
 	if ex, err := s.StartGame(ctx, first, h); err != nil || ex != nil {
 		t.Fatal(ex, err)
 	}
-	for _, st := range []storage.Status{storage.StatusLobby, storage.StatusFinished} {
+	for _, st := range []game.Status{game.StatusLobby, game.StatusFinished} {
 		first.Status = st
-		if st == storage.StatusFinished {
+		if st == game.StatusFinished {
 			if err := s.UpdateGame(ctx, first); err != nil {
 				t.Fatal(err)
 			}
@@ -197,8 +198,8 @@ func TestStartGameInlineExisting(t *testing.T) {
 		}
 	}
 	re := first.Clone()
-	re.Status = storage.StatusPlaying
-	if ex, err := s.StartGame(ctx, re, storage.Hosting{InlineID: first.InlineID, RematchOf: first.ID}); err != nil || ex != nil {
+	re.Status = game.StatusPlaying
+	if ex, err := s.StartGame(ctx, re, game.Hosting{InlineID: first.InlineID, RematchOf: first.ID}); err != nil || ex != nil {
 		t.Fatalf("rematch in the inline message = %v, %v", ex, err)
 	}
 	if in, err := s.GameByInline(ctx, first.InlineID); err != nil || in.ID != re.ID {
@@ -210,10 +211,10 @@ func TestStartGameInlineExisting(t *testing.T) {
 func TestStartGameRematchOnce(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	old := finished("", 1, 2, storage.OutcomeDraw)
-	old.Size, old.Flow, old.ChatID = 8, storage.FlowGroup, -70
+	old := finished("", 1, 2, game.OutcomeDraw)
+	old.Size, old.Flow, old.ChatID = 8, game.FlowGroup, -70
 	startIn(t, s, old, -70)
-	h := storage.Hosting{Chats: []int64{-70}, RematchOf: old.ID}
+	h := game.Hosting{Chats: []int64{-70}, RematchOf: old.ID}
 	const n = 20
 	ids := make([]string, n)
 	var wg sync.WaitGroup
@@ -240,7 +241,7 @@ func TestStartGameRematchOnce(t *testing.T) {
 	wantShows(t, s, -70, ids[0])
 	// The rematch is gone (expired): asking again is ErrNotFound, not a second rematch.
 	s.Client().Del(ctx, strings.Replace(bindingKey(t, s, -70, ids[0]), "{g}c:-70", "{g}g:"+ids[0], 1))
-	if ex, err := s.StartGame(ctx, sampleGame(0), h); !errors.Is(err, storage.ErrNotFound) {
+	if ex, err := s.StartGame(ctx, sampleGame(0), h); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("rematch after the rematch expired = %v, %v; want ErrNotFound", ex, err)
 	}
 }
@@ -263,7 +264,7 @@ func TestStartGameRace(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			g := sampleGame(0)
-			h := storage.Hosting{Chats: chats}
+			h := game.Hosting{Chats: chats}
 			if i%2 == 1 {
 				h.Chats = reversed
 			}
@@ -273,7 +274,7 @@ func TestStartGameRace(t *testing.T) {
 			switch {
 			case err == nil:
 				won = append(won, g.ID)
-			case errors.Is(err, storage.ErrChatBusy):
+			case errors.Is(err, game.ErrChatBusy):
 				busy++
 			default:
 				t.Error(err)
@@ -318,15 +319,15 @@ func TestStartAndJoinRetried(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
 	s.Client().AddHook(twice{})
-	lobby := &storage.Game{Size: 8, Flow: storage.FlowGroup, Status: storage.StatusLobby, ChatID: -55,
-		Players: [2]storage.Player{{UserID: 1, Name: "A"}}}
-	if _, err := s.StartGame(ctx, lobby, storage.Hosting{Chats: []int64{-55}}); err != nil {
+	lobby := &game.Game{Size: 8, Flow: game.FlowGroup, Status: game.StatusLobby, ChatID: -55,
+		Players: [2]game.Player{{UserID: 1, Name: "A"}}}
+	if _, err := s.StartGame(ctx, lobby, game.Hosting{Chats: []int64{-55}}); err != nil {
 		t.Fatalf("StartGame sent twice: %v", err)
 	}
 	if got := countGames(t, s, bindingKey(t, s, -55, lobby.ID)); got != 1 {
 		t.Fatalf("StartGame sent twice made %d game records, want 1", got)
 	}
-	lobby.Status, lobby.Players[1] = storage.StatusPlaying, storage.Player{UserID: 2, Name: "B", ChatID: 2}
+	lobby.Status, lobby.Players[1] = game.StatusPlaying, game.Player{UserID: 2, Name: "B", ChatID: 2}
 	if err := s.JoinGame(ctx, lobby, []int64{-55, 2}); err != nil {
 		t.Fatalf("JoinGame sent twice: %v", err)
 	}
@@ -337,7 +338,7 @@ func TestStartAndJoinRetried(t *testing.T) {
 	// A rematch sent twice is made once, and reported as made (not as existing).
 	finish(t, s, lobby)
 	re := sampleGame(0)
-	if ex, err := s.StartGame(ctx, re, storage.Hosting{Chats: []int64{-55, 2}, RematchOf: lobby.ID}); err != nil || ex != nil {
+	if ex, err := s.StartGame(ctx, re, game.Hosting{Chats: []int64{-55, 2}, RematchOf: lobby.ID}); err != nil || ex != nil {
 		t.Fatalf("rematch sent twice = %v, %v; want made", ex, err)
 	}
 	wantShows(t, s, 2, re.ID)
@@ -351,7 +352,7 @@ func TestJoinGame(t *testing.T) {
 	lobby, join := newInvite(t, s)
 	busy := sampleGame(0)
 	startIn(t, s, busy, 2)
-	var be *storage.BusyError
+	var be *game.BusyError
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); !errors.As(err, &be) || be.ChatID != 2 {
 		t.Fatalf("JoinGame with the joiner's chat busy = %v, want a BusyError for chat 2", err)
 	}
@@ -364,19 +365,19 @@ func TestJoinGame(t *testing.T) {
 	for _, c := range []int64{1, 2} {
 		wantShows(t, s, c, lobby.ID)
 	}
-	if err := s.JoinGame(ctx, stale, []int64{1, 2}); !errors.Is(err, storage.ErrConflict) {
+	if err := s.JoinGame(ctx, stale, []int64{1, 2}); !errors.Is(err, game.ErrConflict) {
 		t.Fatalf("JoinGame from a stale version = %v, want ErrConflict", err)
 	}
 	gone := join.Clone()
 	gone.ID = "nosuchgame"
-	if err := s.JoinGame(ctx, gone, nil); !errors.Is(err, storage.ErrNotFound) {
+	if err := s.JoinGame(ctx, gone, nil); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("JoinGame of a missing game = %v, want ErrNotFound", err)
 	}
 	// A chat bound to the game itself (a group lobby's group) is not in the way.
-	grp := &storage.Game{Size: 8, Flow: storage.FlowGroup, Status: storage.StatusLobby, ChatID: -9,
-		Players: [2]storage.Player{{UserID: 1, Name: "A"}}}
+	grp := &game.Game{Size: 8, Flow: game.FlowGroup, Status: game.StatusLobby, ChatID: -9,
+		Players: [2]game.Player{{UserID: 1, Name: "A"}}}
 	startIn(t, s, grp, -9)
-	grp.Status, grp.Players[1] = storage.StatusPlaying, storage.Player{UserID: 3, Name: "C"}
+	grp.Status, grp.Players[1] = game.StatusPlaying, game.Player{UserID: 3, Name: "C"}
 	if err := s.JoinGame(ctx, grp, []int64{-9}); err != nil {
 		t.Fatalf("JoinGame of a group lobby: %v", err)
 	}

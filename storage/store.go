@@ -20,17 +20,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
-)
 
-// Sentinel errors; test for them with errors.Is.
-var (
-	// ErrNotFound: no such game (never existed, expired, or an id that cannot be one).
-	ErrNotFound = errors.New("storage: not found")
-	// ErrConflict: the game changed since it was read; read it again and retry or report.
-	ErrConflict = errors.New("storage: conflict")
-	// ErrUnavailable: Redis could not be reached or is not serving (down, restarting,
-	// loading, fail-over in progress, out of memory). The operation may be retried later.
-	ErrUnavailable = errors.New("storage: redis unavailable")
+	"github.com/reversibot/reversi/game"
 )
 
 // Default TTLs used for the zero values in Options.
@@ -96,6 +87,13 @@ type Store struct {
 	own  bool                 // Close closes rdb
 	k    keys
 }
+
+// Store is the Redis implementation of the stores package game needs.
+var (
+	_ game.Store       = (*Store)(nil)
+	_ game.PlayerStore = (*Store)(nil)
+	_ game.Leases      = (*Store)(nil)
+)
 
 // New returns a Store over an existing client, which the caller keeps and closes.
 func New(client redis.UniversalClient, opts Options) *Store {
@@ -271,10 +269,10 @@ func wrap(op string, err error) error {
 		return nil
 	}
 	if errors.Is(err, redis.Nil) {
-		return fmt.Errorf("storage: %s: %w", op, ErrNotFound)
+		return fmt.Errorf("storage: %s: %w", op, game.ErrNotFound)
 	}
 	if unavailable(err) {
-		return fmt.Errorf("storage: %s: %w: %w", op, ErrUnavailable, err)
+		return fmt.Errorf("storage: %s: %w: %w", op, game.ErrUnavailable, err)
 	}
 	return fmt.Errorf("storage: %s: %w", op, err)
 }

@@ -13,9 +13,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
@@ -23,11 +23,11 @@ import (
 
 func TestMain(m *testing.M) {
 	storagetest.QuietLogs()
-	hosttest.VerifyTestMain(m, hosttest.IdleHTTP...)
+	gametest.VerifyTestMain(m, gametest.IdleHTTP...)
 }
 
 // firstMover plays the lowest legal square; its hint is the highest.
-type firstMover = hosttest.FirstMover
+type firstMover = gametest.FirstMover
 
 // redisURL is where the shared Redis of a test lives: REDIS_URL, or an embedded server.
 func redisURL(t *testing.T) string {
@@ -78,7 +78,7 @@ func openStoresAt(t *testing.T, url, prefix string, n int) []*storage.Store {
 }
 
 // logBuffer is a log sink shared by the bots of a test.
-type logBuffer struct{ hosttest.LogBuffer }
+type logBuffer struct{ gametest.LogBuffer }
 
 // logger writes text lines tagged with the process name into l.
 func (l *logBuffer) logger(name string) *slog.Logger {

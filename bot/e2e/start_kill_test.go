@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/game"
 )
 
 // TestBotKilledMidStart runs the real reversibot binary (long polling) against the fake Bot
@@ -49,7 +49,7 @@ func TestBotKilledMidStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.kill()
-	if g, err := st.GameByChat(ctx, ann.ID()); !errors.Is(err, storage.ErrNotFound) {
+	if g, err := st.GameByChat(ctx, ann.ID()); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("after a kill before the start: the chat shows %v (%v), want nothing", g, err)
 	}
 	p = run()
@@ -74,7 +74,7 @@ func TestBotKilledMidStart(t *testing.T) {
 	}
 	p.kill()
 	g, err := st.GameByChat(ctx, ann.ID())
-	if err != nil || g.Status != storage.StatusPlaying || g.ID == gameID(first) {
+	if err != nil || g.Status != game.StatusPlaying || g.ID == gameID(first) {
 		t.Fatalf("after a kill past the start: the chat shows %v (%v), want the new game in play", g, err)
 	}
 	p = run()

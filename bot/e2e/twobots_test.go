@@ -18,6 +18,7 @@ import (
 	"github.com/reversibot/reversi/bot/e2e"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -257,7 +258,7 @@ func (c *cluster) check(id string, ref *replica, boards ...telegramtest.Message)
 		if !slices.Equal(g.Moves, want) {
 			c.t.Errorf("store %d: game %s moves\n got %x\nwant %x", i, id, g.Moves, want)
 		}
-		if g.Status != storage.StatusFinished {
+		if g.Status != game.StatusFinished {
 			c.t.Errorf("store %d: game %s status %v, want finished", i, id, g.Status)
 		}
 	}

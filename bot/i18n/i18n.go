@@ -97,7 +97,7 @@ func Level(lang string, n int) string {
 	return T(lang, Key(fmt.Sprintf("level.%d", n)))
 }
 
-// Error returns the message for an error code of package host (host.Code), for an alert or a
+// Error returns the message for an error code of package host (game.Code), for an alert or a
 // reply; an unknown code gets the text for an internal error.
 func Error(lang, code string) string {
 	k := Key("err." + code)

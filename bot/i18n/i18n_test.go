@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/game"
 )
 
 var verbRE = regexp.MustCompile(`%(\[(\d+)\])?[-+# 0]*\d*(\.\d+)?([a-zA-Z%])`)
@@ -113,7 +113,8 @@ func TestTelegramLimits(t *testing.T) {
 }
 
 func TestHostErrorsHaveTexts(t *testing.T) {
-	for _, code := range host.Codes() {
+	for _, c := range game.Codes() {
+		code := string(c)
 		if !i18n.Has(i18n.EN, i18n.Key("err."+code)) {
 			t.Errorf("no text for host code %q", code)
 		}
@@ -165,11 +166,11 @@ func TestTextsAndFormatting(t *testing.T) {
 		if got := []string{i18n.Level(lang, 1), i18n.Level(lang, 6)}; fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s levels = %v, want %v", lang, got, want)
 		}
-		for n := 1; n <= host.MaxLevel; n++ {
+		for n := 1; n <= game.MaxLevel; n++ {
 			names[lang+i18n.Level(lang, n)] = true
 		}
 	}
-	if len(names) != 2*host.MaxLevel {
+	if len(names) != 2*game.MaxLevel {
 		t.Errorf("level names repeat: %v", names)
 	}
 	if got := i18n.Level(i18n.EN, 9); got != "9" {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/remoteai"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -23,7 +23,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			m := remoteai.NewMover(st, remoteai.MoverOptions{})
 			defer m.Close()
 			ctx, cancel := context.WithCancel(context.Background())
-			w := remoteai.NewWorker(st, remoteai.WorkerOptions{Searcher: hosttest.FirstMover{}, Concurrency: 8})
+			w := remoteai.NewWorker(st, remoteai.WorkerOptions{Searcher: gametest.FirstMover{}, Concurrency: 8})
 			done := make(chan struct{})
 			go func() {
 				_ = w.Run(ctx)

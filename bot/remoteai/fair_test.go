@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -61,8 +61,8 @@ func TestOneJobPerUserInTheStream(t *testing.T) {
 	m := newMover(t, st)
 	pos := engine.MustStart(8)
 	const levelA, levelB = 1, 2 // tell the users' jobs apart
-	userA := host.WithUser(context.Background(), 1)
-	userB := host.WithUser(context.Background(), 2)
+	userA := game.WithUser(context.Background(), 1)
+	userB := game.WithUser(context.Background(), 2)
 	errs := make(chan error, 3)
 	ask := func(ctx context.Context, level int) {
 		go func() { _, err := m.Move(ctx, pos, level); errs <- err }()
@@ -106,11 +106,11 @@ func TestOneJobPerUserInTheStream(t *testing.T) {
 func TestOneJobPerPositionAcrossFronts(t *testing.T) {
 	ctx := context.Background()
 	st := storagetest.New(t)
-	one := host.New(host.Config{Store: st, Mover: newMover(t, st)})
+	one := game.New(game.Config{Store: st, Mover: newMover(t, st)})
 	defer one.Close()
-	two := host.New(host.Config{Store: st, Mover: newMover(t, st)})
+	two := game.New(game.Config{Store: st, Mover: newMover(t, st)})
 	defer two.Close()
-	r, err := one.NewAIGame(ctx, storage.Player{UserID: 7, Name: "Ann"}, 100, 8, 3, host.ChooseWhite)
+	r, err := one.NewAIGame(ctx, game.Player{UserID: 7, Name: "Ann"}, 100, 8, 3, game.ChooseWhite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestOneJobPerPositionAcrossFronts(t *testing.T) {
 	go func() { _, err := one.AIReply(ctx, id); done <- err }()
 	p := &probe{t: t, st: st, taken: map[string]bool{}}
 	job := p.until(3)
-	for _, svc := range []*host.Service{one, two, one, two, two} {
+	for _, svc := range []*game.Service{one, two, one, two, two} {
 		if r, err := svc.AIReply(ctx, id); err != nil || !r.Thinking {
 			t.Fatalf("AIReply while the job is out = %+v, %v; want Thinking", r, err)
 		}

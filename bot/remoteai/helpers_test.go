@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/remoteai"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 )
 
 func TestMain(m *testing.M) {
-	hosttest.VerifyTestMain(m)
+	gametest.VerifyTestMain(m)
 }
 
 // quick is the Block of the tests' movers and workers: Close and Run return soon.

@@ -2,8 +2,8 @@
 // talk to Telegram, over Redis streams (see storage's AI jobs), so that the CPU for the AI
 // scales on its own.
 //
-// A front uses a Mover as its host.Mover: each search becomes a job on the shared job stream,
-// and the Mover waits for the answer on the front's own reply stream. A user (as host.WithUser
+// A front uses a Mover as its game.Mover: each search becomes a job on the shared job stream,
+// and the Mover waits for the answer on the front's own reply stream. A user (as game.WithUser
 // marks a search's context) has one job of a front in the stream at a time, so the workers'
 // first-come order is fair between users. A Worker takes jobs
 // through a consumer group, a few at a time, searches them with package engine/ai and posts the
@@ -11,7 +11,7 @@
 // it has waited ClaimAfter; a job read after its deadline is dropped unsearched. A result
 // nobody waits for any more (its caller gave up, or a second worker answered it too) is dropped.
 //
-// A result that comes late is harmless to a game: host.Service applies the AI's move with a
+// A result that comes late is harmless to a game: game.Service applies the AI's move with a
 // compare-and-set on the game's version, so a move for a position the game has left (the player
 // undid, resigned, or another process moved first) is never applied.
 package remoteai
@@ -29,8 +29,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -66,7 +66,7 @@ type MoverOptions struct {
 	Logger *slog.Logger
 }
 
-// Mover is the front's side: a host.Mover whose searches run on the workers. It is safe for
+// Mover is the front's side: a game.Mover whose searches run on the workers. It is safe for
 // concurrent use; Close stops it.
 type Mover struct {
 	st       *storage.Store
@@ -118,7 +118,7 @@ func (m *Mover) Front() string { return m.front }
 // answer comes; with ctx's error when ctx ends first; with an error wrapping
 // context.DeadlineExceeded when ctx has no deadline and none came within the Mover's Deadline;
 // with ErrFailed when the worker could not search; with ErrClosed after Close. While the user
-// ctx names (host.WithUser) has a job of this Mover in the stream, Move waits for it to be
+// ctx names (game.WithUser) has a job of this Mover in the stream, Move waits for it to be
 // answered (or given up) before posting its own.
 func (m *Mover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
 	return m.ask(ctx, storage.AIJobMove, pos, level)
@@ -138,7 +138,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	if !engine.ValidSize(pos.Size()) {
 		return engine.Pass, fmt.Errorf("remoteai: %w", engine.ErrSize)
 	}
-	done, err := m.take(ctx, host.UserOf(ctx))
+	done, err := m.take(ctx, game.UserOf(ctx))
 	if err != nil {
 		return engine.Pass, err
 	}

@@ -9,15 +9,15 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/reversibot/reversi/bot/host"
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/remoteai"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-var _ host.Mover = (*remoteai.Mover)(nil)
+var _ game.Mover = (*remoteai.Mover)(nil)
 
 // TestGamesOverTwoWorkers: a front and two workers play whole games, several at once; every
 // answer is a legal move, and hints come back too.
@@ -25,7 +25,7 @@ func TestGamesOverTwoWorkers(t *testing.T) {
 	st := storagetest.New(t)
 	m := newMover(t, st)
 	w1 := startWorker(t, st, remoteai.WorkerOptions{Concurrency: 2})
-	w2 := startWorker(t, st, remoteai.WorkerOptions{Concurrency: 2, Searcher: hosttest.FirstMover{}})
+	w2 := startWorker(t, st, remoteai.WorkerOptions{Concurrency: 2, Searcher: gametest.FirstMover{}})
 	ctx := context.Background()
 
 	const games = 6
@@ -97,7 +97,7 @@ func TestDeadWorkersJobIsTakenOver(t *testing.T) {
 	if n := pendingJobs(t, st); n != 1 {
 		t.Fatalf("PendingAIJobs = %d, want 1", n)
 	}
-	w := startWorker(t, st, remoteai.WorkerOptions{ClaimAfter: 200 * time.Millisecond, Searcher: hosttest.FirstMover{}})
+	w := startWorker(t, st, remoteai.WorkerOptions{ClaimAfter: 200 * time.Millisecond, Searcher: gametest.FirstMover{}})
 	select {
 	case err := <-got:
 		if err != nil || sq != pos.Moves().First() {
@@ -133,7 +133,7 @@ func TestStoppedWorkerLeavesItsJob(t *testing.T) {
 	if n := pendingJobs(t, st); n != 1 {
 		t.Fatalf("PendingAIJobs after the stop = %d, want 1 (left for another worker)", n)
 	}
-	startWorker(t, st, remoteai.WorkerOptions{ClaimAfter: 100 * time.Millisecond, Searcher: hosttest.FirstMover{}})
+	startWorker(t, st, remoteai.WorkerOptions{ClaimAfter: 100 * time.Millisecond, Searcher: gametest.FirstMover{}})
 	select {
 	case err := <-got:
 		if err != nil {
@@ -232,7 +232,7 @@ func TestGarbage(t *testing.T) {
 	ctx := context.Background()
 	st := storagetest.New(t)
 	m := newMover(t, st)
-	w := startWorker(t, st, remoteai.WorkerOptions{Searcher: hosttest.FirstMover{}})
+	w := startWorker(t, st, remoteai.WorkerOptions{Searcher: gametest.FirstMover{}})
 
 	for _, v := range []map[string]any{{"junk": "x"}, {"v": "1", "id": "j", "k": "move", "p": "???", "n": "8"}} {
 		if err := st.Client().XAdd(ctx, &redis.XAddArgs{Stream: st.AIJobStream(), Values: v}).Err(); err != nil {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host"
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -36,28 +36,28 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 		name string
 		// meddle changes the game while the AI thinks, and returns the moves the game must
 		// hold at the end; nil leaves it alone.
-		meddle   func(t *testing.T, svc *host.Service, st *storage.Store, id string) []byte
+		meddle   func(t *testing.T, svc *game.Service, st *storage.Store, id string) []byte
 		finished bool
 	}{
 		{"undisturbed", nil, false},
-		{"undo", func(t *testing.T, svc *host.Service, st *storage.Store, id string) []byte {
-			r, err := svc.Undo(context.Background(), id, user, host.AnyPly)
+		{"undo", func(t *testing.T, svc *game.Service, st *storage.Store, id string) []byte {
+			r, err := svc.Undo(context.Background(), id, user, game.AnyPly)
 			if err != nil {
 				t.Fatalf("Undo: %v", err)
 			}
 			return r.Game.Moves
 		}, false},
-		{"resign", func(t *testing.T, svc *host.Service, st *storage.Store, id string) []byte {
+		{"resign", func(t *testing.T, svc *game.Service, st *storage.Store, id string) []byte {
 			r, err := svc.Resign(context.Background(), id, user)
 			if err != nil {
 				t.Fatalf("Resign: %v", err)
 			}
 			return r.Game.Moves
 		}, true},
-		{"another process moved", func(t *testing.T, svc *host.Service, st *storage.Store, id string) []byte {
+		{"another process moved", func(t *testing.T, svc *game.Service, st *storage.Store, id string) []byte {
 			// A process that does not see this one's lease on the game: as when this one
 			// stalled past its lease's TTL.
-			other := host.New(host.Config{Store: st, Mover: hosttest.FirstMover{}, Leases: everyoneLeases{}})
+			other := game.New(game.Config{Store: st, Mover: gametest.FirstMover{}, Leases: everyoneLeases{}})
 			defer other.Close()
 			r, err := other.AIReply(context.Background(), id)
 			if err != nil || len(r.Played) == 0 {
@@ -71,20 +71,20 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			ctx := context.Background()
 			st := storagetest.New(t)
 			m := newMover(t, st)
-			svc := host.New(host.Config{Store: st, Mover: m})
+			svc := game.New(game.Config{Store: st, Mover: m})
 			defer svc.Close()
 
-			r, err := svc.NewAIGame(ctx, storage.Player{UserID: user, Name: "Ann"}, 100, 8, 3, host.ChooseBlack)
+			r, err := svc.NewAIGame(ctx, game.Player{UserID: user, Name: "Ann"}, 100, 8, 3, game.ChooseBlack)
 			if err != nil {
 				t.Fatal(err)
 			}
 			id := r.Game.ID
 			mine := r.Pos.Moves().First()
-			if r, err = svc.Move(ctx, id, user, mine, host.AnyPly); err != nil || !r.NeedAI {
+			if r, err = svc.Move(ctx, id, user, mine, game.AnyPly); err != nil || !r.NeedAI {
 				t.Fatalf("Move = %+v, %v; want the AI to move next", r, err)
 			}
 			type reply struct {
-				r   *host.Result
+				r   *game.Snapshot
 				err error
 			}
 			done := make(chan reply, 1)
@@ -134,7 +134,7 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			if !slices.Equal(g.Moves, want) {
 				t.Errorf("game moves = %v, want %v", g.Moves, want)
 			}
-			if (g.Status == storage.StatusFinished) != tt.finished {
+			if (g.Status == game.StatusFinished) != tt.finished {
 				t.Errorf("game status = %v, want finished %v", g.Status, tt.finished)
 			}
 		})

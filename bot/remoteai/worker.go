@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -46,8 +46,8 @@ type WorkerOptions struct {
 	// Name is the worker's name in the consumer group, unique among the workers; "" means
 	// the host name, the process id and a random suffix.
 	Name string
-	// Searcher searches the jobs; nil means host.NewAI (package engine/ai) with a random seed.
-	Searcher host.Mover
+	// Searcher searches the jobs; nil means game.NewAI (package engine/ai) with a random seed.
+	Searcher game.Mover
 	// Concurrency is the number of searches run at once; 0 means GOMAXPROCS.
 	Concurrency int
 	// ClaimAfter is how long a job may stay with a worker without an answer before this one
@@ -80,7 +80,7 @@ func NewWorker(st *storage.Store, o WorkerOptions) *Worker {
 		o.Name = host + "-" + strconv.Itoa(os.Getpid()) + "-" + randomName()[:6]
 	}
 	if o.Searcher == nil {
-		o.Searcher = host.NewAI(rand.Uint64())
+		o.Searcher = game.NewAI(rand.Uint64())
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = runtime.GOMAXPROCS(0)
@@ -264,8 +264,8 @@ func checkJob(j storage.AIJob) (engine.Position, error) {
 		return pos, fmt.Errorf("position of size %d, job says %d", pos.Size(), j.Size)
 	case !pos.HasMoves():
 		return pos, errors.New("the side to move has no legal move")
-	case j.Kind == storage.AIJobMove && (j.Level < 1 || j.Level > host.MaxLevel):
-		return pos, fmt.Errorf("level %d, want 1 to %d", j.Level, host.MaxLevel)
+	case j.Kind == storage.AIJobMove && (j.Level < 1 || j.Level > game.MaxLevel):
+		return pos, fmt.Errorf("level %d, want 1 to %d", j.Level, game.MaxLevel)
 	}
 	return pos, nil
 }

@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -21,7 +22,7 @@ import (
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
-	logs   *hosttest.LogBuffer
+	logs   *gametest.LogBuffer
 	exited chan error
 }
 
@@ -29,7 +30,7 @@ type proc struct {
 // if it still runs, and its log is printed if the test failed.
 func startProc(t *testing.T, name, bin string, env ...string) *proc {
 	t.Helper()
-	p := &proc{name: name, cmd: exec.Command(bin), logs: &hosttest.LogBuffer{}, exited: make(chan error, 1)}
+	p := &proc{name: name, cmd: exec.Command(bin), logs: &gametest.LogBuffer{}, exited: make(chan error, 1)}
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
@@ -137,7 +138,7 @@ func TestWorkerKilledMidSearch(t *testing.T) {
 	}
 
 	alice := srv.NewUser("Alice", "en")
-	game := func() *storage.Game {
+	game := func() *game.Game {
 		g, err := store.GameByChat(ctx, alice.ID())
 		if err != nil {
 			t.Fatalf("the game of Alice's chat: %v", err)

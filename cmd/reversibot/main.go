@@ -28,9 +28,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/host"
 	"github.com/reversibot/reversi/bot/metrics"
 	"github.com/reversibot/reversi/bot/remoteai"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -141,7 +141,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 	// With AI_MODE=remote the searches run on workers; the bot's AI slots only wait for them
 	// (and bot.New leaves GOMAXPROCS alone, as it does for any Mover given).
-	var mover host.Mover
+	var mover game.Mover
 	if cfg.AIMode == AIRemote {
 		m.remote = remoteai.NewMover(store, remoteai.MoverOptions{Logger: log})
 		mover = m.remote

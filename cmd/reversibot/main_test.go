@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 )
 
@@ -62,7 +62,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 
 	srv := telegramtest.Start(t)
 	metricsAddr := freeAddr(t)
-	var logs hosttest.LogBuffer
+	var logs gametest.LogBuffer
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
 		"TELEGRAM_BOT_TOKEN="+srv.Token(),

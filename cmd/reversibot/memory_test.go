@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -27,7 +27,7 @@ func TestStartUpWarnsOfEvictionPolicy(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			client := redis.NewClient(&redis.Options{Addr: storagetest.StartScratchServer(t, tt.args...)})
 			defer client.Close()
-			var logs hosttest.LogBuffer
+			var logs gametest.LogBuffer
 			warnMemoryRisks(ctx, storage.New(client, storage.Options{}), slog.New(slog.NewTextHandler(&logs, nil)))
 			out := logs.String()
 			if tt.want == "" {

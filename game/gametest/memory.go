@@ -1,0 +1,807 @@
+package gametest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/reversibot/reversi/game"
+)
+
+// The TTLs a Memory uses for the zero values of MemoryOptions: those of package storage.
+const (
+	DefaultFinishedTTL = 24 * time.Hour
+	DefaultIdleTTL     = 7 * 24 * time.Hour
+	DefaultLobbyTTL    = time.Hour
+	DefaultQueueTTL    = 10 * time.Minute
+	DefaultResultTTL   = 2 * DefaultFinishedTTL
+)
+
+// MemoryOptions tune a Memory. The zero value is ready to use.
+type MemoryOptions struct {
+	// Now is the clock of timestamps, queue deadlines, leases and every expiry; nil means
+	// time.Now. A test that moves it (Clock.Now) makes records expire when it says.
+	Now func() time.Time
+
+	FinishedTTL time.Duration // finished games; default 24h
+	IdleTTL     time.Duration // games in play without an update, and chat bindings; default 7 days
+	LobbyTTL    time.Duration // games waiting for a second player; default 1h
+	QueueTTL    time.Duration // matchmaking queue entries; default 10 min
+	ResultTTL   time.Duration // the marks that make RecordResult idempotent; default 48h
+}
+
+// Memory is a game.Store, game.PlayerStore and game.Leases that keeps everything in memory, with
+// the semantics of package storage's Redis store: every method is one atomic step (under one
+// lock), UpdateGame and JoinGame are a compare-and-set on Game.Version, StartGame and JoinGame
+// keep one lobby or game in play per chat, and games, bindings, queue entries and leases expire
+// by the injected clock. It is safe for concurrent use; the zero value is not: use NewMemory.
+//
+// Beyond the stores' methods it can plant records that cannot be read (PutGame, PutUnreadable)
+// and show what SetAside kept (AsideRecord), for tests of how the hosting service copes.
+type Memory struct {
+	opt MemoryOptions
+
+	mu       sync.Mutex
+	games    map[string]*record
+	aside    map[string]*record
+	chats    map[int64]binding
+	inlines  map[string]binding
+	rematch  map[string]binding // finished game ID -> its rematch
+	queue    map[int64]waiting
+	leases   map[string]lease
+	profiles map[int64]*game.Profile
+	marks    map[string]time.Time // RecordResult done for a game ID, until
+	tops     map[int64]map[int64]bool
+}
+
+// record is a stored game: a game as stored, or (g nil) data that does not decode.
+type record struct {
+	g       *game.Game
+	data    []byte
+	expires time.Time
+}
+
+type binding struct {
+	id      string
+	expires time.Time
+}
+
+type waiting struct {
+	size     int
+	w        game.Waiter
+	deadline time.Time
+}
+
+type lease struct {
+	token   string
+	expires time.Time
+}
+
+var (
+	_ game.Store       = (*Memory)(nil)
+	_ game.PlayerStore = (*Memory)(nil)
+	_ game.Leases      = (*Memory)(nil)
+)
+
+// NewMemory returns an empty Memory.
+func NewMemory(opt MemoryOptions) *Memory {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&opt.FinishedTTL, DefaultFinishedTTL)
+	def(&opt.IdleTTL, DefaultIdleTTL)
+	def(&opt.LobbyTTL, DefaultLobbyTTL)
+	def(&opt.QueueTTL, DefaultQueueTTL)
+	def(&opt.ResultTTL, DefaultResultTTL)
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Memory{opt: opt, games: map[string]*record{}, aside: map[string]*record{},
+		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
+		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
+		marks: map[string]time.Time{}, tops: map[int64]map[int64]bool{}}
+}
+
+// errUnreadable is what is wrong with a record PutUnreadable planted.
+var errUnreadable = fmt.Errorf("%w: the record does not decode", game.ErrInvalid)
+
+func (m *Memory) now() time.Time { return m.opt.Now() }
+
+func (m *Memory) ttlFor(st game.Status) time.Duration {
+	switch st {
+	case game.StatusLobby:
+		return m.opt.LobbyTTL
+	case game.StatusFinished:
+		return m.opt.FinishedTTL
+	}
+	return m.opt.IdleTTL
+}
+
+// live returns the record of id unless it is missing or expired. m.mu is held.
+func (m *Memory) live(id string) *record {
+	r := m.games[id]
+	if r == nil {
+		return nil
+	}
+	if !m.now().Before(r.expires) {
+		delete(m.games, id)
+		return nil
+	}
+	return r
+}
+
+// state is what a chat bound to id holds: "free" (no record, or a finished game), "live" (a
+// lobby or a game in play) or "bad" (a record that does not decode). m.mu is held.
+func (m *Memory) state(id string) string {
+	r := m.live(id)
+	switch {
+	case r == nil:
+		return "free"
+	case r.g == nil:
+		return "bad"
+	case r.g.Status == game.StatusFinished:
+		return "free"
+	}
+	return "live"
+}
+
+// read returns a copy of the game id. m.mu is held.
+func (m *Memory) read(id string) (*game.Game, error) {
+	if !validID(id) {
+		return nil, game.ErrNotFound
+	}
+	r := m.live(id)
+	switch {
+	case r == nil:
+		return nil, game.ErrNotFound
+	case r.g == nil:
+		return nil, &game.CorruptError{GameID: id, Err: errUnreadable}
+	}
+	g := r.g.Clone()
+	g.ID = id
+	return g, nil
+}
+
+// bound returns the game ID a binding holds, "" for none or an expired one.
+func (m *Memory) boundChat(chat int64) string {
+	b, ok := m.chats[chat]
+	if !ok || !m.now().Before(b.expires) {
+		delete(m.chats, chat)
+		return ""
+	}
+	return b.id
+}
+
+func (m *Memory) boundInline(id string) string {
+	b, ok := m.inlines[id]
+	if !ok || !m.now().Before(b.expires) {
+		delete(m.inlines, id)
+		return ""
+	}
+	return b.id
+}
+
+// check refuses a game the Redis store would not keep, with ErrInvalid.
+func check(g *game.Game) error {
+	switch {
+	case g.Size < 4 || g.Size > 16 || g.Size%2 != 0:
+		return fmt.Errorf("%w: board size %d", game.ErrInvalid, g.Size)
+	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
+		return fmt.Errorf("%w: enum value out of range", game.ErrInvalid)
+	case g.CreatorColor < -1 || g.CreatorColor > 1:
+		return fmt.Errorf("%w: creator colour %d", game.ErrInvalid, g.CreatorColor)
+	case g.AILevel < 0 || g.AILevel > 255:
+		return fmt.Errorf("%w: AI level %d", game.ErrInvalid, g.AILevel)
+	case len(g.Moves) > g.Size*g.Size:
+		return fmt.Errorf("%w: %d moves", game.ErrInvalid, len(g.Moves))
+	}
+	for _, mv := range g.Moves {
+		if int(mv>>4) >= g.Size || int(mv&15) >= g.Size {
+			return fmt.Errorf("%w: move %#02x off the board", game.ErrInvalid, mv)
+		}
+	}
+	return nil
+}
+
+// StartGame stores g as a new game and binds it where h says, as game.Store documents.
+func (m *Memory) StartGame(_ context.Context, g *game.Game, h game.Hosting) (*game.Game, error) {
+	if err := check(g); err != nil {
+		return nil, err
+	}
+	for _, c := range h.Chats {
+		if c == 0 {
+			return nil, fmt.Errorf("%w: start game in chat 0", game.ErrInvalid)
+		}
+	}
+	if h.InlineID != "" && !validInline(h.InlineID) {
+		return nil, fmt.Errorf("%w: inline message %q", game.ErrInvalid, h.InlineID)
+	}
+	if h.RematchOf != "" && !validID(h.RematchOf) {
+		return nil, fmt.Errorf("%w: rematch of %q", game.ErrInvalid, h.RematchOf)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if h.RematchOf != "" {
+		if b, ok := m.rematch[h.RematchOf]; ok && now.Before(b.expires) {
+			return m.read(b.id)
+		}
+	}
+	for _, c := range h.Chats {
+		if id := m.boundChat(c); id != "" {
+			switch m.state(id) {
+			case "live":
+				return nil, &game.BusyError{ChatID: c}
+			case "bad":
+				return nil, &game.CorruptError{GameID: id, Err: errUnreadable}
+			}
+		}
+	}
+	if h.InlineID != "" {
+		if id := m.boundInline(h.InlineID); id != "" && id != h.RematchOf && m.live(id) != nil {
+			return m.read(id)
+		}
+	}
+	c := g.Clone()
+	c.ID = newID()
+	for m.games[c.ID] != nil || m.aside[c.ID] != nil {
+		c.ID = newID()
+	}
+	c.Version = 1
+	c.Created = now.Truncate(time.Second)
+	c.Updated = c.Created
+	ttl := m.ttlFor(c.Status)
+	m.games[c.ID] = &record{g: c.Clone(), expires: now.Add(ttl)}
+	for _, ch := range h.Chats {
+		m.chats[ch] = binding{id: c.ID, expires: now.Add(ttl)}
+	}
+	if h.InlineID != "" {
+		m.inlines[h.InlineID] = binding{id: c.ID, expires: now.Add(ttl)}
+	}
+	if h.RematchOf != "" {
+		m.rematch[h.RematchOf] = binding{id: c.ID, expires: now.Add(max(m.opt.FinishedTTL, m.opt.IdleTTL))}
+	}
+	*g = *c
+	return nil, nil
+}
+
+// next checks a compare-and-set of g and returns its next version, updated now. m.mu is held.
+func (m *Memory) next(g *game.Game) (*game.Game, error) {
+	if !validID(g.ID) {
+		return nil, game.ErrNotFound
+	}
+	if g.Version < 1 || g.Version >= math.MaxUint32 {
+		return nil, game.ErrConflict
+	}
+	if err := check(g); err != nil {
+		return nil, err
+	}
+	r := m.live(g.ID)
+	switch {
+	case r == nil:
+		return nil, game.ErrNotFound
+	case r.g == nil || r.g.Version != g.Version:
+		return nil, game.ErrConflict
+	}
+	c := g.Clone()
+	c.Version++
+	c.Updated = m.now().Truncate(time.Second)
+	return c, nil
+}
+
+// store writes c, the next version of its game, and resets the expiry of the bindings it names
+// that still point at it. m.mu is held.
+func (m *Memory) store(c *game.Game) {
+	exp := m.now().Add(m.ttlFor(c.Status))
+	m.games[c.ID] = &record{g: c.Clone(), expires: exp}
+	refresh := func(chat int64) {
+		if chat != 0 && m.boundChat(chat) == c.ID {
+			m.chats[chat] = binding{id: c.ID, expires: exp}
+		}
+	}
+	refreshInline := func(id string) {
+		if id != "" && m.boundInline(id) == c.ID {
+			m.inlines[id] = binding{id: c.ID, expires: exp}
+		}
+	}
+	refresh(c.ChatID)
+	refreshInline(c.InlineID)
+	for _, p := range c.Players {
+		refresh(p.ChatID)
+	}
+	for _, b := range c.Boards {
+		refresh(b.ChatID)
+		refreshInline(b.InlineID)
+	}
+}
+
+// UpdateGame stores g with a compare-and-set on g.Version, as game.Store documents.
+func (m *Memory) UpdateGame(_ context.Context, g *game.Game) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, err := m.next(g)
+	if err != nil {
+		return err
+	}
+	m.store(c)
+	g.Version, g.Updated = c.Version, c.Updated
+	return nil
+}
+
+// JoinGame stores g with a compare-and-set on g.Version and binds chats to it, as game.Store
+// documents.
+func (m *Memory) JoinGame(_ context.Context, g *game.Game, chats []int64) error {
+	for _, c := range chats {
+		if c == 0 {
+			return fmt.Errorf("%w: join game in chat 0", game.ErrInvalid)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, err := m.next(g)
+	if err != nil {
+		return err
+	}
+	for _, ch := range chats {
+		if id := m.boundChat(ch); id != "" && id != g.ID {
+			switch m.state(id) {
+			case "live":
+				return &game.BusyError{ChatID: ch}
+			case "bad":
+				return &game.CorruptError{GameID: id, Err: errUnreadable}
+			}
+		}
+	}
+	exp := m.now().Add(m.ttlFor(c.Status))
+	for _, ch := range chats {
+		m.chats[ch] = binding{id: g.ID, expires: exp}
+	}
+	m.store(c)
+	g.Version, g.Updated = c.Version, c.Updated
+	return nil
+}
+
+// Game returns the game with the given ID, as game.Store documents.
+func (m *Memory) Game(_ context.Context, id string) (*game.Game, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.read(id)
+}
+
+// GameByChat returns the game bound to chatID, as game.Store documents; a binding to a game
+// that is gone is dropped.
+func (m *Memory) GameByChat(_ context.Context, chatID int64) (*game.Game, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := m.boundChat(chatID)
+	if id == "" {
+		return nil, game.ErrNotFound
+	}
+	g, err := m.read(id)
+	if errors.Is(err, game.ErrNotFound) {
+		delete(m.chats, chatID)
+	}
+	return g, err
+}
+
+// UnbindChat removes chatID's binding if it still points at gameID.
+func (m *Memory) UnbindChat(_ context.Context, chatID int64, gameID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.boundChat(chatID) == gameID {
+		delete(m.chats, chatID)
+	}
+	return nil
+}
+
+// GameByInline returns the game bound to an inline message, as game.Store documents.
+func (m *Memory) GameByInline(_ context.Context, inlineID string) (*game.Game, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !validInline(inlineID) {
+		return nil, game.ErrNotFound
+	}
+	id := m.boundInline(inlineID)
+	if id == "" {
+		return nil, game.ErrNotFound
+	}
+	g, err := m.read(id)
+	if errors.Is(err, game.ErrNotFound) {
+		delete(m.inlines, inlineID)
+	}
+	return g, err
+}
+
+// AsideKey names where SetAside keeps the record of game id.
+func (m *Memory) AsideKey(id string) string { return "aside:" + id }
+
+// SetAside moves the record of game id out of play, as game.Store documents, and frees every
+// chat and inline message bound to it.
+func (m *Memory) SetAside(_ context.Context, id string, _ ...game.MessageRef) (string, bool, error) {
+	if !validID(id) {
+		return "", false, game.ErrNotFound
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	moved := false
+	if r := m.live(id); r != nil {
+		m.aside[id] = r
+		delete(m.games, id)
+		moved = true
+	} else if m.aside[id] == nil {
+		return "", false, fmt.Errorf("gametest: set aside game %s: %w", id, game.ErrNotFound)
+	}
+	for c, b := range m.chats {
+		if b.id == id {
+			delete(m.chats, c)
+		}
+	}
+	for i, b := range m.inlines {
+		if b.id == id {
+			delete(m.inlines, i)
+		}
+	}
+	return m.AsideKey(id), moved, nil
+}
+
+// PutGame stores g as the record of game id as it is, unchecked, replacing any record (for a
+// test that plants a game whose moves do not replay). It expires as a game in play does.
+func (m *Memory) PutGame(id string, g *game.Game) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := g.Clone()
+	c.ID = id
+	m.games[id] = &record{g: c, expires: m.now().Add(m.opt.IdleTTL)}
+}
+
+// PutUnreadable stores data as the record of game id, replacing any record: a record that does
+// not decode, which every read reports with a *game.CorruptError and which holds the chats
+// bound to it (StartGame and JoinGame refuse them with that error too). It expires as a game in
+// play does.
+func (m *Memory) PutUnreadable(id string, data []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.games[id] = &record{data: append([]byte(nil), data...), expires: m.now().Add(m.opt.IdleTTL)}
+}
+
+// AsideRecord returns what SetAside kept of game id: the game as stored (g), or the data of a
+// record that did not decode; game.ErrNotFound when nothing was set aside.
+func (m *Memory) AsideRecord(id string) (g *game.Game, data []byte, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.aside[id]
+	if r == nil {
+		return nil, nil, game.ErrNotFound
+	}
+	if r.g != nil {
+		return r.g.Clone(), nil, nil
+	}
+	return nil, append([]byte(nil), r.data...), nil
+}
+
+// Enqueue pairs w with the longest waiting other person for the size or queues w, as
+// game.Store documents.
+func (m *Memory) Enqueue(_ context.Context, size int, w game.Waiter) (*game.Waiter, error) {
+	if err := checkWaiter(size, w); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	var opp *waiting
+	for id, q := range m.queue {
+		if !now.Before(q.deadline) {
+			delete(m.queue, id)
+			continue
+		}
+		if id == w.UserID || q.size != size {
+			continue
+		}
+		if opp == nil || q.deadline.Before(opp.deadline) ||
+			q.deadline.Equal(opp.deadline) && strconv.FormatInt(id, 10) < strconv.FormatInt(opp.w.UserID, 10) {
+			q := q
+			opp = &q
+		}
+	}
+	if opp != nil {
+		delete(m.queue, opp.w.UserID)
+		delete(m.queue, w.UserID)
+		o := opp.w
+		return &o, nil
+	}
+	m.queue[w.UserID] = waiting{size: size, w: w, deadline: now.Add(m.opt.QueueTTL)}
+	return nil, nil
+}
+
+// Requeue puts w back in the queue unless w waits already, as game.Store documents.
+func (m *Memory) Requeue(_ context.Context, size int, w game.Waiter) (bool, error) {
+	if err := checkWaiter(size, w); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if q, ok := m.queue[w.UserID]; ok && now.Before(q.deadline) {
+		return false, nil
+	}
+	m.queue[w.UserID] = waiting{size: size, w: w, deadline: now.Add(m.opt.QueueTTL)}
+	return true, nil
+}
+
+// LeaveQueue takes the user out of the queue and reports whether they waited.
+func (m *Memory) LeaveQueue(_ context.Context, userID int64) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q, ok := m.queue[userID]
+	delete(m.queue, userID)
+	return ok && m.now().Before(q.deadline), nil
+}
+
+func checkWaiter(size int, w game.Waiter) error {
+	if size < 4 || size > 16 || size%2 != 0 {
+		return fmt.Errorf("%w: queue for size %d", game.ErrInvalid, size)
+	}
+	if w.UserID == 0 {
+		return fmt.Errorf("%w: waiter without a user id", game.ErrInvalid)
+	}
+	return nil
+}
+
+// AcquireLease takes the lease on name for ttl if nobody holds it, as game.Leases documents.
+func (m *Memory) AcquireLease(_ context.Context, name string, ttl time.Duration) (string, bool, error) {
+	if ttl <= 0 || name == "" {
+		return "", false, fmt.Errorf("%w: lease %q for %v", game.ErrInvalid, name, ttl)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if l, ok := m.leases[name]; ok && now.Before(l.expires) {
+		return "", false, nil
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	m.leases[name] = lease{token: token, expires: now.Add(ttl)}
+	return token, true, nil
+}
+
+// RenewLease extends the lease on name while token holds it.
+func (m *Memory) RenewLease(_ context.Context, name, token string, ttl time.Duration) (bool, error) {
+	if ttl <= 0 {
+		return false, fmt.Errorf("%w: lease TTL %v", game.ErrInvalid, ttl)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	l, ok := m.leases[name]
+	if !ok || l.token != token || !now.Before(l.expires) {
+		return false, nil
+	}
+	m.leases[name] = lease{token: token, expires: now.Add(ttl)}
+	return true, nil
+}
+
+// ReleaseLease ends the lease on name if token still holds it.
+func (m *Memory) ReleaseLease(_ context.Context, name, token string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if l, ok := m.leases[name]; ok && l.token == token {
+		delete(m.leases, name)
+	}
+	return nil
+}
+
+// TouchUser stores the user's display name, as game.PlayerStore documents.
+func (m *Memory) TouchUser(_ context.Context, userID int64, name string) error {
+	if name == "" {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.profile(userID).Name = name
+	return nil
+}
+
+// profile returns the stored profile of userID, making one. m.mu is held.
+func (m *Memory) profile(userID int64) *game.Profile {
+	p := m.profiles[userID]
+	if p == nil {
+		p = &game.Profile{UserID: userID, Stats: game.Stats{Rating: game.InitialRating}}
+		m.profiles[userID] = p
+	}
+	return p
+}
+
+// Profile returns what is known of the user, as game.PlayerStore documents.
+func (m *Memory) Profile(_ context.Context, userID int64) (*game.Profile, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.profiles[userID]
+	if !ok {
+		return &game.Profile{UserID: userID, Stats: game.Stats{Rating: game.InitialRating}}, nil
+	}
+	c := *p
+	if p.Stats.VsAI != nil {
+		c.Stats.VsAI = make(map[int]game.AIRecord, len(p.Stats.VsAI))
+		for k, v := range p.Stats.VsAI {
+			c.Stats.VsAI[k] = v
+		}
+	}
+	return &c, nil
+}
+
+// RecordResult adds the result of the finished game g to its players' records once per game,
+// as game.PlayerStore documents.
+func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
+	if g.Status != game.StatusFinished {
+		return fmt.Errorf("%w: record result of a game in status %v", game.ErrInvalid, g.Status)
+	}
+	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
+		return nil
+	}
+	if !g.Outcome.Valid() {
+		return fmt.Errorf("%w: outcome %v", game.ErrInvalid, g.Outcome)
+	}
+	b, w := g.Players[0], g.Players[1]
+	ai := g.AILevel > 0 && (b.UserID == 0) != (w.UserID == 0)
+	if !ai && (b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID) {
+		return nil // not a rated game between two people
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if until, ok := m.marks[g.ID]; ok && now.Before(until) {
+		return nil
+	}
+	m.marks[g.ID] = now.Add(m.opt.ResultTTL)
+	if ai {
+		human, black := b, true
+		if b.UserID == 0 {
+			human, black = w, false
+		}
+		p := m.profiles[human.UserID]
+		if p == nil {
+			return nil
+		}
+		if p.Stats.VsAI == nil {
+			p.Stats.VsAI = map[int]game.AIRecord{}
+		}
+		r := p.Stats.VsAI[g.AILevel]
+		switch {
+		case g.Outcome == game.OutcomeDraw:
+			r.Draws++
+		case (g.Outcome == game.OutcomeBlack) == black:
+			r.Wins++
+		default:
+			r.Losses++
+		}
+		p.Stats.VsAI[g.AILevel] = r
+		if human.Name != "" {
+			p.Name = human.Name
+		}
+		return nil
+	}
+	pb, pw := m.profiles[b.UserID], m.profiles[w.UserID]
+	if pb == nil || pw == nil {
+		return nil
+	}
+	sb := map[game.Outcome]float64{game.OutcomeBlack: 1, game.OutcomeDraw: 0.5, game.OutcomeWhite: 0}[g.Outcome]
+	rb, rw := float64(pb.Stats.Rating), float64(pw.Stats.Rating)
+	eb := 1 / (1 + math.Pow(10, (rw-rb)/400))
+	ew := 1 / (1 + math.Pow(10, (rb-rw)/400))
+	pb.Stats.Rating = int(math.Floor(rb + game.EloK*(sb-eb) + 0.5))
+	pw.Stats.Rating = int(math.Floor(rw + game.EloK*((1-sb)-ew) + 0.5))
+	switch g.Outcome {
+	case game.OutcomeBlack:
+		pb.Stats.Wins++
+		pw.Stats.Losses++
+	case game.OutcomeWhite:
+		pb.Stats.Losses++
+		pw.Stats.Wins++
+	default:
+		pb.Stats.Draws++
+		pw.Stats.Draws++
+	}
+	if b.Name != "" {
+		pb.Name = b.Name
+	}
+	if w.Name != "" {
+		pw.Name = w.Name
+	}
+	m.rank(0, b.UserID, w.UserID)
+	if g.Flow == game.FlowGroup && g.ChatID != 0 {
+		m.rank(g.ChatID, b.UserID, w.UserID)
+	}
+	return nil
+}
+
+// rank puts users on the leaderboard of chat (0 for everyone's). m.mu is held.
+func (m *Memory) rank(chat int64, users ...int64) {
+	t := m.tops[chat]
+	if t == nil {
+		t = map[int64]bool{}
+		m.tops[chat] = t
+	}
+	for _, u := range users {
+		t[u] = true
+	}
+}
+
+// Top returns up to n (at most 100) people with the best ratings, as game.PlayerStore
+// documents.
+func (m *Memory) Top(_ context.Context, chatID int64, n int) ([]game.RankEntry, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	n = min(n, 100)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []game.RankEntry
+	for u := range m.tops[chatID] {
+		p := m.profiles[u]
+		out = append(out, game.RankEntry{UserID: u, Name: p.Name, Rating: p.Stats.Rating,
+			Wins: p.Stats.Wins, Losses: p.Stats.Losses, Draws: p.Stats.Draws})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Rating != b.Rating {
+			return a.Rating > b.Rating
+		}
+		if a.Wins != b.Wins {
+			return a.Wins > b.Wins
+		}
+		return a.UserID < b.UserID
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+// newID returns a random 10-character game ID, as the Redis store makes them.
+func newID() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b[:])
+}
+
+// validID reports whether id could be a game ID (as the Redis store judges it).
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 12 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// validInline reports whether id may be an inline message ID (as the Redis store judges it).
+func validInline(id string) bool {
+	if len(id) == 0 || len(id) > 256 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c >= 0x7f || c == '{' || c == '}' {
+			return false
+		}
+	}
+	return true
+}

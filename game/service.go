@@ -1,0 +1,587 @@
+package game
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// Sizes are the board sizes players may choose, smallest first. Smaller even sizes (4, 6) are
+// accepted too when Config.AllowSmall is set, for tests and exhaustive checks.
+var Sizes = []int{8, 10, 12, 16}
+
+// MaxLevel is the strongest AI level; levels run from 1 to MaxLevel.
+const MaxLevel = 6
+
+// MaxHintLevel is the highest AI level at which the player may ask for a hint.
+const MaxHintLevel = 3
+
+// DefaultIdleAfter is how long a player must leave a game untouched on their turn before the
+// opponent may claim it, when Config.IdleAfter is zero.
+const DefaultIdleAfter = 24 * time.Hour
+
+// Config wires a Service. Store and Mover are required.
+type Config struct {
+	Store Store
+	// Players records the results of finished games; nil means the Store, which must then
+	// implement PlayerStore (as package storage's does).
+	Players PlayerStore
+	Mover   Mover
+	// Pool runs the AI's searches; nil means a pool of GOMAXPROCS workers that Close stops.
+	Pool *AIPool
+	// Leases, shared by every Service on the store, keep a game's AI reply (and a position's
+	// hint) to one Service at a time; nil means the Store's own when it implements Leases
+	// (as package storage's does), else each Service keeps only its own calls to one.
+	Leases Leases
+	// Now is the clock for idle claims; nil means time.Now.
+	Now func() time.Time
+	// Rand draws colours; nil means a randomly seeded source. It is used under a lock.
+	Rand *rand.Rand
+	// IdleAfter is how long a player may leave the game on their turn before the opponent
+	// may claim it (ClaimIdle); zero means DefaultIdleAfter.
+	IdleAfter time.Duration
+	// AllowSmall admits the test sizes 4 and 6 besides Sizes.
+	AllowSmall bool
+	// Logger gets what the operator must know: a game record set aside because it could not
+	// be read (at error level, with the game and the key it went to); nil discards it.
+	Logger *slog.Logger
+}
+
+// Service hosts games. It is safe for concurrent use; any number of Services (in one process
+// or many) may share one store.
+type Service struct {
+	st        Store
+	players   PlayerStore
+	ai        Mover
+	pool      *AIPool
+	ownPool   bool
+	leases    Leases
+	flights   flights
+	now       func() time.Time
+	idleAfter time.Duration
+	small     bool
+	log       *slog.Logger
+
+	mu  sync.Mutex
+	rng *rand.Rand
+}
+
+// New returns a Service over cfg. It panics if cfg.Store or cfg.Mover is nil, or cfg.Players
+// is nil and the Store is no PlayerStore: a programming error.
+func New(cfg Config) *Service {
+	if cfg.Store == nil || cfg.Mover == nil {
+		panic("game: Config needs a Store and a Mover")
+	}
+	if cfg.Players == nil {
+		p, ok := cfg.Store.(PlayerStore)
+		if !ok {
+			panic("game: Config needs Players when its Store is no PlayerStore")
+		}
+		cfg.Players = p
+	}
+	s := &Service{st: cfg.Store, players: cfg.Players, ai: cfg.Mover, pool: cfg.Pool, leases: cfg.Leases, now: cfg.Now,
+		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
+	if l, ok := cfg.Store.(Leases); ok && s.leases == nil {
+		s.leases = l
+	}
+	if s.pool == nil {
+		s.pool, s.ownPool = NewAIPool(0, 0), true
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.idleAfter <= 0 {
+		s.idleAfter = DefaultIdleAfter
+	}
+	if s.rng == nil {
+		s.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s
+}
+
+// Close stops the AI pool if the Service made it. Operations in flight that wait for the AI
+// return ErrBusy.
+func (s *Service) Close() {
+	if s.ownPool {
+		s.pool.Close()
+	}
+}
+
+// IdleAfter returns how long a player may stay idle on their turn before the opponent may
+// claim the game.
+func (s *Service) IdleAfter() time.Duration { return s.idleAfter }
+
+// ValidSize reports whether players may choose board size n.
+func (s *Service) ValidSize(n int) bool {
+	for _, v := range Sizes {
+		if n == v {
+			return true
+		}
+	}
+	return s.small && (n == 4 || n == 6)
+}
+
+// coin returns 0 or 1 at random.
+func (s *Service) coin() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rng.IntN(2)
+}
+
+// Choice is the colour a player asks for when opening a game: its values match
+// Game.CreatorColor.
+type Choice int8
+
+// The colour choices.
+const (
+	ChooseRandom Choice = -1
+	ChooseBlack  Choice = 0
+	ChooseWhite  Choice = 1
+)
+
+// ParseChoice reads "black"/"b", "white"/"w", "random"/"r"/"" (any case; also "чёрные",
+// "черные", "белые", "случайно").
+func ParseChoice(text string) (Choice, bool) {
+	switch lower(text) {
+	case "black", "b", "x", "чёрные", "черные", "чёрный", "черный":
+		return ChooseBlack, true
+	case "white", "w", "o", "белые", "белый":
+		return ChooseWhite, true
+	case "", "random", "r", "rand", "случайно", "любой":
+		return ChooseRandom, true
+	}
+	return ChooseRandom, false
+}
+
+func lower(s string) string {
+	r := []rune(s)
+	for i, c := range r {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			r[i] = c + 'a' - 'A'
+		case c >= 'А' && c <= 'Я':
+			r[i] = c + 'а' - 'А'
+		case c == 'Ё':
+			r[i] = 'ё'
+		}
+	}
+	return string(r)
+}
+
+// Ply returns the ply of g as the boards show it: the number of moves stored, passes not
+// counted. Callback data carries it so that Move can reject a tap on an out-of-date board.
+func Ply(g *Game) int { return len(g.Moves) }
+
+// Played is one move or pass applied by a step.
+type Played struct {
+	Color  engine.Color
+	Square engine.Square // engine.Pass for a pass
+	Flips  engine.Set    // the discs it flipped
+	// UserID of the player who moved (0 for the AI).
+	UserID int64
+}
+
+// End describes how a game ended.
+type End struct {
+	Outcome      Outcome
+	Reason       EndReason
+	Black, White int    // discs as they lie
+	Record       string // the game record without passes ("f5d6c3d3")
+	// Winner is the index in Game.Players of the winner (0 black, 1 white), -1 for a draw or
+	// an abandoned game.
+	Winner int
+}
+
+// Snapshot is what a step did and the state it left, for the Telegram layer to show: edit every
+// board in Game.Boards (and the message the tap came from), announce each pass in Played, and
+// the result when End is set.
+type Snapshot struct {
+	// Game is the game after the step. Nil only for a Find that queued the user.
+	Game *Game
+	// Pos is the position after the step.
+	Pos engine.Position
+	// Played lists the moves and passes the step applied, in order.
+	Played []Played
+	// Undone is the number of moves Undo took back.
+	Undone int
+	// End is set when the step ended the game, or when Game is finished.
+	End *End
+	// NeedAI reports that the AI is to move: call AIReply (after answering the tap).
+	NeedAI bool
+	// Queued reports that Find put the user in the queue (Game is nil).
+	Queued bool
+	// Existing reports that Rematch found the rematch already made, and returns it.
+	Existing bool
+	// Lobby lists, after Join, the chat messages that showed the invitation. Join takes them
+	// out of Game.Boards, so no later step draws a board into them: say there that the game
+	// began, and post new boards. (An inline lobby message stays in Boards: it becomes the
+	// board.)
+	Lobby []MessageRef
+	// RecordErr is set when the game finished but its result could not be recorded (the
+	// store failed); the game is over all the same, and Settle records it later.
+	RecordErr error
+	// Thinking reports, from AIReply, that another AIReply of the game (in this process or
+	// another sharing the store) is searching its position: this call played nothing, and
+	// the one in progress will commit the AI's move and draw it.
+	Thinking bool
+}
+
+// Turn returns the colour to move and its player; ok is false when the game is not in play.
+func (r *Snapshot) Turn() (c engine.Color, p Player, ok bool) {
+	if r.Game == nil || r.Game.Status != StatusPlaying || r.Pos.GameOver() {
+		return engine.Black, Player{}, false
+	}
+	c = r.Pos.Side()
+	return c, r.Game.Players[c], true
+}
+
+// LastMove returns the last real move of the game (not a pass); ok is false when none was
+// played.
+func (r *Snapshot) LastMove() (engine.Square, bool) {
+	if r.Game == nil || len(r.Game.Moves) == 0 {
+		return engine.Pass, false
+	}
+	return engine.Square(r.Game.Moves[len(r.Game.Moves)-1]), true
+}
+
+// Score returns the discs of each colour.
+func (r *Snapshot) Score() (black, white int) {
+	if r.Game == nil {
+		return 0, 0
+	}
+	return r.Pos.Count(engine.Black), r.Pos.Count(engine.White)
+}
+
+// Side returns the index in g.Players (0 black, 1 white) of the user, or -1 if the user does
+// not play in g. The AI (user 0) is never found.
+func Side(g *Game, userID int64) int {
+	if userID == 0 {
+		return -1
+	}
+	for i, p := range g.Players {
+		if p.UserID == userID {
+			return i
+		}
+	}
+	return -1
+}
+
+// state is a game read from the store and replayed.
+type state struct {
+	g      *Game
+	eg     *engine.Game
+	colors []engine.Color // colour of each stored move
+}
+
+func (st *state) pos() engine.Position { return st.eg.Position() }
+
+// replay plays the stored moves, inserting the forced passes (also those after the last move).
+func replay(g *Game) (*state, error) {
+	eg, err := engine.NewGame(g.Size)
+	if err != nil {
+		return nil, fmt.Errorf("%w: game %s: %v", ErrCorrupt, g.ID, err)
+	}
+	st := &state{g: g, eg: eg, colors: make([]engine.Color, 0, len(g.Moves))}
+	for i, b := range g.Moves {
+		passes(eg, nil)
+		st.colors = append(st.colors, eg.Position().Side())
+		if _, err := eg.Play(engine.Square(b)); err != nil {
+			return nil, fmt.Errorf("%w: game %s move %d: %v", ErrCorrupt, g.ID, i+1, err)
+		}
+	}
+	passes(eg, nil)
+	return st, nil
+}
+
+// passes plays the forced passes of the side to move, appending them to out.
+func passes(eg *engine.Game, out []Played) []Played {
+	for eg.Position().MustPass() {
+		c := eg.Position().Side()
+		if _, err := eg.Play(engine.Pass); err != nil {
+			break
+		}
+		out = append(out, Played{Color: c, Square: engine.Pass})
+	}
+	return out
+}
+
+// load reads and replays a game; one that cannot be read is set aside (ErrSetAside).
+func (s *Service) load(ctx context.Context, id string) (*state, error) {
+	if id == "" {
+		return nil, ErrNoGame
+	}
+	g, err := s.st.Game(ctx, id)
+	if err != nil {
+		return nil, storeErr(s.readable(ctx, err))
+	}
+	return s.replayStored(ctx, g)
+}
+
+// storeErr maps the store's not-found and busy chat to the Service's sentinels, keeping the
+// cause. (A store's ErrConflict is the Service's own.)
+func storeErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotFound):
+		return fmt.Errorf("%w: %w", ErrNoGame, err)
+	case errors.Is(err, ErrChatBusy):
+		return fmt.Errorf("%w: %w", ErrAlreadyPlaying, err)
+	}
+	return err
+}
+
+// busyErr maps a start or join refused because a chat has another game: ErrAlreadyPlaying when
+// it is the chat of the user who asked (own, 0 for none), ErrOpponentBusy when it is the other
+// player's. Other errors go through storeErr.
+func busyErr(err error, own int64) error {
+	var busy *BusyError
+	if errors.As(err, &busy) && own != 0 && busy.ChatID != own {
+		return fmt.Errorf("%w: %w", ErrOpponentBusy, err)
+	}
+	return storeErr(err)
+}
+
+// result builds the Snapshot of a step that left the game in st.
+func (s *Service) result(st *state, played []Played) *Snapshot {
+	r := &Snapshot{Game: st.g, Pos: st.pos(), Played: played}
+	if st.g.Status == StatusFinished {
+		r.End = endOf(st)
+	}
+	r.NeedAI = needAI(st)
+	return r
+}
+
+func needAI(st *state) bool {
+	g := st.g
+	if g.AILevel <= 0 || g.Status != StatusPlaying || st.pos().GameOver() {
+		return false
+	}
+	return g.Players[st.pos().Side()].UserID == 0
+}
+
+func endOf(st *state) *End {
+	g, pos := st.g, st.pos()
+	e := &End{Outcome: g.Outcome, Reason: g.Reason, Black: pos.Count(engine.Black),
+		White: pos.Count(engine.White), Record: st.eg.Record(), Winner: -1}
+	switch g.Outcome {
+	case OutcomeBlack:
+		e.Winner = 0
+	case OutcomeWhite:
+		e.Winner = 1
+	}
+	return e
+}
+
+// outcomeOf converts the engine's result.
+func outcomeOf(o engine.Outcome) Outcome {
+	switch o {
+	case engine.BlackWins:
+		return OutcomeBlack
+	case engine.WhiteWins:
+		return OutcomeWhite
+	case engine.Draw:
+		return OutcomeDraw
+	}
+	return OutcomeNone
+}
+
+// winFor is the outcome where the player at index side wins.
+func winFor(side int) Outcome {
+	if side == 0 {
+		return OutcomeBlack
+	}
+	return OutcomeWhite
+}
+
+// retry runs step up to twice: when the first run's write loses a compare-and-set, the game is
+// read and checked again. step must read the game itself.
+func retry(step func() (*Snapshot, error)) (*Snapshot, error) {
+	r, err := step()
+	if errors.Is(err, ErrConflict) {
+		r, err = step()
+	}
+	return r, err
+}
+
+// update writes st.g with a compare-and-set.
+func (s *Service) update(ctx context.Context, g *Game) error {
+	return storeErr(s.st.UpdateGame(ctx, g))
+}
+
+// settle does what follows the end of a game: records the result (the store makes that
+// idempotent per game) and frees the chats the game was bound to, so they can start new
+// games. Inline messages stay bound: they show the final board.
+func (s *Service) settle(ctx context.Context, r *Snapshot) {
+	g := r.Game
+	if g.Reason != EndAbandoned {
+		if err := s.players.RecordResult(ctx, g); err != nil {
+			r.RecordErr = err
+		}
+	}
+	for _, c := range chatsOf(g) {
+		// A failure leaves a binding to a finished game, which never blocks a new one.
+		_ = s.st.UnbindChat(ctx, c, g.ID)
+	}
+}
+
+// chatsOf lists the chats a game is bound to.
+func chatsOf(g *Game) []int64 {
+	var out []int64
+	add := func(c int64) {
+		if c == 0 {
+			return
+		}
+		for _, x := range out {
+			if x == c {
+				return
+			}
+		}
+		out = append(out, c)
+	}
+	add(g.ChatID)
+	if g.Flow == FlowInvite || g.Flow == FlowMatch {
+		add(g.Players[0].ChatID)
+		add(g.Players[1].ChatID)
+	}
+	return out
+}
+
+// Settle records the result of a finished game again, for a step whose Snapshot had RecordErr;
+// the store counts each game once however often it is called.
+func (s *Service) Settle(ctx context.Context, gameID string) error {
+	st, err := s.load(ctx, gameID)
+	if err != nil {
+		return err
+	}
+	if st.g.Status != StatusFinished {
+		return ErrNotOver
+	}
+	r := s.result(st, nil)
+	s.settle(ctx, r)
+	return r.RecordErr
+}
+
+// checkFree fails with ErrAlreadyPlaying when chatID is bound to a game in play or a lobby. It
+// writes nothing but for a bound game that cannot be read, which it sets aside (the chat is
+// then free): Find uses it not to queue a user who is playing. What decides that a chat is free for a new game
+// is the store's atomic StartGame or JoinGame.
+func (s *Service) checkFree(ctx context.Context, chatID int64) error {
+	if chatID == 0 {
+		return nil
+	}
+	g, err := s.boundGame(ctx, chatID)
+	switch {
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrSetAside), errors.Is(err, ErrNoGame):
+		return nil
+	case err != nil:
+		return err
+	case g.Status != StatusFinished:
+		return ErrAlreadyPlaying
+	}
+	return nil
+}
+
+// Game returns the state of a game by its ID, as a Snapshot with nothing played (End set when it
+// is finished, NeedAI when the AI owes a move: after a restart, call AIReply).
+func (s *Service) Game(ctx context.Context, gameID string) (*Snapshot, error) {
+	st, err := s.load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	return s.result(st, nil), nil
+}
+
+// Current returns the game bound to a chat (for /board, /resign, typed moves): ErrNoGame when
+// there is none, ErrSetAside when it could not be read (the chat is then free).
+func (s *Service) Current(ctx context.Context, chatID int64) (*Snapshot, error) {
+	g, err := s.st.GameByChat(ctx, chatID)
+	return s.resultOf(ctx, g, err, MessageRef{ChatID: chatID})
+}
+
+// CurrentInline returns the game shown in an inline message: ErrNoGame when there is none,
+// ErrSetAside when it could not be read (the message is then free).
+func (s *Service) CurrentInline(ctx context.Context, inlineID string) (*Snapshot, error) {
+	if inlineID == "" {
+		return nil, ErrNoGame
+	}
+	g, err := s.st.GameByInline(ctx, inlineID)
+	return s.resultOf(ctx, g, err, MessageRef{InlineID: inlineID})
+}
+
+// resultOf is the Snapshot with nothing played of a game the store looked up (through via, the
+// chat or inline message that shows it) or just wrote; a game that cannot be read is set aside.
+func (s *Service) resultOf(ctx context.Context, g *Game, err error, via ...MessageRef) (*Snapshot, error) {
+	if err != nil {
+		return nil, storeErr(s.readable(ctx, err, via...))
+	}
+	st, err := s.replayStored(ctx, g, via...)
+	if err != nil {
+		return nil, err
+	}
+	return s.result(st, nil), nil
+}
+
+// refsOf lists the chats and the inline message of h, for SetAside to free.
+func refsOf(h Hosting) []MessageRef {
+	refs := make([]MessageRef, 0, len(h.Chats)+1)
+	for _, c := range h.Chats {
+		refs = append(refs, MessageRef{ChatID: c})
+	}
+	if h.InlineID != "" {
+		refs = append(refs, MessageRef{InlineID: h.InlineID})
+	}
+	return refs
+}
+
+// AddBoard records a message that shows the game's board, for later steps to update (it is
+// then in Snapshot.Game.Boards). A chat keeps one board: a newer message in the same chat
+// replaces the older one. It retries on conflicts, since it changes nothing a player sees.
+// It moves the game's Updated time but not LastMoveAt, from which ClaimIdle counts.
+func (s *Service) AddBoard(ctx context.Context, gameID string, ref MessageRef) (*Game, error) {
+	if ref.ChatID == 0 && ref.InlineID == "" {
+		return nil, ErrBadRequest
+	}
+	var err error
+	for range 5 {
+		var g *Game
+		if g, err = s.st.Game(ctx, gameID); err != nil {
+			return nil, storeErr(s.readable(ctx, err))
+		}
+		boards, changed := withBoard(g.Boards, ref)
+		if !changed {
+			return g, nil
+		}
+		g.Boards = boards
+		if err = s.update(ctx, g); err == nil {
+			return g, nil
+		}
+		if !errors.Is(err, ErrConflict) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+func withBoard(boards []MessageRef, ref MessageRef) ([]MessageRef, bool) {
+	for i, b := range boards {
+		if b == ref {
+			return boards, false
+		}
+		if (ref.ChatID != 0 && b.ChatID == ref.ChatID) || (ref.InlineID != "" && b.InlineID == ref.InlineID) {
+			out := append([]MessageRef(nil), boards...)
+			out[i] = ref
+			return out, true
+		}
+	}
+	return append(append([]MessageRef(nil), boards...), ref), true
+}

@@ -1,0 +1,104 @@
+package game
+
+import (
+	"context"
+	"time"
+
+	"github.com/reversibot/reversi/engine"
+)
+
+// Store keeps the games the Service hosts, the chats and inline messages bound to them, and the
+// matchmaking queue. Package storage implements it on Redis, package gametest in memory; both
+// pass gametest.TestStore, which checks what follows. Every method is safe for concurrent use,
+// and each is one atomic step, also among processes sharing the store.
+//
+// Games: StartGame stores a new game (assigning its ID, Version 1 and its Created and Updated
+// times) and binds the chats and inline message of Hosting to it; JoinGame and UpdateGame
+// store a game read from the store and changed, with a compare-and-set on Game.Version (on
+// success Version is one more and Updated now) that fails with ErrConflict when another write
+// came first. Lookups of a game that is not there (never stored, expired, an id that cannot be
+// one) fail with ErrNotFound, and one whose record cannot be read with a *CorruptError naming
+// it. A chat has at most one lobby or game in play: StartGame and JoinGame refuse a chat bound
+// to another one with a *BusyError, and they alone decide whether a chat is free, so racing
+// requests leave one game per chat. Games expire by their Status (lobbies soonest, finished
+// games after a while, games in play after a long idle time), and so do their bindings.
+type Store interface {
+	// StartGame stores g as a new game and binds it where h says. When h.InlineID shows a
+	// game already, or h.RematchOf has its rematch already, nothing is written and that game
+	// comes back as existing (ErrNotFound when that rematch is gone). g is unchanged on
+	// failure; on success it has its ID, Version, Created and Updated.
+	StartGame(ctx context.Context, g *Game, h Hosting) (existing *Game, err error)
+	// JoinGame is UpdateGame that also binds chats (each free or bound to g already).
+	JoinGame(ctx context.Context, g *Game, chats []int64) error
+	// Game returns the game with the given ID.
+	Game(ctx context.Context, id string) (*Game, error)
+	// UpdateGame stores g, a compare-and-set on g.Version, and resets the expiry of g and of
+	// the bindings it names that still point at it.
+	UpdateGame(ctx context.Context, g *Game) error
+	// GameByChat returns the game bound to a chat (ErrNotFound for none).
+	GameByChat(ctx context.Context, chatID int64) (*Game, error)
+	// UnbindChat removes a chat's binding if it still points at gameID.
+	UnbindChat(ctx context.Context, chatID int64, gameID string) error
+	// GameByInline returns the game bound to an inline message (ErrNotFound for none).
+	GameByInline(ctx context.Context, inlineID string) (*Game, error)
+	// Enqueue pairs w with the longest waiting other person for boards of size and returns
+	// them (taken out of the queue), or queues w, replacing w's earlier entry, and returns
+	// nil. A waiter is handed to exactly one caller, never to itself; entries expire.
+	Enqueue(ctx context.Context, size int, w Waiter) (*Waiter, error)
+	// Requeue puts w back in the queue after a pairing whose game could not start, unless w
+	// waits already (then it reports false).
+	Requeue(ctx context.Context, size int, w Waiter) (bool, error)
+	// LeaveQueue takes the user out of the queue and reports whether they waited.
+	LeaveQueue(ctx context.Context, userID int64) (bool, error)
+	// SetAside takes the record of a game that cannot be read out of play, keeping it under
+	// the key it returns for the operator, and frees the chats and inline messages bound to it
+	// (via: where it was reached). moved is false when it was set aside before; ErrNotFound
+	// when there is no such record.
+	SetAside(ctx context.Context, gameID string, via ...MessageRef) (key string, moved bool, err error)
+}
+
+// PlayerStore keeps what is known of people: their names and results. Package storage
+// implements it on Redis, package gametest in memory. Its methods are safe for concurrent use.
+type PlayerStore interface {
+	// TouchUser stores the user's display name, making them known: only known people's results
+	// count. An empty name changes nothing.
+	TouchUser(ctx context.Context, userID int64, name string) error
+	// Profile returns what is known of the user; one never seen has rating InitialRating and
+	// no results.
+	Profile(ctx context.Context, userID int64) (*Profile, error)
+	// RecordResult adds the result of the finished game g to its players' records, once per
+	// game ID. A game between two known people counts for both and moves their Elo ratings
+	// (EloK, InitialRating) and the global leaderboard and, for a group game, the group's; a
+	// game against the AI counts in the person's record against that level only. A game with
+	// OutcomeNone, or with a player who is not known, counts nothing. A game not finished
+	// gives ErrInvalid.
+	RecordResult(ctx context.Context, g *Game) error
+	// Top returns up to n people with the best ratings, of everyone (chatID 0) or of those
+	// who played a rated game in that group; by rating, then wins, then user ID.
+	Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error)
+}
+
+// Rating constants of the Elo system used for games between people.
+const (
+	InitialRating = 1200
+	EloK          = 32
+)
+
+// Leases hands out short exclusive leases by name, shared by every Service on one store:
+// AcquireLease takes the lease for ttl if nobody holds it (ok false otherwise), RenewLease
+// extends it while token holds it, ReleaseLease ends it if token still holds it. Package
+// storage's Store implements it.
+type Leases interface {
+	AcquireLease(ctx context.Context, name string, ttl time.Duration) (token string, ok bool, err error)
+	RenewLease(ctx context.Context, name, token string, ttl time.Duration) (bool, error)
+	ReleaseLease(ctx context.Context, name, token string) error
+}
+
+// Mover is the AI. Move returns the move the AI of the given level (1 to MaxLevel) plays in
+// pos, which has a legal move for the side to move; Hint returns a good move for the side to
+// move, for a player who asked. Both must be safe for concurrent use and should return soon
+// after ctx ends. A move that is not legal is replaced by the first legal one.
+type Mover interface {
+	Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error)
+	Hint(ctx context.Context, pos engine.Position) (engine.Square, error)
+}
