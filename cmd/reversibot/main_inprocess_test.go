@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot/host/hosttest"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 // startMain runs the program in-process with env over a base configuration and returns it
 // running; the test's cleanup closes it if the test did not.
-func startMain(t *testing.T, env map[string]string, logs *hosttest.LogBuffer) *Main {
+func startMain(t *testing.T, env map[string]string, logs *gametest.LogBuffer) *Main {
 	t.Helper()
 	cfg, err := LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
@@ -49,7 +49,7 @@ func TestMainRestartKeepsTheGame(t *testing.T) {
 		"METRICS_ADDR":       "off",
 		"LOG_LEVEL":          "debug",
 	}
-	var logs hosttest.LogBuffer
+	var logs gametest.LogBuffer
 	defer func() {
 		if t.Failed() {
 			t.Logf("bot log:\n%s", logs.String())
