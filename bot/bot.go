@@ -23,7 +23,6 @@ package bot
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -287,9 +286,9 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxUpdateBody))
-		u := &models.Update{}
+		var u *models.Update
 		if err == nil {
-			err = json.Unmarshal(body, u)
+			u, err = botapi.DecodeUpdate(body)
 		}
 		if err != nil {
 			http.Error(w, "bad update", http.StatusBadRequest)

@@ -200,6 +200,16 @@ func (w *wireUpdate) update() *models.Update {
 	return &u
 }
 
+// DecodeUpdate decodes one update (a webhook request's body) as GetUpdates decodes those of
+// its reply: the message of a callback query holds its id, date and chat only.
+func DecodeUpdate(data []byte) (*models.Update, error) {
+	var w wireUpdate
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, err
+	}
+	return w.update(), nil
+}
+
 // decodeUpdates decodes a getUpdates reply (data) to the updates asked for from offset on
 // (see wireUpdate). An update that does not decode is left out and listed in drops; next is
 // the offset that confirms all the updates of the reply (offset when there are none). err is

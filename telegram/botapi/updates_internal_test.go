@@ -70,6 +70,14 @@ func TestDecodeUpdates(t *testing.T) {
 	if got[4].MyChatMember == nil {
 		t.Errorf("an update of another kind lost its content")
 	}
+	// One update alone (a webhook's) decodes the same.
+	one, err := DecodeUpdate([]byte(fuzzTap))
+	if err != nil || !reflect.DeepEqual(one, want[0]) {
+		t.Errorf("DecodeUpdate = %+v, %v; want %+v", one, err, want[0])
+	}
+	if _, err := DecodeUpdate([]byte(`{"update_id":"x"}`)); err == nil {
+		t.Error("DecodeUpdate of a broken update succeeded")
+	}
 }
 
 // FuzzDecodeUpdates checks decodeUpdates on any reply: it never panics; a reply whose updates
