@@ -21,6 +21,7 @@
 package botapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,16 +133,15 @@ func (r statusRecorder) Do(req *http.Request) (*http.Response, error) {
 // call is how a call is made and tried again.
 type call struct {
 	method string
-	safe   bool        // repeating it does no harm: try it again after a 5xx or a network error
-	rewind func() bool // makes the request ready to be sent again; false: it cannot be (nil: nothing to do)
-	edit   bool        // an edit: "message is not modified" is a success
-	inline bool        // an edit of an inline message: the result `true` is a success
+	safe   bool // repeating it does no harm: try it again after a 5xx or a network error
+	edit   bool // an edit: "message is not modified" is a success
+	inline bool // an edit of an inline message: the result `true` is a success
 }
 
 // do makes the call k with fn (the library's method, given the context of the attempt),
 // trying again as k and c allow.
 func (c *Client) do(ctx context.Context, k call, fn func(ctx context.Context) error) error {
-	return c.retry(ctx, k.safe, k.rewind, func() error { return c.attempt(ctx, k, fn) })
+	return c.retry(ctx, k.safe, func() error { return c.attempt(ctx, k, fn) })
 }
 
 // attempt makes one attempt of the call k.
@@ -192,22 +192,6 @@ func Markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
 		return nil
 	}
 	return kb
-}
-
-// rewinder returns a rewind for a request that uploads r: it seeks r back to its start, and
-// reports false (the request cannot be sent again) when r cannot seek.
-func rewinder(r io.Reader) func() bool {
-	if r == nil {
-		return nil
-	}
-	return func() bool {
-		s, ok := r.(io.Seeker)
-		if !ok {
-			return false
-		}
-		_, err := s.Seek(0, io.SeekStart)
-		return err == nil
-	}
 }
 
 // GetMe returns the bot's own user.
@@ -268,16 +252,24 @@ func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*mo
 	})
 }
 
-// SendPhoto sends a photo. An upload (models.InputFileUpload) is sent again after a 429
-// only when its Data can seek (a *bytes.Reader can); like SendMessage, it is not tried again
-// after a 5xx or a network error.
+// SendPhoto sends a photo. An upload (models.InputFileUpload) is read at once, and each
+// attempt sends its own copy; like SendMessage, it is not tried again after a 5xx or a network
+// error.
 func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models.Message, error) {
-	k := call{method: "sendPhoto"}
-	if up, ok := p.Photo.(*models.InputFileUpload); ok {
-		k.rewind = rewinder(up.Data)
+	params := func() *bot.SendPhotoParams { return p }
+	if up, ok := p.Photo.(*models.InputFileUpload); ok && up.Data != nil {
+		data, err := io.ReadAll(up.Data)
+		if err != nil {
+			return nil, c.fail(ctx, "sendPhoto", 0, err)
+		}
+		params = func() *bot.SendPhotoParams {
+			pp := *p
+			pp.Photo = &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
+			return &pp
+		}
 	}
-	return c.messageCall(ctx, k, func(ctx context.Context) (*models.Message, error) {
-		return c.tg.SendPhoto(ctx, p)
+	return c.messageCall(ctx, call{method: "sendPhoto"}, func(ctx context.Context) (*models.Message, error) {
+		return c.tg.SendPhoto(ctx, params())
 	})
 }
 
@@ -305,15 +297,26 @@ func (c *Client) EditMessageReplyMarkup(ctx context.Context, p *bot.EditMessageR
 }
 
 // EditMessageMedia replaces the photo (and caption, keyboard) of a message, as
-// EditMessageText. A photo uploaded as models.InputMediaPhoto.MediaAttachment is sent again
-// only when it can seek.
+// EditMessageText. A photo uploaded as models.InputMediaPhoto.MediaAttachment is read at
+// once, and each attempt sends its own copy.
 func (c *Client) EditMessageMedia(ctx context.Context, p *bot.EditMessageMediaParams) (*models.Message, error) {
-	k := editCall("editMessageMedia", p.InlineMessageID)
-	if ph, ok := p.Media.(*models.InputMediaPhoto); ok {
-		k.rewind = rewinder(ph.MediaAttachment)
+	const method = "editMessageMedia"
+	params := func() *bot.EditMessageMediaParams { return p }
+	if ph, ok := p.Media.(*models.InputMediaPhoto); ok && ph.MediaAttachment != nil {
+		data, err := io.ReadAll(ph.MediaAttachment)
+		if err != nil {
+			return nil, c.fail(ctx, method, 0, err)
+		}
+		params = func() *bot.EditMessageMediaParams {
+			media := *ph
+			media.MediaAttachment = bytes.NewReader(data)
+			pp := *p
+			pp.Media = &media
+			return &pp
+		}
 	}
-	return c.messageCall(ctx, k, func(ctx context.Context) (*models.Message, error) {
-		return c.tg.EditMessageMedia(ctx, p)
+	return c.messageCall(ctx, editCall(method, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.EditMessageMedia(ctx, params())
 	})
 }
 

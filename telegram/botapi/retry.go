@@ -27,19 +27,19 @@ const (
 // returning fn's last error. An error that is no *Error of a Client (a store's) is returned
 // at once. A Once view runs fn once.
 func (c *Client) Retry(ctx context.Context, fn func() error) error {
-	return c.retry(ctx, true, nil, fn)
+	return c.retry(ctx, true, fn)
 }
 
 // retry runs fn and again as long as its error allows (a 5xx or a network error only when
-// safe), calling rewind (when given) before each retry; it gives up when rewind reports false.
-func (c *Client) retry(ctx context.Context, safe bool, rewind func() bool, fn func() error) error {
+// safe).
+func (c *Client) retry(ctx context.Context, safe bool, fn func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := fn()
 		if err == nil || c.once || ctx.Err() != nil {
 			return err
 		}
 		wait, again := retryWait(err, attempt, safe)
-		if !again || rewind != nil && !rewind() || !sleep(ctx, wait) {
+		if !again || !sleep(ctx, wait) {
 			return err
 		}
 	}
