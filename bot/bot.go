@@ -15,14 +15,12 @@
 // at once (Options.MaxHandlers), which long polling waits for and a webhook request waits
 // for a short time before it is answered 503.
 //
-// The calls of a move's hot path (getUpdates, answerCallbackQuery, editMessageText,
-// editMessageReplyMarkup) bypass go-telegram/bot: JSON bodies written directly, replies
-// checked without decoding the edited message, and the keyboard of a tapped message skipped
-// when an update is decoded. The edits of one step share one store read.
+// Every Bot API call goes through package telegram/botapi (go-telegram/bot's methods, with
+// retries and error kinds); getUpdates there confirms an update only once poll has taken it.
+// The edits of one step share one store read.
 package bot
 
 import (
-	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -44,6 +42,7 @@ import (
 	"github.com/reversibot/reversi/bot/metrics"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 // Options configures a Bot. Token and Store are required.
@@ -98,8 +97,8 @@ const maxIdleConns = 64
 
 // Bot is a running Telegram Reversi bot. Its methods are safe for concurrent use.
 type Bot struct {
-	tg       *tgbot.Bot
-	api      *botAPI // the hot path's calls: answers, edits, getUpdates
+	api      *botapi.Client // every Bot API call, tried again after a 429 and where safe
+	tg       *botapi.Client // api's Once view: calls made once, in steps that b.retry repeats
 	token    string
 	store    *storage.Store
 	svc      *game.Service
@@ -175,26 +174,13 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		b.transport = t
 		client = &http.Client{Timeout: pollTimeout + 10*time.Second, Transport: t}
 	}
-	opts := []tgbot.Option{
-		tgbot.WithSkipGetMe(),
-		tgbot.WithHTTPClient(pollTimeout, client),
-		// Updates are taken by poll, not by the library's Start.
-		tgbot.WithErrorsHandler(func(err error) {
-			if !errors.Is(err, context.Canceled) {
-				b.log.Warn("telegram", "err", b.scrub(err))
-			}
-		}),
-	}
-	if o.APIURL != "" {
-		opts = append(opts, tgbot.WithServerURL(strings.TrimRight(o.APIURL, "/")))
-	}
-	tg, err := tgbot.New(o.Token, opts...)
+	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
+		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) }})
 	if err != nil {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}
-	b.tg = tg
-	b.api = newBotAPI(client, o.APIURL, o.Token)
-	me, err := tg.GetMe(ctx)
+	b.api, b.tg = api, api.Once()
+	me, err := api.GetMe(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bot: getMe: %s", b.scrub(err))
 	}
@@ -235,11 +221,8 @@ func (b *Bot) Setup(ctx context.Context) error {
 		for _, c := range src {
 			cmds = append(cmds, models.BotCommand{Command: c.Command, Description: c.Description})
 		}
-		err := b.retry(ctx, "setMyCommands", func() error {
-			_, err := b.tg.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds,
-				Scope: &models.BotCommandScopeDefault{}, LanguageCode: lang})
-			return err
-		})
+		_, err := b.api.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds,
+			Scope: &models.BotCommandScopeDefault{}, LanguageCode: lang})
 		if err != nil {
 			return fmt.Errorf("bot: setMyCommands %q: %s", lang, b.scrub(err))
 		}
@@ -260,11 +243,7 @@ func (b *Bot) RunPolling(ctx context.Context) error {
 	b.stopRun = stop
 	b.mu.Unlock()
 	defer stop()
-	err := b.retry(ctx, "deleteWebhook", func() error {
-		_, err := b.tg.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{})
-		return err
-	})
-	if err != nil {
+	if _, err := b.api.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped while starting
 		}
@@ -277,11 +256,8 @@ func (b *Bot) RunPolling(ctx context.Context) error {
 // SetWebhook asks Telegram to deliver updates to url with the secret token, which
 // WebhookHandler then checks.
 func (b *Bot) SetWebhook(ctx context.Context, url, secret string) error {
-	err := b.retry(ctx, "setWebhook", func() error {
-		_, err := b.tg.SetWebhook(ctx, &tgbot.SetWebhookParams{URL: url, SecretToken: secret,
-			AllowedUpdates: allowedUpdates})
-		return err
-	})
+	_, err := b.api.SetWebhook(ctx, &tgbot.SetWebhookParams{URL: url, SecretToken: secret,
+		AllowedUpdates: allowedUpdates})
 	if err != nil {
 		return fmt.Errorf("bot: setWebhook: %s", b.scrub(err))
 	}
@@ -309,14 +285,11 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		buf := bufPool.Get().(*bytes.Buffer)
-		buf.Reset()
-		_, err := buf.ReadFrom(io.LimitReader(r.Body, maxUpdateBody))
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxUpdateBody))
 		var u *models.Update
 		if err == nil {
-			u, err = decodeUpdate(cutKeyboards(buf.Bytes(), false)) // u shares no memory with buf
+			u, err = botapi.DecodeUpdate(body)
 		}
-		releaseBuffer(buf)
 		if err != nil {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 )
 
@@ -181,29 +182,24 @@ func canNotice(u *models.Update) bool {
 	return false
 }
 
-// tooFast sends the "too fast" answer to u, once, without retrying.
+// tooFast sends the "too fast" answer to u, once, without retrying (a failure is counted in
+// the metrics under its Bot API method).
 func (b *Bot) tooFast(ctx context.Context, u *models.Update) {
 	b.counters.notices.Add(1)
 	var err error
 	switch {
 	case u.CallbackQuery != nil:
 		lang := normLang(u.CallbackQuery.From.LanguageCode)
-		o := newObject(make([]byte, 0, 128))
-		o.str("callback_query_id", u.CallbackQuery.ID)
-		o.str("text", tr(lang, "flood.too_fast"))
-		err = b.api.call(ctx, "answerCallbackQuery", o.done())
+		_, err = b.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID,
+			Text: tr(lang, "flood.too_fast")})
 	case u.Message != nil:
 		lang := langEN
 		if u.Message.From != nil {
 			lang = normLang(u.Message.From.LanguageCode)
 		}
-		o := newObject(make([]byte, 0, 128))
-		o.int("chat_id", u.Message.Chat.ID)
-		o.str("text", tr(lang, "flood.too_fast"))
-		err = b.api.call(ctx, "sendMessage", o.done())
+		_, err = b.tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: tr(lang, "flood.too_fast")})
 	}
 	if err != nil {
-		b.met.TelegramError("tooFast", errKind(err))
 		b.log.Debug("too fast notice", "update", u.ID, "err", b.scrub(err))
 	}
 }

@@ -3,114 +3,42 @@ package bot
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
-// Limits on waiting for Telegram's rate limits.
-const (
-	maxRetries    = 4
-	maxRetryAfter = 60 * time.Second
-)
-
-// retry runs fn, and again after a 429 once retry_after has passed (at most maxRetries
-// times). It records failures in the metrics.
-func (b *Bot) retry(ctx context.Context, method string, fn func() error) error {
-	for attempt := 0; ; attempt++ {
-		err := fn()
-		if err == nil {
-			return nil
-		}
-		b.met.TelegramError(method, errKind(err))
-		var tooMany *tgbot.TooManyRequestsError
-		if !errors.As(err, &tooMany) || attempt >= maxRetries {
-			return err
-		}
-		wait := min(time.Duration(tooMany.RetryAfter)*time.Second, maxRetryAfter)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-	}
-}
-
-// errKind classifies a Bot API error for the metrics.
-func errKind(err error) string {
-	var tooMany *tgbot.TooManyRequestsError
-	switch {
-	case errors.As(err, &tooMany):
-		return "too_many_requests"
-	case notModified(err):
-		return "not_modified"
-	case errors.Is(err, tgbot.ErrorForbidden):
-		return "forbidden"
-	case errors.Is(err, tgbot.ErrorBadRequest):
-		return "bad_request"
-	case strings.Contains(err.Error(), "error response from telegram"):
-		return "server"
-	}
-	return "network"
-}
-
-// notModified reports Telegram's harmless answer to an edit that changes nothing.
-func notModified(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "message is not modified")
-}
-
-// markup returns m as a ReplyMarkup, nil (no keyboard) when m is nil.
-func markup(m *models.InlineKeyboardMarkup) models.ReplyMarkup {
-	if m == nil {
-		return nil
-	}
-	return m
+// retry runs fn, a step safe to repeat whose Bot API calls are made once each (with b.tg),
+// and again as botapi.Client.Retry decides: after a 429 once retry_after has passed, after
+// a 5xx or a network error after a short backoff. The step's name is for the reader: the
+// client counts each failed call in the metrics under its Bot API method.
+func (b *Bot) retry(ctx context.Context, _ string, fn func() error) error {
+	return b.api.Retry(ctx, fn)
 }
 
 // sendText sends a plain text message.
 func (b *Bot) sendText(ctx context.Context, chatID int64, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
-	var msg *models.Message
-	err := b.retry(ctx, "sendMessage", func() error {
-		var err error
-		msg, err = b.tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: clip(text, 4096),
-			ReplyMarkup: markup(kb)})
-		return err
-	})
-	return msg, err
+	return b.api.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: clip(text, 4096),
+		ReplyMarkup: botapi.Markup(kb)})
 }
 
 // sendPhoto sends a PNG with a caption.
 func (b *Bot) sendPhoto(ctx context.Context, chatID int64, png []byte, caption string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
-	var msg *models.Message
-	err := b.retry(ctx, "sendPhoto", func() error {
-		var err error
-		msg, err = b.tg.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
-			Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(png)},
-			Caption: clip(caption, 1024), ReplyMarkup: markup(kb)})
-		return err
-	})
-	return msg, err
+	return b.api.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
+		Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(png)},
+		Caption: clip(caption, 1024), ReplyMarkup: botapi.Markup(kb)})
 }
 
 // answer answers a callback query (once; the caller makes sure of that).
 func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
-	o := newObject(make([]byte, 0, 128))
-	o.str("callback_query_id", queryID)
-	o.str("text", clip(text, 200))
-	o.bool("show_alert", alert && text != "")
-	body := o.done()
-	return b.retry(ctx, "answerCallbackQuery", func() error {
-		return b.api.call(ctx, "answerCallbackQuery", body)
-	})
+	_, err := b.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: queryID,
+		Text: clip(text, 200), ShowAlert: alert && text != ""})
+	return err
 }
 
 // content is what one board message shows.
@@ -121,77 +49,43 @@ type content struct {
 }
 
 // edit replaces the content of the message ref. "Message is not modified" is success, and so
-// is the `true` an inline edit returns (the lean path never decodes a result).
+// is the `true` an inline edit returns.
 func (b *Bot) edit(ctx context.Context, ref game.MessageRef, c content) error {
-	return b.retry(ctx, editMethod(ref, c), func() error { return b.editOnce(ctx, ref, c) })
-}
-
-// editMethod is the Bot API method that edit uses for c.
-func editMethod(ref game.MessageRef, c content) string {
-	if c.photo != nil && ref.InlineID == "" {
-		return "editMessageMedia"
-	}
-	return "editMessageText"
+	return editWith(ctx, b.api, ref, c)
 }
 
 // editOnce makes one edit request, without retries.
 func (b *Bot) editOnce(ctx context.Context, ref game.MessageRef, c content) error {
+	return editWith(ctx, b.tg, ref, c)
+}
+
+// editWith edits the message ref to show c through api: its photo by editMessageMedia (a
+// message in a chat only: an inline message cannot take an upload), else its text.
+func editWith(ctx context.Context, api *botapi.Client, ref game.MessageRef, c content) error {
 	var err error
-	if editMethod(ref, c) == "editMessageMedia" {
-		_, err = b.tg.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
-			MessageID: ref.MessageID, ReplyMarkup: markup(c.kb),
+	if c.photo != nil && ref.InlineID == "" {
+		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
+			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.kb),
 			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.text, 1024),
 				MediaAttachment: bytes.NewReader(c.photo)}})
-		if notModified(err) {
-			return nil
-		}
 		return err
 	}
-	o := refObject(ref, 64+len(c.text)+kbSize(c.kb))
-	o.str("text", clip(c.text, 4096))
-	o.keyboard("reply_markup", c.kb)
-	return editResult(b.api.call(ctx, "editMessageText", o.done()))
+	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: clip(c.text, 4096),
+		ReplyMarkup: botapi.Markup(c.kb)}
+	if ref.InlineID == "" {
+		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
+	}
+	_, err = api.EditMessageText(ctx, p)
+	return err
 }
 
 // editMarkup replaces only the keyboard of the message ref.
 func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.InlineKeyboardMarkup) error {
-	o := refObject(ref, 64+kbSize(kb))
-	o.keyboard("reply_markup", kb)
-	body := o.done()
-	return b.retry(ctx, "editMessageReplyMarkup", func() error {
-		return editResult(b.api.call(ctx, "editMessageReplyMarkup", body))
-	})
-}
-
-// refObject starts the JSON body of an edit of the message ref, with room for size bytes.
-func refObject(ref game.MessageRef, size int) jsonObject {
-	o := newObject(make([]byte, 0, size))
-	if ref.InlineID != "" {
-		o.str("inline_message_id", ref.InlineID)
-	} else {
-		o.int("chat_id", ref.ChatID)
-		o.int("message_id", int64(ref.MessageID))
+	p := &tgbot.EditMessageReplyMarkupParams{InlineMessageID: ref.InlineID, ReplyMarkup: botapi.Markup(kb)}
+	if ref.InlineID == "" {
+		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
 	}
-	return o
-}
-
-// kbSize estimates the size of kb in JSON, to size a request body at once.
-func kbSize(kb *models.InlineKeyboardMarkup) int {
-	if kb == nil {
-		return 0
-	}
-	n := 32
-	for _, row := range kb.InlineKeyboard {
-		n += 2 + 56*len(row)
-	}
-	return n
-}
-
-// editResult is the outcome of an edit: "message is not modified" is success.
-func editResult(err error) error {
-	if notModified(err) {
-		return nil
-	}
+	_, err := b.api.EditMessageReplyMarkup(ctx, p)
 	return err
 }
 
@@ -272,7 +166,7 @@ func (b *Bot) schedule(ref game.MessageRef, do func(ctx context.Context)) {
 				return
 			}
 			e.mu.Unlock()
-			ctx, cancel := context.WithTimeout(b.base, 2*maxRetryAfter)
+			ctx, cancel := context.WithTimeout(b.base, 2*botapi.MaxRetryAfter)
 			func() {
 				defer func() {
 					if r := recover(); r != nil {

@@ -73,7 +73,7 @@ type holdingTransport struct {
 	next http.RoundTripper
 
 	mu      sync.Mutex
-	chat    string        // `"chat_id":N` of the edit to hold; "" when not armed
+	chat    string        // the chat_id field of the edit to hold, as multipart/form-data; "" when not armed
 	held    chan struct{} // closed when the edit is held
 	release chan struct{} // closed to let it go
 	landed  chan struct{} // closed when its answer came back
@@ -84,7 +84,7 @@ type holdingTransport struct {
 func (t *holdingTransport) holdEdit(chat int64) func() <-chan struct{} {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.chat = `"chat_id":` + strconv.FormatInt(chat, 10)
+	t.chat = "name=\"chat_id\"\r\n\r\n" + strconv.FormatInt(chat, 10) + "\r\n"
 	t.held, t.release, t.landed = make(chan struct{}), make(chan struct{}), make(chan struct{})
 	release, landed := t.release, t.landed
 	return func() <-chan struct{} { close(release); return landed }

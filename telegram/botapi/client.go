@@ -1,0 +1,341 @@
+// Package botapi makes the bot's calls to the Telegram Bot API. Every call but getUpdates
+// goes through go-telegram/bot's methods; on top of them a Client adds what a bot needs
+// around each call:
+//
+//   - a 429 is tried again once its retry_after has passed (at most MaxRetries times, each
+//     wait at most MaxRetryAfter, never past the context's deadline);
+//   - a call that is safe to repeat (an edit, an answer, a setting) is tried again after a
+//     5xx reply or a network error (at most transientRetries times, after a short backoff);
+//     a send is not, as the first attempt may have been delivered;
+//   - every error is an *Error: the method, the HTTP status, its Kind (classified with
+//     errors.Is and errors.As on the library's exported errors), and a text without the
+//     bot's token; errors.Is and errors.As see the library's error inside;
+//   - an edit that changes nothing ("message is not modified") is a success, and so is the
+//     `true` that Telegram answers to an edit of an inline message (which the library
+//     fails to decode into a Message);
+//   - getUpdates is a small request of its own on encoding/json (GetUpdates), which
+//     confirms nothing by itself: the caller chooses when to advance the offset, after it
+//     has taken the updates (the library's own polling confirms them before). Its updates,
+//     and a webhook's (DecodeUpdate), are models.Update with a tapped message cut down to
+//     its id, date and chat, which spares decoding the keyboard of every tap.
+package botapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+)
+
+// DefaultServerURL is Telegram's Bot API server, used when Options.ServerURL is empty.
+const DefaultServerURL = "https://api.telegram.org"
+
+// Options configures a Client. Token is required.
+type Options struct {
+	// Token is the bot's token from BotFather. No error or log line of the Client shows it.
+	Token string
+	// ServerURL is the Bot API server's base URL; "" means DefaultServerURL.
+	ServerURL string
+	// HTTPClient makes the requests; nil means a client with a one-minute timeout. Its
+	// timeout must outlast the long-polling timeout given to GetUpdates.
+	HTTPClient *http.Client
+	// Logger gets the library's own errors and the updates GetUpdates had to leave out;
+	// nil discards.
+	Logger *slog.Logger
+	// OnError is told of every failed attempt of a call (not of those that count as a
+	// success, nor of those cut off by the caller's context); nil tells no one.
+	OnError func(method string, kind Kind)
+}
+
+// Client makes Bot API calls. Its methods are those of go-telegram/bot's Bot (same names,
+// parameters and results), with retries, error kinds and the fixes described in the package
+// documentation. It is safe for concurrent use.
+type Client struct {
+	*shared
+	once bool // make each call once: no retries
+}
+
+// shared is what a Client and its Once view have in common.
+type shared struct {
+	tg      *bot.Bot
+	http    *http.Client
+	url     string // base URL + "/bot" + token + "/"
+	token   string
+	log     *slog.Logger
+	onError func(method string, kind Kind)
+}
+
+// New returns a Client for the bot with the token. It makes no request.
+func New(o Options) (*Client, error) {
+	if strings.TrimSpace(o.Token) == "" {
+		return nil, errors.New("botapi: empty token")
+	}
+	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError}
+	if s.http == nil {
+		s.http = &http.Client{Timeout: time.Minute}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	base := strings.TrimRight(o.ServerURL, "/")
+	if base == "" {
+		base = DefaultServerURL
+	}
+	s.url = base + "/bot" + o.Token + "/"
+	tg, err := bot.New(o.Token,
+		bot.WithSkipGetMe(),
+		bot.WithServerURL(base),
+		bot.WithHTTPClient(s.http.Timeout, statusRecorder{s.http}),
+		bot.WithErrorsHandler(func(err error) {
+			if !errors.Is(err, context.Canceled) {
+				s.log.Warn("telegram", "err", s.scrub(err.Error()))
+			}
+		}))
+	if err != nil {
+		return nil, fmt.Errorf("botapi: %s", s.scrub(err.Error()))
+	}
+	s.tg = tg
+	return &Client{shared: s}, nil
+}
+
+// Once returns a view of c that makes each call once, without retries: for callers that
+// retry a larger step themselves (with Retry) or must not wait.
+func (c *Client) Once() *Client { return &Client{shared: c.shared, once: true} }
+
+// exchange is what the HTTP client saw of one request: the status of its reply (0: none).
+type exchange struct{ status int }
+
+type exchangeKey struct{}
+
+// statusRecorder is the HTTP client given to the library: it notes the status of each reply
+// in the request's exchange, so that an error can be classified by it (the library gives a
+// 5xx reply no error type of its own).
+type statusRecorder struct{ c *http.Client }
+
+func (r statusRecorder) Do(req *http.Request) (*http.Response, error) {
+	resp, err := r.c.Do(req)
+	if x, ok := req.Context().Value(exchangeKey{}).(*exchange); ok && resp != nil {
+		x.status = resp.StatusCode
+	}
+	return resp, err
+}
+
+// call is how a call is made and tried again.
+type call struct {
+	method string
+	safe   bool // repeating it does no harm: try it again after a 5xx or a network error
+	edit   bool // an edit: "message is not modified" is a success
+	inline bool // an edit of an inline message: the result `true` is a success
+}
+
+// do makes the call k with fn (the library's method, given the context of the attempt),
+// trying again as k and c allow.
+func (c *Client) do(ctx context.Context, k call, fn func(ctx context.Context) error) error {
+	return c.retry(ctx, k.safe, func() error { return c.attempt(ctx, k, fn) })
+}
+
+// attempt makes one attempt of the call k.
+func (c *Client) attempt(ctx context.Context, k call, fn func(ctx context.Context) error) error {
+	x := &exchange{}
+	err := fn(context.WithValue(ctx, exchangeKey{}, x))
+	switch {
+	case err == nil:
+		return nil
+	case k.edit && NotModified(err):
+		return nil
+	case k.inline && x.status == http.StatusOK && isTrueResult(err):
+		return nil
+	}
+	return c.fail(ctx, k.method, x.status, err)
+}
+
+// messageType is the type the library decodes an edit's result into.
+var messageType = reflect.TypeFor[models.Message]()
+
+// isTrueResult reports whether err is the library failing to decode the result `true` (an
+// inline message was edited) into a Message.
+func isTrueResult(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te) && te.Value == "bool" && te.Type == messageType
+}
+
+// fail returns err of the method, whose reply had the HTTP status (0: none), as an *Error,
+// and tells OnError unless the caller's context ended.
+func (c *Client) fail(ctx context.Context, method string, status int, err error) error {
+	e := &Error{Method: method, Status: status, Kind: classify(err, status), err: err,
+		text: method + ": " + c.scrub(err.Error())}
+	if c.onError != nil && ctx.Err() == nil {
+		c.onError(method, e.Kind)
+	}
+	return e
+}
+
+// scrub returns s with the token blanked out.
+func (s *shared) scrub(text string) string {
+	return strings.ReplaceAll(text, s.token, "***")
+}
+
+// Markup returns kb as a ReplyMarkup for the library's parameters: nil (no keyboard) when kb
+// is nil, where a nil *InlineKeyboardMarkup in the interface would be sent as "null".
+func Markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
+	if kb == nil {
+		return nil
+	}
+	return kb
+}
+
+// GetMe returns the bot's own user.
+func (c *Client) GetMe(ctx context.Context) (*models.User, error) {
+	var u *models.User
+	err := c.do(ctx, call{method: "getMe", safe: true}, func(ctx context.Context) (err error) {
+		u, err = c.tg.GetMe(ctx)
+		return err
+	})
+	return u, err
+}
+
+// SetMyCommands sets the bot's list of commands.
+func (c *Client) SetMyCommands(ctx context.Context, p *bot.SetMyCommandsParams) (bool, error) {
+	return c.boolCall(ctx, "setMyCommands", func(ctx context.Context) (bool, error) { return c.tg.SetMyCommands(ctx, p) })
+}
+
+// DeleteWebhook removes the webhook, so that getUpdates works.
+func (c *Client) DeleteWebhook(ctx context.Context, p *bot.DeleteWebhookParams) (bool, error) {
+	return c.boolCall(ctx, "deleteWebhook", func(ctx context.Context) (bool, error) { return c.tg.DeleteWebhook(ctx, p) })
+}
+
+// SetWebhook asks Telegram to deliver updates to a URL.
+func (c *Client) SetWebhook(ctx context.Context, p *bot.SetWebhookParams) (bool, error) {
+	return c.boolCall(ctx, "setWebhook", func(ctx context.Context) (bool, error) { return c.tg.SetWebhook(ctx, p) })
+}
+
+// AnswerCallbackQuery answers a button tap. It is tried again after a 5xx or a network
+// error: should the first answer have arrived, the second fails harmlessly.
+func (c *Client) AnswerCallbackQuery(ctx context.Context, p *bot.AnswerCallbackQueryParams) (bool, error) {
+	return c.boolCall(ctx, "answerCallbackQuery", func(ctx context.Context) (bool, error) {
+		return c.tg.AnswerCallbackQuery(ctx, p)
+	})
+}
+
+// AnswerInlineQuery answers an inline query.
+func (c *Client) AnswerInlineQuery(ctx context.Context, p *bot.AnswerInlineQueryParams) (bool, error) {
+	return c.boolCall(ctx, "answerInlineQuery", func(ctx context.Context) (bool, error) {
+		return c.tg.AnswerInlineQuery(ctx, p)
+	})
+}
+
+// boolCall makes a call, safe to repeat, whose result is true.
+func (c *Client) boolCall(ctx context.Context, method string, fn func(ctx context.Context) (bool, error)) (bool, error) {
+	var ok bool
+	err := c.do(ctx, call{method: method, safe: true}, func(ctx context.Context) (err error) {
+		ok, err = fn(ctx)
+		return err
+	})
+	return ok, err
+}
+
+// SendMessage sends a text message. After a 5xx or a network error it is not tried again
+// (the message may have been sent).
+func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*models.Message, error) {
+	return c.messageCall(ctx, call{method: "sendMessage"}, func(ctx context.Context) (*models.Message, error) {
+		return c.tg.SendMessage(ctx, p)
+	})
+}
+
+// SendPhoto sends a photo. An upload (models.InputFileUpload) is read at once, and each
+// attempt sends its own copy; like SendMessage, it is not tried again after a 5xx or a network
+// error.
+func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models.Message, error) {
+	params := func() *bot.SendPhotoParams { return p }
+	if up, ok := p.Photo.(*models.InputFileUpload); ok && up.Data != nil {
+		data, err := io.ReadAll(up.Data)
+		if err != nil {
+			return nil, c.fail(ctx, "sendPhoto", 0, err)
+		}
+		params = func() *bot.SendPhotoParams {
+			pp := *p
+			pp.Photo = &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
+			return &pp
+		}
+	}
+	return c.messageCall(ctx, call{method: "sendPhoto"}, func(ctx context.Context) (*models.Message, error) {
+		return c.tg.SendPhoto(ctx, params())
+	})
+}
+
+// EditMessageText replaces the text (and keyboard) of a message. Its Message is nil when
+// nothing changed or the message is an inline one.
+func (c *Client) EditMessageText(ctx context.Context, p *bot.EditMessageTextParams) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageText", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.EditMessageText(ctx, p)
+	})
+}
+
+// EditMessageCaption replaces the caption (and keyboard) of a message, as EditMessageText.
+func (c *Client) EditMessageCaption(ctx context.Context, p *bot.EditMessageCaptionParams) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageCaption", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.EditMessageCaption(ctx, p)
+	})
+}
+
+// EditMessageReplyMarkup replaces the keyboard of a message (nil removes it), as
+// EditMessageText.
+func (c *Client) EditMessageReplyMarkup(ctx context.Context, p *bot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageReplyMarkup", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.EditMessageReplyMarkup(ctx, p)
+	})
+}
+
+// EditMessageMedia replaces the photo (and caption, keyboard) of a message, as
+// EditMessageText. A photo uploaded as models.InputMediaPhoto.MediaAttachment is read at
+// once, and each attempt sends its own copy.
+func (c *Client) EditMessageMedia(ctx context.Context, p *bot.EditMessageMediaParams) (*models.Message, error) {
+	const method = "editMessageMedia"
+	params := func() *bot.EditMessageMediaParams { return p }
+	if ph, ok := p.Media.(*models.InputMediaPhoto); ok && ph.MediaAttachment != nil {
+		data, err := io.ReadAll(ph.MediaAttachment)
+		if err != nil {
+			return nil, c.fail(ctx, method, 0, err)
+		}
+		params = func() *bot.EditMessageMediaParams {
+			media := *ph
+			media.MediaAttachment = bytes.NewReader(data)
+			pp := *p
+			pp.Media = &media
+			return &pp
+		}
+	}
+	return c.messageCall(ctx, editCall(method, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.EditMessageMedia(ctx, params())
+	})
+}
+
+// editCall is the call of an edit by method of the message with inlineID ("" for a message
+// in a chat).
+func editCall(method, inlineID string) call {
+	return call{method: method, safe: true, edit: true, inline: inlineID != ""}
+}
+
+// messageCall makes a call whose result is a Message; the Message is nil unless the call
+// returned one.
+func (c *Client) messageCall(ctx context.Context, k call, fn func(ctx context.Context) (*models.Message, error)) (*models.Message, error) {
+	var msg *models.Message
+	err := c.do(ctx, k, func(ctx context.Context) error {
+		m, err := fn(ctx)
+		if err == nil {
+			msg = m
+		}
+		return err
+	})
+	return msg, err
+}
