@@ -35,14 +35,15 @@ func TestTelegramFaults(t *testing.T) {
 	c.srv.FailNext("editMessageText", 2, http.StatusTooManyRequests, 1)
 	c.step(g)
 
-	// 502 on both edits of a move: the move is applied and answered, the boards stay behind.
+	// 502 on every attempt of both edits of a move (an edit is tried three times): the move is
+	// applied and answered, the boards stay behind.
 	edits := c.srv.Calls("editMessageText")
-	c.srv.FailNext("editMessageText", 2, http.StatusBadGateway, 0)
+	c.srv.FailNext("editMessageText", 6, http.StatusBadGateway, 0)
 	side, sq, board := c.pick(g)
 	if ans := c.tap(g.users[side], board, sq); ans.ShowAlert {
 		t.Fatalf("move %v refused: %q", sq, ans.Text)
 	}
-	if err := c.srv.WaitFor(guard(t), func(v telegramtest.View) bool { return v.Calls("editMessageText") >= edits+2 }); err != nil {
+	if err := c.srv.WaitFor(guard(t), func(v telegramtest.View) bool { return v.Calls("editMessageText") >= edits+6 }); err != nil {
 		t.Fatalf("the bots never tried to draw the move: %v", err)
 	}
 	stale := len(g.ref.moves)
