@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -83,7 +82,6 @@ func WithCallbackTTL(ttl time.Duration) Option { return func(c *config) { c.call
 type Server struct {
 	cfg     config
 	botUser models.User
-	botJSON []byte // botUser's JSON
 	url     string
 	ln      net.Listener
 	hs      *http.Server
@@ -154,7 +152,6 @@ func Listen(opts ...Option) (*Server, error) {
 		done: make(chan struct{}),
 		whc:  &http.Client{Timeout: 10 * time.Second},
 	}
-	s.botJSON = mustJSON(s.botUser)
 	s.st.init()
 	s.hs = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(2)
@@ -296,26 +293,18 @@ func writeError(w http.ResponseWriter, e *apiError) {
 }
 
 func writeResult(w http.ResponseWriter, result any) {
-	var raw []byte
-	switch v := result.(type) {
-	case json.RawMessage:
-		raw = v
-	case bool:
-		raw = []byte(strconv.FormatBool(v))
-	default:
-		var err error
-		if raw, err = json.Marshal(v); err != nil {
-			writeError(w, &apiError{code: http.StatusInternalServerError, desc: "Internal Server Error: " + err.Error()})
-			return
-		}
+	body, err := json.Marshal(struct {
+		OK     bool `json:"ok"`
+		Result any  `json:"result"`
+	}{true, result})
+	if err != nil {
+		writeError(w, &apiError{code: http.StatusInternalServerError, desc: "Internal Server Error: " + err.Error()})
+		return
 	}
-	const head, tail = `{"ok":true,"result":`, "}"
 	h := w.Header()
 	h["Content-Type"] = []string{"application/json"}
-	h["Content-Length"] = []string{strconv.Itoa(len(head) + len(raw) + len(tail))} // not chunked
-	_, _ = io.WriteString(w, head)
-	_, _ = w.Write(raw)
-	_, _ = io.WriteString(w, tail)
+	h["Content-Length"] = []string{strconv.Itoa(len(body))} // not chunked
+	_, _ = w.Write(body)
 }
 
 // FailNext makes the next n calls of method (Telegram's spelling, case does

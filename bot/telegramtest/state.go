@@ -93,12 +93,11 @@ type userState struct {
 }
 
 type chatState struct {
-	model     models.Chat
-	modelJSON []byte         // model's JSON, once needed
-	members   map[int64]bool // groups only
-	msgs      []*msgState
-	byID      map[int]*msgState
-	nextID    int
+	model   models.Chat
+	members map[int64]bool // groups only
+	msgs    []*msgState
+	byID    map[int]*msgState
+	nextID  int
 }
 
 type fileState struct {
@@ -132,11 +131,6 @@ type msgState struct {
 	// keyboard is never changed in place, only replaced).
 	markupJSON []byte
 	markupFor  *models.InlineKeyboardMarkup
-}
-
-// setMarkup gives m the keyboard mk and, when known (else nil), its JSON.
-func (m *msgState) setMarkup(mk *models.InlineKeyboardMarkup, js []byte) {
-	m.markup, m.markupJSON, m.markupFor = mk, js, mk
 }
 
 type queryState struct {
