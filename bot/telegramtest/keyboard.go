@@ -1,8 +1,6 @@
 package telegramtest
 
 import (
-	"encoding/json"
-
 	"github.com/go-telegram/bot/models"
 )
 
@@ -57,33 +55,46 @@ func samePtr[T comparable](a, b *T) bool {
 
 // answerButton is a button as Telegram writes it in answers and updates: as encoding/json
 // writes models.InlineKeyboardButton, but without the copy_text of a button that has none
-// (the library's type cannot leave it out).
+// (the library's type cannot leave it out). Its fields are the library's, so that a button
+// converts to it.
 type answerButton struct {
-	models.InlineKeyboardButton
-	CopyText *models.CopyTextButton `json:"copy_text,omitempty"`
+	Text                         string                              `json:"text"`
+	IconCustomEmojiID            string                              `json:"icon_custom_emoji_id,omitempty"`
+	Style                        string                              `json:"style,omitempty"`
+	URL                          string                              `json:"url,omitempty"`
+	CallbackData                 string                              `json:"callback_data,omitempty"`
+	WebApp                       *models.WebAppInfo                  `json:"web_app,omitempty"`
+	LoginURL                     *models.LoginURL                    `json:"login_url,omitempty"`
+	SwitchInlineQuery            string                              `json:"switch_inline_query,omitempty"`
+	SwitchInlineQueryCurrentChat string                              `json:"switch_inline_query_current_chat,omitempty"`
+	SwitchInlineQueryChosenChat  *models.SwitchInlineQueryChosenChat `json:"switch_inline_query_chosen_chat,omitempty"`
+	CopyText                     models.CopyTextButton               `json:"copy_text,omitzero"`
+	CallbackGame                 *models.CallbackGame                `json:"callback_game,omitempty"`
+	Pay                          bool                                `json:"pay,omitempty"`
 }
 
-// keyboardJSON encodes mk, which must have rows, as Telegram writes it in answers and
-// updates.
-func keyboardJSON(mk *models.InlineKeyboardMarkup) json.RawMessage {
+// answerKeyboard is an inline keyboard as Telegram writes it in answers and updates.
+type answerKeyboard struct {
+	InlineKeyboard [][]answerButton `json:"inline_keyboard"`
+}
+
+// answerMarkup is mk as Telegram writes it in answers and updates; nil when mk has no rows.
+func answerMarkup(mk *models.InlineKeyboardMarkup) *answerKeyboard {
+	if mk == nil || len(mk.InlineKeyboard) == 0 {
+		return nil
+	}
 	n := 0
 	for _, row := range mk.InlineKeyboard {
 		n += len(row)
 	}
 	buttons := make([]answerButton, 0, n)
-	rows := make([][]answerButton, 0, len(mk.InlineKeyboard))
+	out := &answerKeyboard{InlineKeyboard: make([][]answerButton, 0, len(mk.InlineKeyboard))}
 	for _, row := range mk.InlineKeyboard {
 		start := len(buttons)
-		for i := range row {
-			b := answerButton{InlineKeyboardButton: row[i]}
-			if row[i].CopyText.Text != "" {
-				b.CopyText = &row[i].CopyText
-			}
-			buttons = append(buttons, b)
+		for _, b := range row {
+			buttons = append(buttons, answerButton(b))
 		}
-		rows = append(rows, buttons[start:len(buttons):len(buttons)])
+		out.InlineKeyboard = append(out.InlineKeyboard, buttons[start:len(buttons):len(buttons)])
 	}
-	return mustJSON(struct {
-		InlineKeyboard [][]answerButton `json:"inline_keyboard"`
-	}{rows})
+	return out
 }

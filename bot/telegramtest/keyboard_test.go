@@ -35,7 +35,7 @@ func TestParseMarkup(t *testing.T) {
 	board := boardMarkup()
 	for name, raw := range map[string]string{
 		"library": string(mustJSON(board)),
-		"answer":  string(keyboardJSON(board)),
+		"answer":  string(mustJSON(answerMarkup(board))),
 		"indented": func() string {
 			b, _ := json.MarshalIndent(board, " ", "\t")
 			return " \n" + string(b) + "\r\n"
@@ -93,22 +93,22 @@ func TestParseMarkup(t *testing.T) {
 	}
 }
 
-// TestKeyboardJSON checks the keyboard of answers and updates: encoding/json's encoding of
+// TestAnswerMarkup checks the keyboard of answers and updates: encoding/json's encoding of
 // the library's type but for the empty copy_text Telegram leaves out, which reads back as
 // the same keyboard.
-func TestKeyboardJSON(t *testing.T) {
+func TestAnswerMarkup(t *testing.T) {
 	board := boardMarkup()
 	board.InlineKeyboard[8][0].WebApp = &models.WebAppInfo{URL: "https://x"}
-	got := keyboardJSON(board)
+	got := mustJSON(answerMarkup(board))
 	if want := strings.ReplaceAll(string(mustJSON(board)), emptyCopyText, ""); !jsonEqual(t, got, []byte(want)) {
-		t.Errorf("keyboardJSON =\n%s\nwant\n%s", got, want)
+		t.Errorf("answerMarkup encodes as\n%s\nwant\n%s", got, want)
 	}
 	if strings.Count(string(got), `"copy_text"`) != 1 {
-		t.Errorf("keyboardJSON = %s, want the one copy_text", got)
+		t.Errorf("answerMarkup encodes as %s, want the one copy_text", got)
 	}
 	var back models.InlineKeyboardMarkup
 	if err := json.Unmarshal(got, &back); err != nil || !reflect.DeepEqual(&back, board) {
-		t.Errorf("keyboardJSON reads back as %+v, %v", back, err)
+		t.Errorf("answerMarkup reads back as %+v, %v", back, err)
 	}
 }
 

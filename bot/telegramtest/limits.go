@@ -52,21 +52,19 @@ type wireMarkup struct {
 // wireButton is an inline keyboard button as sent, keeping which of its plain fields were
 // present (an empty string counts), to judge the button as Telegram does.
 type wireButton struct {
-	Text                         *string         `json:"text"`
-	IconCustomEmojiID            string          `json:"icon_custom_emoji_id"`
-	Style                        string          `json:"style"`
-	URL                          *string         `json:"url"`
-	CallbackData                 *string         `json:"callback_data"`
-	SwitchInlineQuery            *string         `json:"switch_inline_query"`
-	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat"`
-	SwitchInlineQueryChosenChat  json.RawMessage `json:"switch_inline_query_chosen_chat"`
-	WebApp                       json.RawMessage `json:"web_app"`
-	LoginURL                     json.RawMessage `json:"login_url"`
-	CopyText                     *struct {
-		Text string `json:"text"`
-	} `json:"copy_text"`
-	CallbackGame json.RawMessage `json:"callback_game"`
-	Pay          bool            `json:"pay"`
+	Text                         *string               `json:"text"`
+	IconCustomEmojiID            string                `json:"icon_custom_emoji_id"`
+	Style                        string                `json:"style"`
+	URL                          *string               `json:"url"`
+	CallbackData                 *string               `json:"callback_data"`
+	SwitchInlineQuery            *string               `json:"switch_inline_query"`
+	SwitchInlineQueryCurrentChat *string               `json:"switch_inline_query_current_chat"`
+	SwitchInlineQueryChosenChat  json.RawMessage       `json:"switch_inline_query_chosen_chat"`
+	WebApp                       json.RawMessage       `json:"web_app"`
+	LoginURL                     json.RawMessage       `json:"login_url"`
+	CopyText                     models.CopyTextButton `json:"copy_text"`
+	CallbackGame                 json.RawMessage       `json:"callback_game"`
+	Pay                          bool                  `json:"pay"`
 }
 
 func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
@@ -157,11 +155,8 @@ func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
 		}
 	}
 	btn.IconCustomEmojiID, btn.Style = b.IconCustomEmojiID, b.Style
-	if b.CopyText != nil { // go-telegram/bot always sends one, empty when there is none
-		btn.CopyText = models.CopyTextButton{Text: b.CopyText.Text}
-	}
-	btn.Pay = b.Pay
-	rare := 0 // the actions that are objects
+	btn.CopyText, btn.Pay = b.CopyText, b.Pay // an empty copy_text is none
+	rare := 0                                 // the actions that are objects
 	if present(b.SwitchInlineQueryChosenChat) {
 		rare++
 		var c models.SwitchInlineQueryChosenChat

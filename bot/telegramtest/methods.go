@@ -134,22 +134,18 @@ func (s *Server) messageModelLocked(m *msgState) models.Message {
 }
 
 // messageJSONLocked renders m as the Bot API's Message in JSON: encoding/json's encoding of
-// messageModelLocked's Message with the keyboard as keyboardJSON writes it. The keyboard's
-// JSON is kept until the keyboard changes: a board is sent once and then appears in the
-// answer to every edit and in every callback query pressed on it.
+// messageModelLocked's Message with the keyboard as answerMarkup has it. The JSON is kept
+// until the message changes: a board is sent or edited once and then appears in every
+// callback query pressed on it.
 func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
-	var mk json.RawMessage
-	if m.markup != nil && len(m.markup.InlineKeyboard) > 0 {
-		if m.markupFor != m.markup || m.markupJSON == nil {
-			m.markupJSON, m.markupFor = keyboardJSON(m.markup), m.markup
-		}
-		mk = m.markupJSON
+	if m.json == nil {
+		msg := s.messageModelLocked(m)
+		m.json = mustJSON(struct {
+			*models.Message
+			ReplyMarkup *answerKeyboard `json:"reply_markup,omitempty"` // hides Message's
+		}{&msg, answerMarkup(m.markup)})
 	}
-	msg := s.messageModelLocked(m)
-	return mustJSON(struct {
-		*models.Message
-		ReplyMarkup json.RawMessage `json:"reply_markup,omitempty"` // hides Message's
-	}{&msg, mk})
+	return m.json
 }
 
 // Handlers decode and check what depends on the request alone (text, entities, keyboard)
@@ -296,6 +292,7 @@ func (s *Server) editTargetLocked(r *request) (*msgState, *apiError) {
 
 // editedLocked records a successful edit and renders the method's result.
 func (s *Server) editedLocked(m *msgState) any {
+	m.json = nil
 	m.edits++
 	m.editDate = s.nowUnix()
 	m.seq = s.st.nextSeq()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -292,19 +293,25 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
+// writeResult answers {"ok":true,"result":result}. A json.RawMessage result is a message
+// that messageJSONLocked encoded (with encoding/json), which goes into the answer as it is:
+// encoding/json would only check it and copy it again.
 func writeResult(w http.ResponseWriter, result any) {
-	body, err := json.Marshal(struct {
-		OK     bool `json:"ok"`
-		Result any  `json:"result"`
-	}{true, result})
-	if err != nil {
-		writeError(w, &apiError{code: http.StatusInternalServerError, desc: "Internal Server Error: " + err.Error()})
-		return
+	raw, ok := result.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(result); err != nil {
+			writeError(w, &apiError{code: http.StatusInternalServerError, desc: "Internal Server Error: " + err.Error()})
+			return
+		}
 	}
+	const head, tail = `{"ok":true,"result":`, "}"
 	h := w.Header()
 	h["Content-Type"] = []string{"application/json"}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))} // not chunked
-	_, _ = w.Write(body)
+	h["Content-Length"] = []string{strconv.Itoa(len(head) + len(raw) + len(tail))} // not chunked
+	_, _ = io.WriteString(w, head)
+	_, _ = w.Write(raw)
+	_, _ = io.WriteString(w, tail)
 }
 
 // FailNext makes the next n calls of method (Telegram's spelling, case does

@@ -127,10 +127,9 @@ type msgState struct {
 	seq      int64
 	source   string // text or caption as the bot sent it, before parse_mode
 
-	// markupJSON is the JSON of markupFor, which is markup while the cache is current (a
-	// keyboard is never changed in place, only replaced).
-	markupJSON []byte
-	markupFor  *models.InlineKeyboardMarkup
+	// json is messageJSONLocked's rendering of the message, until the message changes
+	// (editedLocked drops it; nothing else changes what it holds).
+	json json.RawMessage
 }
 
 type queryState struct {
