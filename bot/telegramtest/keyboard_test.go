@@ -93,6 +93,28 @@ func TestParseMarkup(t *testing.T) {
 	}
 }
 
+// TestParseMarkupReusesNothing checks that a keyboard decoded into the buffers of an
+// earlier one keeps nothing of it.
+func TestParseMarkupReusesNothing(t *testing.T) {
+	full := `{"inline_keyboard":[` + strings.Repeat(`[`+strings.Repeat(`{"text":"x","url":"https://a","callback_data":"y","switch_inline_query":"","web_app":{"url":"https://b"},"copy_text":{"text":"c"},"pay":true},`, 7)+
+		`{"text":"x","callback_data":"y"}],`, 11) + `[{"text":"x","callback_data":"y"}]]}`
+	bare := `{"inline_keyboard":[[{"text":"a","callback_data":"b"}],[{"text":"c","callback_data":"d"},{"text":"e","callback_data":"f"}]]}`
+	want := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{{Text: "a", CallbackData: "b"}}, {{Text: "c", CallbackData: "d"}, {Text: "e", CallbackData: "f"}},
+	}}
+	for range 3 {
+		if _, err := parseMarkup(full); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := parseMarkup(bare); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("after a full keyboard, parseMarkup(%s) = %+v, %v", bare, got, err)
+		}
+		if got, err := parseMarkup(`{"inline_keyboard":[[{"text":"a"}]]}`); err == nil {
+			t.Fatalf("after a full keyboard, a text button was taken: %+v", got)
+		}
+	}
+}
+
 // TestAnswerMarkup checks the keyboard of answers and updates: encoding/json's encoding of
 // the library's type but for the empty copy_text Telegram leaves out, which reads back as
 // the same keyboard.

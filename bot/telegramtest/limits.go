@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -76,7 +77,9 @@ func parseMarkup(raw string) (*models.InlineKeyboardMarkup, *apiError) {
 	if blank(raw) || strings.TrimSpace(raw) == "null" {
 		return nil, nil
 	}
-	var w wireMarkup
+	rows := getRows()
+	defer putRows(rows)
+	w := wireMarkup{InlineKeyboard: rows}
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
@@ -84,13 +87,54 @@ func parseMarkup(raw string) (*models.InlineKeyboardMarkup, *apiError) {
 		}
 		return nil, badRequest("can't parse reply keyboard markup JSON object") // not JSON, or not an object
 	}
-	if w.InlineKeyboard == nil {
+	if w.InlineKeyboard != nil && len(*rows) == 0 { // [], or no inline_keyboard at all?
+		var p struct {
+			InlineKeyboard json.RawMessage `json:"inline_keyboard"`
+		}
+		_ = json.Unmarshal([]byte(raw), &p) // valid JSON, an object: cannot fail
+		if !present(p.InlineKeyboard) {
+			w.InlineKeyboard = nil
+		}
+	}
+	if w.InlineKeyboard == nil { // absent or null
 		if w.Keyboard != nil || w.RemoveKeyboard != nil || w.ForceReply != nil {
 			return nil, nil
 		}
 		return nil, badRequest("can't find field \"inline_keyboard\"")
 	}
-	return buildKeyboard(*w.InlineKeyboard)
+	return buildKeyboard(*rows)
+}
+
+// wireRows are buffers for the rows of a reply_markup: encoding/json decodes a JSON array
+// into the room a slice already has, so a board's rows and buttons are decoded into the
+// memory of an earlier one.
+var wireRows = sync.Pool{New: func() any { return new([][]wireButton) }}
+
+// maxPooledButtons bounds the buttons a pooled buffer keeps room for (a giant keyboard's
+// buffer is left to the garbage collector).
+const maxPooledButtons = 2 * MaxButtons
+
+// getRows returns an empty buffer of rows whose room holds only zero buttons (decoding into
+// a button sets only the fields present, so the buttons of an earlier keyboard must go).
+func getRows() *[][]wireButton {
+	rows := wireRows.Get().(*[][]wireButton)
+	all := (*rows)[:cap(*rows)]
+	for i := range all {
+		clear(all[i][:cap(all[i])])
+	}
+	*rows = all[:0]
+	return rows
+}
+
+// putRows gives rows back to the pool unless it grew too large.
+func putRows(rows *[][]wireButton) {
+	n := 0
+	for _, row := range (*rows)[:cap(*rows)] {
+		n += cap(row)
+	}
+	if n <= maxPooledButtons && cap(*rows) <= maxPooledButtons {
+		wireRows.Put(rows)
+	}
 }
 
 // parseMarkupValue is parseMarkup for a markup already inside a JSON document.
