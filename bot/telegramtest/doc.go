@@ -93,15 +93,14 @@
 //
 // # Cost
 //
-// The fake is built to cost a load test little per request: request fields,
-// text and keyboards are decoded and checked before the server's lock is
-// taken, the keyboards and JSON bodies a bot sends take a lean decoder
-// (anything unusual falls back to encoding/json, with the same result), a
-// keyboard's JSON is encoded once per change (or taken as sent, when the bot
-// sent it in that very form) and reused in the answer to the edit and in every
-// callback query pressed on it, and a wait wakes only for what it waits for.
-// Keyboards in answers and updates leave out an empty copy_text, as Telegram
-// does. BenchmarkEditBoardJSON measures one board edit.
+// Requests and answers go through encoding/json only: a JSON body is read into its fields,
+// a reply_markup into small local structs that keep which button fields were present (to
+// judge a button as Telegram does), and messages, updates and answers are encoded from the
+// library's models types. Request fields, text and keyboards are decoded and checked before
+// the server's lock is taken; a message's JSON is encoded once per change and reused in the
+// answer to the call that made it and in every callback query pressed on it; and a wait
+// wakes only for what it waits for. Keyboards in answers and updates leave out an empty
+// copy_text, as Telegram does. BenchmarkEditBoardJSON measures one board edit.
 //
 // # Faults and webhooks
 //

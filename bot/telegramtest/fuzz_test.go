@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 )
 
 func FuzzParseMarkup(f *testing.F) {
@@ -154,4 +161,213 @@ func FuzzDeliverRaw(f *testing.F) {
 		}
 		s.st.updates = nil
 	})
+}
+
+// bodyTypes are the content types FuzzDecodeBody sends its bodies as.
+var bodyTypes = []string{
+	"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=XX",
+	"application/json; charset=utf-8", "text/plain", "",
+}
+
+// FuzzDecodeBody decodes arbitrary bodies of every content type: decodeBody never panics,
+// refuses only with a Bad Request, and its fields are what encoding/json, net/url and
+// mime/multipart read from the body.
+func FuzzDecodeBody(f *testing.F) {
+	f.Add(uint8(0), []byte(`{"chat_id":123,"text":"a\nb","reply_markup":{"inline_keyboard":[[{"text":"x","callback_data":"y"}]]}}`))
+	f.Add(uint8(0), []byte(`{"a":null,"a":"x","b":-0.5E-3,"c":[true,false,null],"d":"\ud800"}`))
+	f.Add(uint8(0), []byte("{\"a\":\"\xff\",\"b\":{\"c\":\"\xfe\"}}"))
+	f.Add(uint8(1), []byte("chat_id=1&text=a%20b&reply_markup=%7B%7D&text=c"))
+	f.Add(uint8(2), []byte("--XX\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nhi\r\n--XX\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.png\"\r\n\r\nPNG\r\n--XX--\r\n"))
+	f.Add(uint8(4), []byte("a=1;b"))
+	f.Fuzz(func(t *testing.T, kind uint8, body []byte) {
+		ct := bodyTypes[int(kind)%len(bodyTypes)]
+		req := &request{fields: map[string]string{}, files: map[string]upload{}}
+		if err := decodeBody(req, ct, body); err != nil {
+			if err.code != http.StatusBadRequest || !strings.HasPrefix(err.desc, "Bad Request: ") {
+				t.Fatalf("decodeBody(%q, %q) = %v", ct, body, err)
+			}
+			return
+		}
+		if len(bytes.TrimSpace(body)) == 0 {
+			if len(req.fields)+len(req.files) != 0 {
+				t.Fatalf("an empty body gave %q", req.fields)
+			}
+			return
+		}
+		switch {
+		case strings.HasPrefix(ct, "application/json"):
+			var obj map[string]any
+			if err := json.Unmarshal(body, &obj); err != nil || len(obj) != len(req.fields) {
+				t.Fatalf("decodeBody took %q as %q; encoding/json reads %v, %v", body, req.fields, obj, err)
+			}
+			for k, v := range obj {
+				got := req.fields[k]
+				switch v := v.(type) {
+				case nil:
+					if got != "" {
+						t.Fatalf("%q: null read as %q", k, got)
+					}
+				case string:
+					if got != v {
+						t.Fatalf("%q: %q read as %q", k, v, got)
+					}
+				default: // the member's JSON text
+					var back any
+					if err := json.Unmarshal([]byte(got), &back); err != nil || !reflect.DeepEqual(back, v) {
+						t.Fatalf("%q: %v read as %q", k, v, got)
+					}
+				}
+			}
+		case strings.HasPrefix(ct, "multipart/"):
+			form, err := multipart.NewReader(bytes.NewReader(body), "XX").ReadForm(1 << 20)
+			if err != nil && len(req.fields)+len(req.files) == 0 {
+				return // no part: ReadForm says so, NextPart reads the end
+			}
+			if err != nil {
+				t.Fatalf("decodeBody took multipart %q as %q; mime/multipart refuses it: %v", body, req.fields, err)
+			}
+			for k, v := range req.fields {
+				if vs := form.Value[k]; len(vs) == 0 || vs[len(vs)-1] != v {
+					t.Fatalf("multipart %q: %q read as %q, want the last of %q", body, k, v, vs)
+				}
+			}
+			for k, up := range req.files {
+				fs := form.File[k]
+				if len(fs) == 0 || fs[len(fs)-1].Filename != up.name || fs[len(fs)-1].Size != int64(len(up.data)) {
+					t.Fatalf("multipart %q: file %q read as %q (%d bytes)", body, k, up.name, len(up.data))
+				}
+			}
+			_ = form.RemoveAll()
+		default:
+			vals, err := url.ParseQuery(string(body))
+			if err != nil || len(vals) != len(req.fields) {
+				t.Fatalf("form %q read as %q; net/url reads %q, %v", body, req.fields, vals, err)
+			}
+			for k, vs := range vals {
+				if req.fields[k] != vs[0] {
+					t.Fatalf("form %q: %q read as %q, want %q", body, k, req.fields[k], vs[0])
+				}
+			}
+		}
+	})
+}
+
+// inProcess is an HTTP client of the server that calls its ServeHTTP, without the network.
+type inProcess struct{ s *Server }
+
+func (c inProcess) Do(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	c.s.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
+// FuzzLibraryRoundTrip edits a message through go-telegram/bot, which encodes the request
+// as multipart/form-data with the keyboard as a JSON text field, and reads the answer back
+// with the library: what the fake stores and answers is what was sent, and what it refuses
+// (with Telegram's error) is what formatText and parseMarkup refuse of the text and of the
+// keyboard's JSON.
+func FuzzLibraryRoundTrip(f *testing.F) {
+	s := New()
+	defer s.Close()
+	u := s.NewUser("Fuzz", "en")
+	if _, err := u.Send(u.ID(), "/start"); err != nil {
+		f.Fatal(err)
+	}
+	c, err := bot.New(s.Token(), bot.WithServerURL("http://fake.invalid"), bot.WithSkipGetMe(),
+		bot.WithHTTPClient(time.Minute, inProcess{s}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	first, err := c.SendMessage(context.Background(), &bot.SendMessageParams{ChatID: u.ID(), Text: "first"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("Alice vs Bob\n⚫ to move", "·", "v1:m:34:123456", "https://t.me/ReversiTestBot?start=x", "", uint8(8), uint8(8))
+	f.Add("a\r\n--boundary\r\n\"", "\"<b>", "\x00", "tg://resolve?domain=x", "copy", uint8(1), uint8(9))
+	f.Add(" ", "x", "", "", "", uint8(13), uint8(8))
+	f.Add("\xff", "\xfe", strings.Repeat("d", 65), "ftp://x", "\u2028", uint8(2), uint8(3))
+	f.Fuzz(func(t *testing.T, text, label, data, link, copyText string, rows, cols uint8) {
+		kb := &models.InlineKeyboardMarkup{}
+		for r := range int(rows%14) + 1 {
+			row := make([]models.InlineKeyboardButton, int(cols%10)+1)
+			for c := range row {
+				b := &row[c]
+				b.Text = label
+				switch (r + c) % 4 {
+				case 0:
+					b.CallbackData = fmt.Sprint(data, r, c)
+				case 1:
+					b.URL = link
+				case 2:
+					b.CopyText.Text = copyText
+				case 3:
+					b.CallbackData = data
+				}
+			}
+			kb.InlineKeyboard = append(kb.InlineKeyboard, row)
+		}
+		before, ok := s.Message(u.ID(), first.ID)
+		if !ok {
+			t.Fatal("the message is gone")
+		}
+		got, err := c.EditMessageText(context.Background(), &bot.EditMessageTextParams{
+			ChatID: u.ID(), MessageID: first.ID, Text: text, ReplyMarkup: kb,
+		})
+
+		// What the fake should make of the request: the library sends the text as it is and
+		// the keyboard as encoding/json writes it.
+		visible, want := formatText(text, "", MaxTextLen, "message is too long")
+		if blank(text) {
+			want = badRequest("message text is empty")
+		}
+		mk, merr := parseMarkup(string(mustJSON(kb)))
+		if want == nil {
+			want = merr
+		}
+		if want == nil && visible == before.Text && sameMarkup(mk, before.Markup) {
+			want = errNotModified
+		}
+		if want != nil {
+			if err == nil || !strings.Contains(err.Error(), want.desc) {
+				t.Fatalf("EditMessageText(%q, %s) = %v; want %q", text, mustJSON(kb), err, want.desc)
+			}
+			if after, _ := s.Message(u.ID(), first.ID); after.Edits != before.Edits {
+				t.Fatal("a refused edit changed the message")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("EditMessageText(%q, %s): %v", text, mustJSON(kb), err)
+		}
+		if utf8.ValidString(label) && utf8.ValidString(data) && utf8.ValidString(link) && utf8.ValidString(copyText) &&
+			!reflect.DeepEqual(mk, kb) {
+			t.Fatalf("keyboard %+v read as %+v", kb, mk)
+		}
+		after, _ := s.Message(u.ID(), first.ID)
+		if after.Text != text || !sameMarkup(after.Markup, mk) || after.Edits != before.Edits+1 {
+			t.Fatalf("stored %+v; sent %q, %+v", after, text, mk)
+		}
+		if got.Text != text || !reflect.DeepEqual(got.ReplyMarkup, mk) {
+			t.Fatalf("answered %+v; sent %q, %+v", got, text, mk)
+		}
+	})
+}
+
+// TestDecodeMultipart checks a multipart/form-data body as mime/multipart writes it (and
+// go-telegram/bot sends it): text fields and files.
+func TestDecodeMultipart(t *testing.T) {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	if err := w.SetBoundary("XX"); err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := w.CreateFormField("text")
+	_, _ = fw.Write([]byte("hi"))
+	ff, _ := w.CreateFormFile("photo", "a.png")
+	_, _ = ff.Write([]byte("PNG"))
+	_ = w.Close()
+	req := &request{fields: map[string]string{}, files: map[string]upload{}}
+	if err := decodeBody(req, w.FormDataContentType(), body.Bytes()); err != nil || req.fields["text"] != "hi" || string(req.files["photo"].data) != "PNG" {
+		t.Fatalf("decodeBody(%q) = %+v, %v", body.Bytes(), req, err)
+	}
 }

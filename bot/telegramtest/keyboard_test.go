@@ -29,108 +29,122 @@ func boardMarkup() *models.InlineKeyboardMarkup {
 	return kb
 }
 
-// TestFastKeyboardTakesTheBotsKeyboards checks that the keyboards a bot sends take the fast
-// path (else the fake would silently stay slow) and decode as the encoding/json path decodes
-// them.
-func TestFastKeyboardTakesTheBotsKeyboards(t *testing.T) {
+// TestParseMarkup checks parseMarkup on the keyboards a bot sends, in every spelling
+// JSON allows, and on what Telegram refuses, with Telegram's errors.
+func TestParseMarkup(t *testing.T) {
+	board := boardMarkup()
 	for name, raw := range map[string]string{
-		"board":     string(mustJSON(boardMarkup())),
-		"lean":      string(keyboardJSON(boardMarkup())),
-		"spaces":    " {\n\t\"inline_keyboard\" : [ [ { \"text\" : \"a\" , \"callback_data\" : \"b\" , \"pay\" : false } ] , [ ] ] }\r\n",
-		"pay":       `{"inline_keyboard":[[{"text":"a","pay":true,"copy_text":{}}]]}`,
-		"empty":     `{"inline_keyboard":[]}`,
-		"unicode":   `{"inline_keyboard":[[{"text":"ж⚪😀","callback_data":"é"}]]}`,
-		"full rows": `{"inline_keyboard":[` + strings.Repeat(`[`+strings.Repeat(`{"text":"x","callback_data":"y"},`, 7)+`{"text":"x","callback_data":"y"}],`, 12) + `[{"text":"x","url":"tg://resolve?domain=a"},{"text":"x","url":"https://t.me/a"},{"text":"x","url":"http://a"},{"text":"x","switch_inline_query":""}]]}`,
+		"library": string(mustJSON(board)),
+		"answer":  string(mustJSON(answerMarkup(board))),
+		"indented": func() string {
+			b, _ := json.MarshalIndent(board, " ", "\t")
+			return " \n" + string(b) + "\r\n"
+		}(),
+		"escaped":    strings.ReplaceAll(string(mustJSON(board)), `"text"`, `"t\u0065xt"`),
+		"empty rows": strings.Replace(string(mustJSON(board)), `[[`, `[[],[`, 1),
 	} {
-		got, canon, ok := fastKeyboard(raw)
-		if !ok {
-			t.Errorf("%s: fastKeyboard(%q) declined", name, raw)
-			continue
-		}
-		if wantCanon := name == "lean" || name == "unicode"; canon != wantCanon { // full rows: an empty switch_inline_query
-			t.Errorf("%s: fastKeyboard says canonical %v, want %v", name, canon, wantCanon)
-		}
-		if canon && raw != string(keyboardJSON(got)) {
-			t.Errorf("%s: canonical, but keyboardJSON writes %s", name, keyboardJSON(got))
-		}
-		want, err := parseMarkupJSON(raw)
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: fastKeyboard = %+v\nencoding/json path %+v, %v", name, got, want, err)
+		got, err := parseMarkup(raw)
+		if err != nil || !reflect.DeepEqual(got, board) {
+			t.Errorf("%s: parseMarkup(%q) = %+v, %v", name, raw, got, err)
 		}
 	}
-}
-
-// TestFastKeyboardDeclines checks inputs the fast path must leave to encoding/json: other
-// shapes, and keyboards Telegram refuses (the slow path tells which error comes first).
-func TestFastKeyboardDeclines(t *testing.T) {
 	nine := `[` + strings.Repeat(`{"text":"x","callback_data":"y"},`, 8) + `{"text":"x","callback_data":"y"}]`
 	eight := `[` + strings.Repeat(`{"text":"x","callback_data":"y"},`, 7) + `{"text":"x","callback_data":"y"}]`
-	for _, raw := range []string{
-		``, `null`, `{}`, `[]`, `{"keyboard":[]}`, `{}"inline_keyboard":[]}`,
-		`{"inline_keyboard":null}`,
-		`{"inline_keyboard":[null]}`,
-		`{"inline_keyboard":[[null]]}`,
-		`{"inline_keyboard":[[{"text":null}]]}`,
-		`{"inline_keyboard":[[{"Text":"a","callback_data":"b"}]]}`,
-		`{"inline_keyboard":[[{"text":"a","text":"b","callback_data":"c"}]]}`,
-		`{"inline_keyboard":[[{"text":"a\"b","callback_data":"c"}]]}`,
-		`{"inline_keyboard":[[{"text":"a\u0041","callback_data":"c"}]]}`,
-		"{\"inline_keyboard\":[[{\"text\":\"a\xffb\",\"callback_data\":\"c\"}]]}",
-		"{\"inline_keyboard\":[[{\"text\":\"a\tb\",\"callback_data\":\"c\"}]]}",
-		`{"inline_keyboard":[[{"text":"a","web_app":{"url":"https://x"}}]]}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":1}]]}`,
-		`{"inline_keyboard":[[{"text":"a","pay":1}]]}`,
-		`{"inline_keyboard":[[{"text":"a","pay":true,"pay":false}]]}`,
-		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"x","text":"y"}}]]}`,
-		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"x"},"copy_text":{}}]]}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]],"x":1}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]} x`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"},]]}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]`,
-		// Refused by Telegram:
-		`{"inline_keyboard":[` + nine + `]}`,
-		`{"inline_keyboard":[` + strings.Repeat(eight+",", 12) + eight + `]}`,
-		`{"inline_keyboard":[[{"text":"a"}]]}`,
-		`{"inline_keyboard":[[{"text":" ","callback_data":"b"}]]}`,
-		`{"inline_keyboard":[[{"callback_data":"b"}]]}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":""}]]}`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"` + strings.Repeat("x", 65) + `"}]]}`,
-		`{"inline_keyboard":[[{"text":"a","url":"ftp://x"}]]}`,
-		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":""}}]]}`,
+	for raw, want := range map[string]string{
+		``:                              "",
+		` null `:                        "",
+		`{"keyboard":[[{"text":"a"}]]}`: "",
+		`{"remove_keyboard":true}`:      "",
+		`{"force_reply":true}`:          "",
+		`{"inline_keyboard":[]}`:        "",
+		`{"inline_keyboard":[[]]}`:      "",
+		`{}`:                            `can't find field "inline_keyboard"`,
+		`{"inline_keyboard":null}`:      `can't find field "inline_keyboard"`,
+		`[]`:                            "can't parse reply keyboard markup JSON object",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]`:   "can't parse reply keyboard markup JSON object",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"b"},]]}`: "can't parse reply keyboard markup JSON object",
+		`{"inline_keyboard":7}`:                                                                  "must be an Array of Arrays",
+		`{"inline_keyboard":[7]}`:                                                                "must be an Array of Arrays",
+		`{"inline_keyboard":[[{"text":"a","callback_data":1}]]}`:                                 "must be an Array of Arrays",
+		`{"inline_keyboard":[[{"text":"a","pay":1}]]}`:                                           "must be an Array of Arrays",
+		`{"inline_keyboard":[` + nine + `]}`:                                                     "REPLY_MARKUP_TOO_LONG",
+		`{"inline_keyboard":[` + strings.Repeat(eight+",", 12) + eight + `]}`:                    "REPLY_MARKUP_TOO_LONG",
+		`{"inline_keyboard":[[{"text":"a"}]]}`:                                                   "Text buttons are unallowed in the inline keyboard",
+		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":""}}]]}`:                           "Text buttons are unallowed in the inline keyboard",
+		`{"inline_keyboard":[[{"text":" ","callback_data":"b"}]]}`:                               "Text must be non-empty",
+		`{"inline_keyboard":[[{"callback_data":"b"}]]}`:                                          `Field "text" must be of type String`,
+		`{"inline_keyboard":[[{"text":null,"callback_data":"b"}]]}`:                              `Field "text" must be of type String`,
+		`{"inline_keyboard":[[{"text":"a","callback_data":""}]]}`:                                "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"` + strings.Repeat("x", 65) + `"}]]}`: "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"a","url":"ftp://x"}]]}`:                                   "is invalid",
+		`{"inline_keyboard":[[{"text":"a","url":""}]]}`:                                          "is invalid",
+		`{"inline_keyboard":[[{"text":"a","switch_inline_query":""}]]}`:                          "",
+		`{"inline_keyboard":[[{"text":"a","web_app":{"url":"https://x"}}]]}`:                     "",
+		`{"inline_keyboard":[[{"text":"a","pay":true}]]}`:                                        "",
+		`{"inline_keyboard":[[{"text":"a","url":"tg://resolve?domain=a"}]]}`:                     "",
 	} {
-		if mk, _, ok := fastKeyboard(raw); ok {
-			t.Errorf("fastKeyboard(%q) = %+v, want it declined", raw, mk)
+		mk, err := parseMarkup(raw)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("parseMarkup(%q): %v", raw, err)
+		case want != "" && (err == nil || !strings.Contains(err.desc, want) || mk != nil):
+			t.Errorf("parseMarkup(%q) = %+v, %v; want an error with %q", raw, mk, err, want)
 		}
 	}
 }
 
-// FuzzFastKeyboard checks the fast path against the encoding/json path: parseMarkup (fast
-// path first) and parseMarkupJSON agree on every input, and whatever the fast path accepts
-// is valid JSON.
-func FuzzFastKeyboard(f *testing.F) {
-	small := boardMarkup() // a small seed: a large one makes the fuzzer minimise for long
-	small.InlineKeyboard = [][]models.InlineKeyboardButton{small.InlineKeyboard[0][:2], small.InlineKeyboard[8]}
-	f.Add(string(mustJSON(small)))
-	f.Add(string(keyboardJSON(small)))
-	f.Add(`{"inline_keyboard":[[{"text":"a","pay":true,"copy_text":{}}]]}`)
-	f.Add(`{"inline_keyboard":[[{"text":"a","callback_data":"b","url":"https://t.me/x?start=1"}],[]]}`)
-	f.Add(`{"inline_keyboard":[[{"text":"a","switch_inline_query":"","switch_inline_query_current_chat":"q"}]]}`)
-	f.Add(`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"t"}}]]}`)
-	f.Add(`{"inline_keyboard":[[{"text":" ","callback_data":""}]]}`)
-	f.Fuzz(func(t *testing.T, raw string) {
-		mk, canon, ok := fastKeyboard(raw)
-		if ok && !json.Valid([]byte(raw)) {
-			t.Fatalf("fastKeyboard accepted invalid JSON %q", raw)
+// TestParseMarkupReusesNothing checks that a keyboard decoded into the buffers of an
+// earlier one keeps nothing of it.
+func TestParseMarkupReusesNothing(t *testing.T) {
+	full := `{"inline_keyboard":[` + strings.Repeat(`[`+strings.Repeat(`{"text":"x","url":"https://a","callback_data":"y","switch_inline_query":"","web_app":{"url":"https://b"},"copy_text":{"text":"c"},"pay":true},`, 7)+
+		`{"text":"x","callback_data":"y"}],`, 11) + `[{"text":"x","callback_data":"y"}]]}`
+	bare := `{"inline_keyboard":[[{"text":"a","callback_data":"b"}],[{"text":"c","callback_data":"d"},{"text":"e","callback_data":"f"}]]}`
+	want := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{{Text: "a", CallbackData: "b"}}, {{Text: "c", CallbackData: "d"}, {Text: "e", CallbackData: "f"}},
+	}}
+	for range 3 {
+		if _, err := parseMarkup(full); err != nil {
+			t.Fatal(err)
 		}
-		if canon && (!ok || raw != string(keyboardJSON(mk))) {
-			t.Fatalf("fastKeyboard(%q) says canonical; keyboardJSON writes %s", raw, keyboardJSON(mk))
+		if got, err := parseMarkup(bare); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("after a full keyboard, parseMarkup(%s) = %+v, %v", bare, got, err)
 		}
-		got, gerr := parseMarkup(raw)
-		want, werr := parseMarkupJSON(raw)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gerr, werr) {
-			t.Fatalf("parseMarkup(%q) = %v, %v; parseMarkupJSON = %v, %v", raw, got, gerr, want, werr)
+		if got, err := parseMarkup(`{"inline_keyboard":[[{"text":"a"}]]}`); err == nil {
+			t.Fatalf("after a full keyboard, a text button was taken: %+v", got)
 		}
-	})
+	}
+}
+
+// TestAnswerMarkup checks the keyboard of answers and updates: encoding/json's encoding of
+// the library's type but for the empty copy_text Telegram leaves out, which reads back as
+// the same keyboard.
+func TestAnswerMarkup(t *testing.T) {
+	board := boardMarkup()
+	board.InlineKeyboard[8][0].WebApp = &models.WebAppInfo{URL: "https://x"}
+	got := mustJSON(answerMarkup(board))
+	if want := strings.ReplaceAll(string(mustJSON(board)), emptyCopyText, ""); !jsonEqual(t, got, []byte(want)) {
+		t.Errorf("answerMarkup encodes as\n%s\nwant\n%s", got, want)
+	}
+	if strings.Count(string(got), `"copy_text"`) != 1 {
+		t.Errorf("answerMarkup encodes as %s, want the one copy_text", got)
+	}
+	var back models.InlineKeyboardMarkup
+	if err := json.Unmarshal(got, &back); err != nil || !reflect.DeepEqual(&back, board) {
+		t.Errorf("answerMarkup reads back as %+v, %v", back, err)
+	}
+}
+
+// jsonEqual reports whether a and b are the same JSON value, whatever the order of keys.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // TestSameMarkup checks the field-by-field comparison against the JSON encoding it stands for.
@@ -180,107 +194,28 @@ func TestSameMarkup(t *testing.T) {
 	}
 }
 
-// TestFastJSONBody checks the fast path of JSON request bodies on the bodies a bot sends
-// and on the cases it must leave to encoding/json.
-func TestFastJSONBody(t *testing.T) {
+// TestDecodeJSONBody checks how a JSON body's members become fields.
+func TestDecodeJSONBody(t *testing.T) {
 	board := string(mustJSON(boardMarkup()))
-	withBoard := `{"chat_id":123,"message_id":9,"text":"Alice vs Bob\nTo move: ⚫ \"x\" \u00e9","parse_mode":"HTML","reply_markup":` + board + `}`
-	var pm parsedMarkup
-	if fields := map[string]string{}; !fastJSONBody(withBoard, fields, &pm) || pm.mk == nil || pm.raw != board || !sameMarkup(pm.mk, boardMarkup()) || pm.json != nil {
-		t.Errorf("the board of a JSON body was not decoded with it: %+v", pm)
-	}
-	lean := string(keyboardJSON(boardMarkup()))
-	if !fastJSONBody(`{"chat_id":1,"reply_markup":`+lean+`}`, map[string]string{}, &pm) || string(pm.json) != lean {
-		t.Errorf("a board in keyboardJSON's form was not kept as its JSON: %+v", pm)
-	}
-	for _, body := range []string{
-		withBoard,
-		`{"callback_query_id":"7000001","text":"","show_alert":false,"cache_time":0}`,
-		` { "offset" : -3 , "timeout" : 1.5e+2, "allowed_updates" : [ "message" , "callback_query" ] , "x" : null } `,
-		`{"a":"1","a":"2","b":{"c":[1,{"d":"\ud83d\ude00"}]},"c":true}`,
-		`{}`,
-	} {
-		fast := map[string]string{"a": "query"}
-		if !fastJSONBody(body, fast, nil) {
-			t.Errorf("fastJSONBody declined %q", body)
-			continue
-		}
-		slow := map[string]string{"a": "query"}
-		if err := decodeJSONBody(slow, []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("fastJSONBody(%q) = %q, encoding/json %q", body, fast, slow)
-		}
-	}
-	for _, body := range []string{
-		`null`, `[]`, `"x"`, `{"a":1}x`, `{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":tru}`, `{"a\u0062":1}`,
-		`{"a":"\x"}`, "{\"a\":\"\x01\"}", `{"a":[1,]}`, `{"a":{"b"}}`, `{"a":1,}`,
-		`{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
+	for body, want := range map[string]map[string]string{
+		`{"chat_id":123,"text":"a\n\"b\" \u00e9","reply_markup":` + board + `}`: {
+			"chat_id": "123", "text": "a\n\"b\" é", "reply_markup": board,
+		},
+		` { "offset" : -3 , "timeout" : 1.5e+2, "allowed_updates" : [ "message" , "callback_query" ] , "x" : null } `: {
+			"offset": "-3", "timeout": "1.5e+2", "allowed_updates": `[ "message" , "callback_query" ]`, "x": "",
+		},
+		`{"a":"1","a":"2","b":{"c":[1,{"d":"\ud83d\ude00"}]},"c":true}`: {"a": "2", "b": `{"c":[1,{"d":"\ud83d\ude00"}]}`, "c": "true"},
+		`{}`:   {},
+		`null`: {},
 	} {
 		fields := map[string]string{}
-		if fastJSONBody(body, fields, nil) || len(fields) != 0 {
-			t.Errorf("fastJSONBody(%q) accepted: %q", body, fields)
+		if err := decodeJSONBody(fields, []byte(body)); err != nil || !reflect.DeepEqual(fields, want) {
+			t.Errorf("decodeJSONBody(%q) = %q, %v; want %q", body, fields, err, want)
 		}
 	}
-}
-
-// FuzzFastJSONBody checks the fast path of JSON bodies against encoding/json.
-func FuzzFastJSONBody(f *testing.F) {
-	f.Add(`{"chat_id":123,"text":"a\nb","reply_markup":{"inline_keyboard":[[{"text":"x","callback_data":"y"}]]}}`)
-	f.Add(`{"reply_markup":{"inline_keyboard":[[{"text":"x","callback_data":"y"}]]},"reply_markup":null}`)
-	f.Add(`{"reply_markup":{"inline_keyboard":[[{"text":"x","url":"ftp://y"}]]},"text":"\u0041"}`)
-	f.Add(`{"a":null,"a":"x","b":-0.5E-3,"c":[true,false,null],"d":"\ud800"}`)
-	f.Add("{\"a\":\"\xff\",\"b\":{\"c\":\"\xfe\"}}")
-	f.Fuzz(func(t *testing.T, body string) {
-		fast := map[string]string{"a": "query"}
-		var pm parsedMarkup
-		ok := fastJSONBody(body, fast, &pm)
-		if pm.json != nil && string(pm.json) != string(keyboardJSON(pm.mk)) {
-			t.Fatalf("fastJSONBody(%q) kept %s as the keyboard's JSON; keyboardJSON writes %s", body, pm.json, keyboardJSON(pm.mk))
-		}
-		if pm.mk != nil {
-			want, err := parseMarkup(fast["reply_markup"])
-			if !ok || pm.raw != fast["reply_markup"] || err != nil || !reflect.DeepEqual(pm.mk, want) {
-				t.Fatalf("fastJSONBody(%q) decoded the keyboard %q as %+v; parseMarkup gives %+v, %v", body, pm.raw, pm.mk, want, err)
-			}
-		}
-		slow := map[string]string{"a": "query"}
-		err := decodeJSONBody(slow, []byte(body))
-		if ok && (err != nil || !reflect.DeepEqual(fast, slow)) {
-			t.Fatalf("fastJSONBody(%q) = %q, encoding/json %q, %v", body, fast, slow, err)
-		}
-		if !ok && len(fast) != 1 {
-			t.Fatalf("fastJSONBody(%q) declined but changed the fields: %q", body, fast)
-		}
-	})
-}
-
-// TestFastKeyboardCanonical checks which texts fastKeyboard takes as keyboardJSON's own.
-func TestFastKeyboardCanonical(t *testing.T) {
-	for raw, want := range map[string]bool{
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]}`:                      true,
-		`{"inline_keyboard":[[{"text":"a","url":"https://t.me/x","pay":true}]]}`:        true,
-		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"c"}}]]}`:                 true,
-		`{"inline_keyboard":[[{"callback_data":"b","text":"a"}]]}`:                      false, // order
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}],[]]}`:                   false, // empty row
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b","pay":false}]]}`:          false,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b","copy_text":{}}]]}`:       false,
-		`{"inline_keyboard":[[{"text":"a","switch_inline_query":""}]]}`:                 false,
-		`{"inline_keyboard":[[{"text":"a<b","callback_data":"b"}]]}`:                    false, // keyboardJSON escapes <
-		`{"inline_keyboard":[[{"text":"a","callback_data":"x&y"}]]}`:                    false,
-		"{\"inline_keyboard\":[[{\"text\":\"a\u2029\",\"callback_data\":\"b\"}]]}":      false,
-		`{"inline_keyboard":[[{"text":"a", "callback_data":"b"}]]}`:                     false, // space
-		` {"inline_keyboard":[[{"text":"a","callback_data":"b"}]]}`:                     false,
-		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]} `:                     false,
-		"{\"inline_keyboard\":[[{\"text\":\"\u2027\u202a\",\"callback_data\":\"b\"}]]}": true,
-	} {
-		mk, canon, ok := fastKeyboard(raw)
-		if !ok || canon != want {
-			t.Errorf("fastKeyboard(%q): canonical %v, %v; want %v", raw, canon, ok, want)
-		}
-		if ok && canon && raw != string(keyboardJSON(mk)) {
-			t.Errorf("fastKeyboard(%q) says canonical; keyboardJSON writes %s", raw, keyboardJSON(mk))
+	for _, body := range []string{`[]`, `"x"`, `7`, `{"a":1}x`, `{"a":01}`, `{"a":"\x"}`, "{\"a\":\"\x01\"}", `{"a":1,}`} {
+		if err := decodeJSONBody(map[string]string{}, []byte(body)); err == nil {
+			t.Errorf("decodeJSONBody(%q) accepted it", body)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"image"
 	_ "image/gif"  // photos may be GIFs
 	_ "image/jpeg" // or JPEGs
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -39,61 +41,100 @@ func utf16Len(s string) int {
 	return n
 }
 
-// wireButton keeps which fields were present, to judge a button as Telegram does.
+// wireMarkup is a reply_markup as sent. Only an inline keyboard is decoded: the other
+// kinds of markup (a reply keyboard, its removal, force_reply) are only noticed.
+type wireMarkup struct {
+	InlineKeyboard *[][]wireButton `json:"inline_keyboard"`
+	Keyboard       json.RawMessage `json:"keyboard"`
+	RemoveKeyboard json.RawMessage `json:"remove_keyboard"`
+	ForceReply     json.RawMessage `json:"force_reply"`
+}
+
+// wireButton is an inline keyboard button as sent, keeping which of its plain fields were
+// present (an empty string counts), to judge the button as Telegram does.
 type wireButton struct {
-	Text                         *string         `json:"text"`
-	URL                          *string         `json:"url"`
-	CallbackData                 *string         `json:"callback_data"`
-	SwitchInlineQuery            *string         `json:"switch_inline_query"`
-	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat"`
-	SwitchInlineQueryChosenChat  json.RawMessage `json:"switch_inline_query_chosen_chat"`
-	WebApp                       json.RawMessage `json:"web_app"`
-	LoginURL                     json.RawMessage `json:"login_url"`
-	CopyText                     *struct {
-		Text string `json:"text"`
-	} `json:"copy_text"`
-	CallbackGame json.RawMessage `json:"callback_game"`
-	Pay          bool            `json:"pay"`
+	Text                         *string               `json:"text"`
+	IconCustomEmojiID            string                `json:"icon_custom_emoji_id"`
+	Style                        string                `json:"style"`
+	URL                          *string               `json:"url"`
+	CallbackData                 *string               `json:"callback_data"`
+	SwitchInlineQuery            *string               `json:"switch_inline_query"`
+	SwitchInlineQueryCurrentChat *string               `json:"switch_inline_query_current_chat"`
+	SwitchInlineQueryChosenChat  json.RawMessage       `json:"switch_inline_query_chosen_chat"`
+	WebApp                       json.RawMessage       `json:"web_app"`
+	LoginURL                     json.RawMessage       `json:"login_url"`
+	CopyText                     models.CopyTextButton `json:"copy_text"`
+	CallbackGame                 json.RawMessage       `json:"callback_game"`
+	Pay                          bool                  `json:"pay"`
 }
 
 func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
-// parseMarkup decodes a reply_markup field. It returns the inline keyboard
-// (nil for none or for another kind of markup) or Telegram's error.
+// parseMarkup decodes a reply_markup field with encoding/json and checks it as Telegram
+// does. It returns the inline keyboard (nil for none or for another kind of markup) or
+// Telegram's error.
 func parseMarkup(raw string) (*models.InlineKeyboardMarkup, *apiError) {
-	if mk, _, ok := fastKeyboard(raw); ok {
-		return mk, nil
-	}
-	return parseMarkupJSON(raw)
-}
-
-// parseMarkupJSON is parseMarkup through encoding/json, for every input.
-func parseMarkupJSON(raw string) (*models.InlineKeyboardMarkup, *apiError) {
-	if strings.TrimSpace(raw) == "" || strings.TrimSpace(raw) == "null" {
+	if blank(raw) || strings.TrimSpace(raw) == "null" {
 		return nil, nil
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(raw), &obj); err != nil {
-		return nil, badRequest("can't parse reply keyboard markup JSON object")
+	rows := getRows()
+	defer putRows(rows)
+	w := wireMarkup{InlineKeyboard: rows}
+	if err := json.Unmarshal([]byte(raw), &w); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return nil, badRequest("can't parse inline keyboard button: field \"inline_keyboard\" must be an Array of Arrays")
+		}
+		return nil, badRequest("can't parse reply keyboard markup JSON object") // not JSON, or not an object
 	}
-	ik, ok := obj["inline_keyboard"]
-	if !ok {
-		if _, ok := obj["keyboard"]; ok {
-			return nil, nil
+	if w.InlineKeyboard != nil && len(*rows) == 0 { // [], or no inline_keyboard at all?
+		var p struct {
+			InlineKeyboard json.RawMessage `json:"inline_keyboard"`
 		}
-		if _, ok := obj["remove_keyboard"]; ok {
-			return nil, nil
+		_ = json.Unmarshal([]byte(raw), &p) // valid JSON, an object: cannot fail
+		if !present(p.InlineKeyboard) {
+			w.InlineKeyboard = nil
 		}
-		if _, ok := obj["force_reply"]; ok {
+	}
+	if w.InlineKeyboard == nil { // absent or null
+		if w.Keyboard != nil || w.RemoveKeyboard != nil || w.ForceReply != nil {
 			return nil, nil
 		}
 		return nil, badRequest("can't find field \"inline_keyboard\"")
 	}
-	var rows [][]wireButton
-	if err := json.Unmarshal(ik, &rows); err != nil {
-		return nil, badRequest("can't parse inline keyboard button: field \"inline_keyboard\" must be an Array of Arrays")
+	return buildKeyboard(*rows)
+}
+
+// wireRows are buffers for the rows of a reply_markup: encoding/json decodes a JSON array
+// into the room a slice already has, so a board's rows and buttons are decoded into the
+// memory of an earlier one.
+var wireRows = sync.Pool{New: func() any { return new([][]wireButton) }}
+
+// maxPooledButtons bounds the buttons a pooled buffer keeps room for (a giant keyboard's
+// buffer is left to the garbage collector).
+const maxPooledButtons = 2 * MaxButtons
+
+// getRows returns an empty buffer of rows whose room holds only zero buttons (decoding into
+// a button sets only the fields present, so the buttons of an earlier keyboard must go).
+func getRows() *[][]wireButton {
+	rows := wireRows.Get().(*[][]wireButton)
+	all := (*rows)[:cap(*rows)]
+	for i := range all {
+		clear(all[i][:cap(all[i])])
 	}
-	return buildKeyboard(rows)
+	*rows = all[:0]
+	return rows
+}
+
+// putRows gives rows back to the pool unless it grew too large.
+func putRows(rows *[][]wireButton) {
+	n := 0
+	for _, row := range (*rows)[:cap(*rows)] {
+		n += cap(row)
+	}
+	if n <= maxPooledButtons && cap(*rows) <= maxPooledButtons {
+		wireRows.Put(rows)
+	}
 }
 
 // parseMarkupValue is parseMarkup for a markup already inside a JSON document.
@@ -104,6 +145,8 @@ func parseMarkupValue(raw json.RawMessage) (*models.InlineKeyboardMarkup, *apiEr
 	return parseMarkup(string(raw))
 }
 
+// buildKeyboard checks the rows as Telegram does and makes the keyboard of them, leaving
+// out empty rows.
 func buildKeyboard(rows [][]wireButton) (*models.InlineKeyboardMarkup, *apiError) {
 	n := 0
 	for _, row := range rows {
@@ -140,7 +183,7 @@ func buildKeyboard(rows [][]wireButton) (*models.InlineKeyboardMarkup, *apiError
 // buildButton checks b as Telegram does and fills btn, which must be zero, from it.
 func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
 	var h has
-	for _, f := range []struct {
+	for _, f := range [...]struct {
 		src *string
 		dst *string
 		bit has
@@ -155,11 +198,9 @@ func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
 			*f.dst, h = *f.src, h|f.bit
 		}
 	}
-	if b.CopyText != nil { // go-telegram/bot always sends one, empty when there is none
-		btn.CopyText = models.CopyTextButton{Text: b.CopyText.Text}
-	}
-	btn.Pay = b.Pay
-	rare := 0 // actions of the kinds the fast path leaves here
+	btn.IconCustomEmojiID, btn.Style = b.IconCustomEmojiID, b.Style
+	btn.CopyText, btn.Pay = b.CopyText, b.Pay // an empty copy_text is none
+	rare := 0                                 // the actions that are objects
 	if present(b.SwitchInlineQueryChosenChat) {
 		rare++
 		var c models.SwitchInlineQueryChosenChat
@@ -194,8 +235,6 @@ const (
 	hasData
 	hasQuery
 	hasQueryHere
-	hasCopy // copy_text, for the fast path's check of repeated keys
-	hasPay  // pay, likewise
 )
 
 // checkButton checks a button as Telegram does, in Telegram's order: its plain fields are in

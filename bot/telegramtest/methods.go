@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/go-telegram/bot/models"
-	"github.com/reversibot/reversi/render"
 )
 
 type handler struct {
@@ -109,71 +108,44 @@ func (s *Server) addMessageLocked(c *chatState, m *msgState) *msgState {
 	return m
 }
 
-// messageJSONLocked renders m as the Bot API's Message in JSON: what encoding/json makes
-// of messageModelLocked's Message with its keyboard, byte for byte (a test checks it), put
-// together from parts kept for the purpose: the bot's JSON, each chat's, and the keyboard's
-// until it changes (a board is sent once and then appears in the answer to every edit and
-// in every callback query pressed on it).
-func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
-	var mk []byte
-	if m.markup != nil && len(m.markup.InlineKeyboard) > 0 {
-		if m.markupFor != m.markup || m.markupJSON == nil {
-			m.markupJSON, m.markupFor = keyboardJSON(m.markup), m.markup
-		}
-		mk = m.markupJSON
+// messageModelLocked is m as the Bot API's Message, without its keyboard.
+func (s *Server) messageModelLocked(m *msgState) models.Message {
+	out := models.Message{
+		ID: m.id, Date: m.date, EditDate: m.editDate, Text: m.text, Entities: m.entities, Caption: m.caption,
 	}
-	b := make([]byte, 0, 512+len(m.text)+len(m.caption)+len(mk))
-	b = strconv.AppendInt(append(b, `{"message_id":`...), int64(m.id), 10)
-	if m.fromBot && !m.viaBot {
-		b = append(append(b, `,"from":`...), s.botJSON...)
-	} else if u := s.st.users[m.from]; u != nil {
-		b = append(append(b, `,"from":`...), mustJSON(u.model)...)
-	}
-	b = strconv.AppendInt(append(b, `,"date":`...), int64(m.date), 10)
-	b = append(b, `,"chat":`...)
 	if c := s.st.chats[m.chatID]; c != nil {
-		if c.modelJSON == nil {
-			c.modelJSON = mustJSON(c.model) // a chat's model never changes
-		}
-		b = append(b, c.modelJSON...)
-	} else {
-		b = append(b, mustJSON(models.Chat{})...)
+		out.Chat = c.model
+	}
+	if m.fromBot && !m.viaBot {
+		b := s.botUser
+		out.From = &b
+	} else if u := s.st.users[m.from]; u != nil {
+		um := u.model
+		out.From = &um
 	}
 	if m.viaBot {
-		b = append(append(b, `,"via_bot":`...), s.botJSON...)
-	}
-	if m.editDate != 0 {
-		b = strconv.AppendInt(append(b, `,"edit_date":`...), int64(m.editDate), 10)
-	}
-	if m.text != "" {
-		b = render.AppendJSONString(append(b, `,"text":`...), m.text)
-	}
-	if len(m.entities) > 0 {
-		b = append(append(b, `,"entities":`...), mustJSON(m.entities)...)
+		b := s.botUser
+		out.ViaBot = &b
 	}
 	if p := m.photo; p != nil {
-		ps := []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
-		b = append(append(b, `,"photo":`...), mustJSON(ps)...)
+		out.Photo = []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
 	}
-	if m.caption != "" {
-		b = render.AppendJSONString(append(b, `,"caption":`...), m.caption)
-	}
-	if mk != nil {
-		b = append(append(b, `,"reply_markup":`...), mk...)
-	}
-	return append(b, '}')
+	return out
 }
 
-// withField returns the JSON object obj with "key":value added at its end. obj must not
-// have key already; key must need no escaping; value must be valid, compact JSON.
-func withField(obj []byte, key string, value []byte) json.RawMessage {
-	buf := make([]byte, 0, len(obj)+len(key)+len(value)+4)
-	buf = append(buf, obj[:len(obj)-1]...)
-	if len(obj) > 2 {
-		buf = append(buf, ',')
+// messageJSONLocked renders m as the Bot API's Message in JSON: encoding/json's encoding of
+// messageModelLocked's Message with the keyboard as answerMarkup has it. The JSON is kept
+// until the message changes: a board is sent or edited once and then appears in every
+// callback query pressed on it.
+func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
+	if m.json == nil {
+		msg := s.messageModelLocked(m)
+		m.json = mustJSON(struct {
+			*models.Message
+			ReplyMarkup *answerKeyboard `json:"reply_markup,omitempty"` // hides Message's
+		}{&msg, answerMarkup(m.markup)})
 	}
-	buf = append(append(append(append(buf, '"'), key...), `":`...), value...)
-	return append(buf, '}')
+	return m.json
 }
 
 // Handlers decode and check what depends on the request alone (text, entities, keyboard)
@@ -183,7 +155,7 @@ func withField(obj []byte, key string, value []byte) json.RawMessage {
 func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	text := r.str("text")
 	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
-	mk, mkJSON, merr := r.replyMarkup()
+	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.chatLocked(r)
@@ -207,7 +179,6 @@ func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, text: visible, source: text, markup: mk,
-		markupJSON: mkJSON, markupFor: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -256,7 +227,7 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
-	mk, mkJSON, merr := r.replyMarkup()
+	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.chatLocked(r)
@@ -278,7 +249,6 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, caption: caption, source: r.str("caption"), photo: photo, markup: mk,
-		markupJSON: mkJSON, markupFor: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -322,6 +292,7 @@ func (s *Server) editTargetLocked(r *request) (*msgState, *apiError) {
 
 // editedLocked records a successful edit and renders the method's result.
 func (s *Server) editedLocked(m *msgState) any {
+	m.json = nil
 	m.edits++
 	m.editDate = s.nowUnix()
 	m.seq = s.st.nextSeq()
@@ -335,7 +306,7 @@ func (s *Server) editedLocked(m *msgState) any {
 func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
 	text := r.str("text")
 	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
-	mk, mkJSON, merr := r.replyMarkup()
+	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
@@ -358,13 +329,13 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 		return nil, errNotModified
 	}
 	m.text, m.source = visible, text
-	m.setMarkup(mk, mkJSON)
+	m.markup = mk
 	return s.editedLocked(m), nil
 }
 
 func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
 	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
-	mk, mkJSON, merr := r.replyMarkup()
+	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
@@ -384,12 +355,12 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 		return nil, errNotModified
 	}
 	m.caption, m.source = caption, r.str("caption")
-	m.setMarkup(mk, mkJSON)
+	m.markup = mk
 	return s.editedLocked(m), nil
 }
 
 func (s *Server) editMessageReplyMarkup(_ context.Context, r *request) (any, *apiError) {
-	mk, mkJSON, merr := r.replyMarkup()
+	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.editTargetLocked(r)
@@ -402,7 +373,7 @@ func (s *Server) editMessageReplyMarkup(_ context.Context, r *request) (any, *ap
 	if sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.setMarkup(mk, mkJSON)
+	m.markup = mk
 	return s.editedLocked(m), nil
 }
 

@@ -1,8 +1,8 @@
 package telegramtest
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-telegram/bot/models"
 )
@@ -19,31 +18,15 @@ import (
 // maxRequestBytes bounds a request body (Telegram takes photos up to 10 MB).
 const maxRequestBytes = 50 << 20
 
-// copyBuffers are the buffers request bodies are read through.
-var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
-
 // request is a decoded Bot API call: text fields and uploaded files.
 type request struct {
 	fields map[string]string
 	files  map[string]upload
-	markup parsedMarkup // the reply_markup, when decoded with a JSON body
 }
 
-// replyMarkup is parseMarkup of the reply_markup field (decoded with the body when it could
-// be), with the keyboard's JSON when the field holds it as keyboardJSON writes it (else nil).
-func (r *request) replyMarkup() (*models.InlineKeyboardMarkup, []byte, *apiError) {
-	raw := r.str("reply_markup")
-	if r.markup.mk != nil && r.markup.raw == raw {
-		return r.markup.mk, r.markup.json, nil
-	}
-	if mk, canon, ok := fastKeyboard(raw); ok {
-		if canon {
-			return mk, []byte(raw), nil
-		}
-		return mk, nil, nil
-	}
-	mk, err := parseMarkupJSON(raw)
-	return mk, nil, err
+// replyMarkup is parseMarkup of the reply_markup field.
+func (r *request) replyMarkup() (*models.InlineKeyboardMarkup, *apiError) {
+	return parseMarkup(r.str("reply_markup"))
 }
 
 type upload struct {
@@ -113,30 +96,26 @@ func parseRequest(r *http.Request) (*request, *apiError) {
 	if r.Body == nil {
 		return req, nil
 	}
-	// The body is read into a string once, sized by Content-Length when given: the fields
-	// decoded from it are substrings of it, without copies.
-	var body strings.Builder
+	// The body is read once, into a buffer sized by Content-Length when given.
+	var body bytes.Buffer
 	if n := r.ContentLength; n > 0 && n <= maxRequestBytes {
-		body.Grow(int(n))
+		body.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead bytes free to see the end
 	}
-	buf := copyBuffers.Get().(*[]byte)
-	_, err := io.CopyBuffer(&body, io.LimitReader(r.Body, maxRequestBytes+1), *buf)
-	copyBuffers.Put(buf)
-	if err != nil {
+	if _, err := body.ReadFrom(io.LimitReader(r.Body, maxRequestBytes+1)); err != nil {
 		return req, badRequest("can't read request body")
 	}
 	if body.Len() > maxRequestBytes {
 		return req, &apiError{code: http.StatusRequestEntityTooLarge, desc: "Request Entity Too Large"}
 	}
-	if perr := decodeBody(req, r.Header.Get("Content-Type"), body.String()); perr != nil {
+	if perr := decodeBody(req, r.Header.Get("Content-Type"), body.Bytes()); perr != nil {
 		return req, perr
 	}
 	return req, nil
 }
 
 // decodeBody adds the fields of body, of the given content type, to req.
-func decodeBody(req *request, contentType string, body string) *apiError {
-	if len(strings.TrimSpace(body)) == 0 {
+func decodeBody(req *request, contentType string, body []byte) *apiError {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
 	mt, params, err := mime.ParseMediaType(contentType)
@@ -145,10 +124,10 @@ func decodeBody(req *request, contentType string, body string) *apiError {
 	}
 	switch mt {
 	case "multipart/form-data":
-		mr := multipart.NewReader(strings.NewReader(body), params["boundary"])
+		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 		for {
 			p, err := mr.NextPart()
-			if errors.Is(err, io.EOF) {
+			if err == io.EOF { // the end; a truncated body ends with a wrapped EOF, an error
 				return nil
 			}
 			if err != nil {
@@ -169,11 +148,9 @@ func decodeBody(req *request, contentType string, body string) *apiError {
 			}
 		}
 	case "application/json":
-		if !fastJSONBody(body, req.fields, &req.markup) {
-			return decodeJSONBody(req.fields, []byte(body))
-		}
+		return decodeJSONBody(req.fields, body)
 	default: // application/x-www-form-urlencoded, or anything else: try it as a form
-		vals, err := url.ParseQuery(body)
+		vals, err := url.ParseQuery(string(body))
 		if err != nil {
 			return badRequest("can't parse request body")
 		}
@@ -187,18 +164,25 @@ func decodeBody(req *request, contentType string, body string) *apiError {
 }
 
 // decodeJSONBody adds the fields of a JSON object body to fields: a string field by its
-// value, null as "", any other by its JSON text. fastJSONBody is its fast path.
+// value, null as "", any other (a number, a reply_markup object) by its JSON text, which
+// the method decodes when it needs it. Of repeated keys the last counts.
 func decodeJSONBody(fields map[string]string, body []byte) *apiError {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
+	if err := json.Unmarshal(body, &obj); err != nil { // null: no fields
 		return badRequest("can't parse JSON encoded request body")
 	}
 	for k, raw := range obj {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		switch raw[0] {
+		case '"':
+			var s string
+			if json.Unmarshal(raw, &s) != nil { // valid JSON already: cannot fail
+				return badRequest("can't parse JSON encoded request body")
+			}
 			fields[k] = s
-		} else {
-			fields[k] = string(raw) // not a string; null reads as "" above
+		case 'n':
+			fields[k] = "" // null, as encoding/json reads it into a string
+		default:
+			fields[k] = string(raw)
 		}
 	}
 	return nil

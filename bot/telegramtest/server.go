@@ -83,7 +83,6 @@ func WithCallbackTTL(ttl time.Duration) Option { return func(c *config) { c.call
 type Server struct {
 	cfg     config
 	botUser models.User
-	botJSON []byte // botUser's JSON
 	url     string
 	ln      net.Listener
 	hs      *http.Server
@@ -154,7 +153,6 @@ func Listen(opts ...Option) (*Server, error) {
 		done: make(chan struct{}),
 		whc:  &http.Client{Timeout: 10 * time.Second},
 	}
-	s.botJSON = mustJSON(s.botUser)
 	s.st.init()
 	s.hs = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(2)
@@ -295,16 +293,14 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
+// writeResult answers {"ok":true,"result":result}. A json.RawMessage result is a message
+// that messageJSONLocked encoded (with encoding/json), which goes into the answer as it is:
+// encoding/json would only check it and copy it again.
 func writeResult(w http.ResponseWriter, result any) {
-	var raw []byte
-	switch v := result.(type) {
-	case json.RawMessage:
-		raw = v
-	case bool:
-		raw = []byte(strconv.FormatBool(v))
-	default:
+	raw, ok := result.(json.RawMessage)
+	if !ok {
 		var err error
-		if raw, err = json.Marshal(v); err != nil {
+		if raw, err = json.Marshal(result); err != nil {
 			writeError(w, &apiError{code: http.StatusInternalServerError, desc: "Internal Server Error: " + err.Error()})
 			return
 		}

@@ -93,12 +93,11 @@ type userState struct {
 }
 
 type chatState struct {
-	model     models.Chat
-	modelJSON []byte         // model's JSON, once needed
-	members   map[int64]bool // groups only
-	msgs      []*msgState
-	byID      map[int]*msgState
-	nextID    int
+	model   models.Chat
+	members map[int64]bool // groups only
+	msgs    []*msgState
+	byID    map[int]*msgState
+	nextID  int
 }
 
 type fileState struct {
@@ -128,15 +127,9 @@ type msgState struct {
 	seq      int64
 	source   string // text or caption as the bot sent it, before parse_mode
 
-	// markupJSON is the JSON of markupFor, which is markup while the cache is current (a
-	// keyboard is never changed in place, only replaced).
-	markupJSON []byte
-	markupFor  *models.InlineKeyboardMarkup
-}
-
-// setMarkup gives m the keyboard mk and, when known (else nil), its JSON.
-func (m *msgState) setMarkup(mk *models.InlineKeyboardMarkup, js []byte) {
-	m.markup, m.markupJSON, m.markupFor = mk, js, mk
+	// json is messageJSONLocked's rendering of the message, until the message changes
+	// (editedLocked drops it; nothing else changes what it holds).
+	json json.RawMessage
 }
 
 type queryState struct {

@@ -32,27 +32,14 @@ func (st *state) allows(kind string) bool {
 }
 
 // enqueueLocked queues an update {update_id, kind: payload} and returns its
-// id, or 0 when allowed_updates filters the kind out. A json.RawMessage
-// payload must be compact JSON of our own making; it is queued as it is.
+// id, or 0 when allowed_updates filters the kind out.
 func (s *Server) enqueueLocked(kind string, payload any) int64 {
 	if !s.st.allows(kind) {
 		return 0
 	}
-	body, ok := payload.(json.RawMessage)
-	if !ok {
-		var err error
-		if body, err = json.Marshal(payload); err != nil {
-			panic(fmt.Sprintf("telegramtest: marshal %s update: %v", kind, err)) // our own types: a bug here
-		}
-	}
-	// {"<kind>":body,"update_id":N}: what encoding/json makes of the map pushLocked takes
-	// (keys in order: every kind sorts before update_id), without checking body again.
 	id := s.st.nextUpdateID
 	s.st.nextUpdateID++
-	buf := make([]byte, 0, len(body)+len(kind)+32)
-	buf = append(append(append(append(buf, `{"`...), kind...), `":`...), body...)
-	buf = strconv.AppendInt(append(buf, `,"update_id":`...), id, 10)
-	return s.queueLocked(id, kind, append(buf, '}'))
+	return s.queueLocked(id, kind, mustJSON(map[string]any{kind: payload, "update_id": id}))
 }
 
 // pushLocked queues the update obj with the next update_id.
@@ -126,20 +113,13 @@ func (st *state) confirmLocked(offset int64) {
 	}
 }
 
-func (st *state) batchLocked(limit int) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, u := range st.updates {
-		if i == limit {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(u.body)
+// batchLocked is the first limit queued updates.
+func (st *state) batchLocked(limit int) []json.RawMessage {
+	batch := make([]json.RawMessage, min(limit, len(st.updates)))
+	for i := range batch {
+		batch[i] = st.updates[i].body
 	}
-	b.WriteByte(']')
-	return b.Bytes()
+	return batch
 }
 
 func (s *Server) getUpdates(ctx context.Context, r *request) (any, *apiError) {

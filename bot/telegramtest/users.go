@@ -402,9 +402,8 @@ func (s *Server) queryLocked(u *User, ms *msgState, data string) string {
 		cb.InlineMessageID = ms.inlineID
 		s.enqueueLocked("callback_query", cb)
 	} else {
-		// The message, with its keyboard, is most of the update: add its JSON as it is
-		// rather than have encoding/json check and compact it again.
-		s.enqueueLocked("callback_query", withField(mustJSON(cb), "message", s.messageJSONLocked(ms)))
+		cb.Message = s.messageJSONLocked(ms)
+		s.enqueueLocked("callback_query", cb)
 	}
 	return q.id
 }
