@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/remoteai"
+	"github.com/reversibot/reversi/aiworker"
+	"github.com/reversibot/reversi/telegram"
 )
 
 // Config is the bot's configuration, read from the environment by LoadConfig.
@@ -36,7 +36,7 @@ type Config struct {
 	// The intake (config_budget.go): USER_RATE and USER_BURST, each user's budget of updates
 	// (zero: none); MAX_HANDLERS, updates handled at once; WEBHOOK_WAIT, how long a webhook
 	// request waits for a free handler before it is answered 503.
-	Budget      bot.Budget
+	Budget      telegram.Budget
 	MaxHandlers int
 	WebhookWait time.Duration
 }
@@ -89,7 +89,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		IdleClaim:     24 * time.Hour,
 		Role:          strings.ToLower(orDefault(getenv("ROLE"), RoleBot)),
 		AIMode:        strings.ToLower(orDefault(getenv("AI_MODE"), AILocal)),
-		AIClaimAfter:  remoteai.DefaultClaimAfter,
+		AIClaimAfter:  aiworker.DefaultClaimAfter,
 	}
 	var errs []error
 	switch c.Role {

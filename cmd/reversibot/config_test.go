@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/telegram"
 )
 
 const goodToken = "123456:AAbbCCddEEffGGhhIIjjKKllMMnn"
@@ -115,7 +115,7 @@ func TestLoadConfigIntake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Budget != bot.DefaultBudget || c.MaxHandlers != bot.DefaultMaxHandlers || c.WebhookWait != bot.DefaultWebhookWait {
+	if c.Budget != telegram.DefaultBudget || c.MaxHandlers != telegram.DefaultMaxHandlers || c.WebhookWait != telegram.DefaultWebhookWait {
 		t.Errorf("defaults: budget %+v, max handlers %d, webhook wait %v", c.Budget, c.MaxHandlers, c.WebhookWait)
 	}
 	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "USER_RATE": "120/m", "USER_BURST": "30",
@@ -123,7 +123,7 @@ func TestLoadConfigIntake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := bot.Budget{Rate: 120, Per: time.Minute, Burst: 30}
+	want := telegram.Budget{Rate: 120, Per: time.Minute, Burst: 30}
 	if c.Budget != want || c.MaxHandlers != 64 || c.WebhookWait != 500*time.Millisecond {
 		t.Errorf("set: budget %+v (want %+v), max handlers %d, webhook wait %v", c.Budget, want, c.MaxHandlers, c.WebhookWait)
 	}

@@ -27,11 +27,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/metrics"
-	"github.com/reversibot/reversi/bot/remoteai"
+	"github.com/reversibot/reversi/aiworker"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/telegram"
 )
 
 // defaultGCPercent is the garbage collector's GOGC when the environment does not set one. The
@@ -103,11 +103,11 @@ type Main struct {
 	Metrics *metrics.Metrics
 	Store   *storage.Store
 	// Bot is the Telegram side; nil for ROLE=worker.
-	Bot *bot.Bot
+	Bot *telegram.Bot
 	// Worker answers AI jobs; nil unless ROLE=worker.
-	Worker *remoteai.Worker
+	Worker *aiworker.Worker
 
-	remote  *remoteai.Mover // AI_MODE=remote's mover, closed after the bot
+	remote  *aiworker.Mover // AI_MODE=remote's mover, closed after the bot
 	servers []*http.Server  // webhook and metrics, shut down first
 	failed  chan error      // failures after start-up: a server, polling
 	stop    context.CancelFunc
@@ -140,15 +140,15 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	// With AI_MODE=remote the searches run on workers; the bot's AI slots only wait for them
-	// (and bot.New leaves GOMAXPROCS alone, as it does for any Mover given).
+	// (and telegram.New leaves GOMAXPROCS alone, as it does for any Mover given).
 	var mover game.Mover
 	if cfg.AIMode == AIRemote {
-		m.remote = remoteai.NewMover(store, remoteai.MoverOptions{Logger: log})
+		m.remote = aiworker.NewMover(store, aiworker.MoverOptions{Logger: log})
 		mover = m.remote
 		m.registerRemoteAI()
 	}
 
-	b, err := bot.New(ctx, bot.Options{
+	b, err := telegram.New(ctx, telegram.Options{
 		Token:     cfg.Token,
 		APIURL:    cfg.APIURL,
 		Store:     store,
@@ -279,14 +279,14 @@ func (m *Main) runWorker() error {
 		Name: "reversi_worker_jobs_total",
 		Help: "AI jobs a worker handled, by kind (move, hint) and outcome (ok, failed, expired, malformed, abandoned, unposted).",
 	}, []string{"kind", "outcome"})
-	w := remoteai.NewWorker(m.Store, remoteai.WorkerOptions{
+	w := aiworker.NewWorker(m.Store, aiworker.WorkerOptions{
 		Concurrency: cfg.AIWorkers,
 		ClaimAfter:  cfg.AIClaimAfter,
 		Drain:       workerDrain,
 		Logger:      log,
 		Observe: func(kind string, level int, outcome string, took time.Duration) {
 			jobs.WithLabelValues(kind, outcome).Inc()
-			if kind == storage.AIJobMove && outcome == remoteai.OutcomeOK {
+			if kind == storage.AIJobMove && outcome == aiworker.OutcomeOK {
 				m.Metrics.AIThink(strconv.Itoa(level), took)
 			}
 		},

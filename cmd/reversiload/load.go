@@ -17,10 +17,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/reversibot/reversi/bot"
-	"github.com/reversibot/reversi/bot/e2e"
-	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/e2e"
+	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // Load runs one load test as cfg says and returns what it measured. Progress and the bots'
@@ -170,7 +170,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelError}))
-	var bots []*bot.Bot
+	var bots []*telegram.Bot
 	for i := range cfg.Bots {
 		st := first
 		if i > 0 {
@@ -184,9 +184,9 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		budget := wideBudget
 		if cfg.Flood {
-			budget = bot.DefaultBudget
+			budget = telegram.DefaultBudget
 		}
-		bt, err := bot.New(ctx, bot.Options{Token: telegramtest.DefaultToken, APIURL: apiURL, Store: st,
+		bt, err := telegram.New(ctx, telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL, Store: st,
 			Logger: log.With("bot", i), AIWorkers: cfg.AIWorkers, Budget: budget})
 		if err != nil {
 			cleanup()

@@ -1,5 +1,5 @@
 // Command reversiload puts a Reversi bot under load. It starts a fake Telegram Bot API server
-// (package bot/telegramtest) on loopback, in its own process, and drives simulated private
+// (package telegram/telegramtest) on loopback, in its own process, and drives simulated private
 // chats through it: pairs of people playing each other by invitation and people playing the
 // AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
 // fixed rate). The bot under load is either started in this process, one or more bot.Bot

@@ -18,8 +18,8 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 const testToken = "123456:SECRET-token_value"

@@ -1,0 +1,237 @@
+package telegram
+
+import (
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/reversibot/reversi/storage"
+)
+
+// Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
+// it get a short answer (at most one per user per NoticeEvery) and no other work. It is
+// counted twice: in this process first (golang.org/x/time/rate, in memory, before an update
+// takes a handler or touches Redis, so a flood costs almost nothing), then in Redis
+// (storage.AllowUpdate), where every bot process on the same Redis shares it.
+type Budget struct {
+	Rate  int           // updates per Per, sustained
+	Per   time.Duration // the period of Rate
+	Burst int           // updates at once
+	// InFlight bounds the updates of one user handled at once (an update over it is treated
+	// as over budget); 0 means DefaultInFlight.
+	InFlight int
+	// NoticeEvery spaces the "too fast" answers to one user; 0 means DefaultNoticeEvery.
+	NoticeEvery time.Duration
+	// Users bounds how many users this process remembers (the least recently seen are
+	// forgotten first, and a user idle long enough to have a full budget again is forgotten
+	// anyway); 0 means DefaultBudgetUsers.
+	Users int
+}
+
+// DefaultBudget is a budget no fast human meets: a move every 0.2 s for as long as they like
+// (a player rarely taps faster than one every 0.3 s), and 20 updates at once (double taps,
+// a burst of inline queries while typing, a few commands in a group).
+var DefaultBudget = Budget{Rate: 5, Per: time.Second, Burst: 20}
+
+// Defaults of a Budget's other fields.
+const (
+	DefaultInFlight    = 8
+	DefaultNoticeEvery = 10 * time.Second
+	DefaultBudgetUsers = 1 << 16
+)
+
+// On reports whether b limits anything: Rate, Per and Burst are all positive.
+func (b Budget) On() bool { return b.limit().Valid() }
+
+// limit is b as the store's shared limit.
+func (b Budget) limit() storage.Limit {
+	return storage.Limit{Rate: b.Rate, Period: b.Per, Burst: b.Burst}
+}
+
+// filled returns b with its zero fields set to their defaults.
+func (b Budget) filled() Budget {
+	if b.InFlight <= 0 {
+		b.InFlight = DefaultInFlight
+	}
+	if b.NoticeEvery <= 0 {
+		b.NoticeEvery = DefaultNoticeEvery
+	}
+	if b.Users <= 0 {
+		b.Users = DefaultBudgetUsers
+	}
+	return b
+}
+
+// verdict is what the budget says of one update.
+type verdict int
+
+const (
+	admitted verdict = iota // within the budget: handle it
+	noticed                 // over it, and the user is due a "too fast" answer
+	dropped                 // over it: no answer, no work
+)
+
+// budgetShards spreads the users over locks, for webhook mode's concurrent requests.
+const budgetShards = 16
+
+// userBudgets is the per-process side of the budget: for each user seen lately, a token
+// bucket, the updates of theirs in flight and when they may next be told they are too fast.
+// It holds at most Budget.Users users. Safe for concurrent use.
+type userBudgets struct {
+	b      Budget
+	every  rate.Limit
+	forget time.Duration // idle this long, a user's state is that of a user never seen
+	shards [budgetShards]budgetShard
+}
+
+// budgetShard is the users of one lock, in a list from the most to the least recently seen.
+type budgetShard struct {
+	mu         sync.Mutex
+	m          map[int64]*userBudget
+	head, tail *userBudget
+	max        int
+}
+
+// userBudget is one user's state.
+type userBudget struct {
+	id         int64
+	lim        *rate.Limiter
+	inFlight   int
+	noticeAt   time.Time // no "too fast" answer before this
+	last       time.Time
+	prev, next *userBudget
+}
+
+// newUserBudgets returns the per-process budgets of b (which must be On).
+func newUserBudgets(b Budget) *userBudgets {
+	b = b.filled()
+	u := &userBudgets{b: b, every: rate.Every(b.Per / time.Duration(b.Rate))}
+	u.forget = max(time.Duration(b.Burst)*b.Per/time.Duration(b.Rate), b.NoticeEvery)
+	for i := range u.shards {
+		u.shards[i] = budgetShard{m: make(map[int64]*userBudget), max: max(1, b.Users/budgetShards)}
+	}
+	return u
+}
+
+func (u *userBudgets) shard(id int64) *budgetShard {
+	return &u.shards[uint64(id)%budgetShards]
+}
+
+// admit takes one update of user id at now from the budget. When the verdict is admitted the
+// update counts as in flight until done is called with the returned state. notice says
+// whether the update could carry a "too fast" answer: only then may the verdict be noticed
+// (and the user's notice window begin).
+func (u *userBudgets) admit(id int64, now time.Time, notice bool) (*userBudget, verdict) {
+	sh := u.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	s := sh.m[id]
+	if s == nil {
+		sh.forgetLocked(now, u.forget)
+		s = &userBudget{id: id, lim: rate.NewLimiter(u.every, u.b.Burst)}
+		sh.m[id] = s
+	} else {
+		sh.unlinkLocked(s)
+	}
+	sh.pushLocked(s)
+	s.last = now
+	if s.inFlight >= u.b.InFlight || !s.lim.AllowN(now, 1) {
+		return s, u.overLocked(s, now, notice)
+	}
+	s.inFlight++
+	return s, admitted
+}
+
+// done ends an admitted update of s.
+func (u *userBudgets) done(s *userBudget) {
+	if s == nil {
+		return
+	}
+	sh := u.shard(s.id)
+	sh.mu.Lock()
+	s.inFlight--
+	sh.mu.Unlock()
+}
+
+// over is the verdict on an update of s that another check (the shared budget in Redis)
+// refused: noticed at most once per NoticeEvery (and only when notice says it could carry
+// the answer), dropped otherwise.
+func (u *userBudgets) over(s *userBudget, now time.Time, notice bool) verdict {
+	sh := u.shard(s.id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return u.overLocked(s, now, notice)
+}
+
+func (u *userBudgets) overLocked(s *userBudget, now time.Time, notice bool) verdict {
+	if !notice || now.Before(s.noticeAt) {
+		return dropped
+	}
+	s.noticeAt = now.Add(u.b.NoticeEvery)
+	return noticed
+}
+
+// size returns how many users are remembered.
+func (u *userBudgets) size() int {
+	n := 0
+	for i := range u.shards {
+		sh := &u.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// forgetLocked makes room for a new user: it forgets the least recently seen users who have
+// been idle for forget (their state is a fresh one's) and nothing in flight, looking at two
+// at most, and then, if the shard is still full, the least recently seen one whatever its
+// state (only a flood of many users gets that far, and the shared budget in Redis still
+// counts them).
+func (sh *budgetShard) forgetLocked(now time.Time, forget time.Duration) {
+	s := sh.tail
+	for range 2 {
+		if s == nil {
+			break
+		}
+		prev := s.prev
+		if s.inFlight == 0 && now.Sub(s.last) >= forget {
+			sh.removeLocked(s)
+		}
+		s = prev
+	}
+	if len(sh.m) >= sh.max && sh.tail != nil {
+		sh.removeLocked(sh.tail)
+	}
+}
+
+func (sh *budgetShard) removeLocked(s *userBudget) {
+	sh.unlinkLocked(s)
+	delete(sh.m, s.id)
+}
+
+func (sh *budgetShard) unlinkLocked(s *userBudget) {
+	if s.prev != nil {
+		s.prev.next = s.next
+	} else {
+		sh.head = s.next
+	}
+	if s.next != nil {
+		s.next.prev = s.prev
+	} else {
+		sh.tail = s.prev
+	}
+	s.prev, s.next = nil, nil
+}
+
+func (sh *budgetShard) pushLocked(s *userBudget) {
+	s.next = sh.head
+	if sh.head != nil {
+		sh.head.prev = s
+	}
+	sh.head = s
+	if sh.tail == nil {
+		sh.tail = s
+	}
+}

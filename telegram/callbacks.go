@@ -1,0 +1,461 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// tap is one callback query being handled. Its answer is sent exactly once: by the first
+// call of answer, or with no text when the handler returns without answering.
+type tap struct {
+	b        *Bot
+	q        *models.CallbackQuery
+	user     who // resolved (whoIs) unless lazy
+	lazy     bool
+	ref      game.MessageRef // the message tapped (chat or inline)
+	private  bool
+	answered bool
+	// game is the game the tap acts on, as read when its message was checked (scopeTap);
+	// stray is set when the message is in the game's chat but none of its boards: nothing is
+	// drawn into it.
+	game  *game.Game
+	stray bool
+}
+
+// resolve looks the user up (whoIs) if that was left until needed: a move that is applied
+// needs nothing but the user's ID, which the update carries.
+func (t *tap) resolve(ctx context.Context) {
+	if t.lazy {
+		t.user, t.lazy = t.b.whoIs(ctx, &t.q.From), false
+	}
+}
+
+// answer answers the tap once; later calls do nothing.
+func (t *tap) answer(ctx context.Context, text string, alert bool) error {
+	if t.answered {
+		return nil
+	}
+	t.answered = true
+	return t.b.answer(ctx, t.q.ID, text, alert)
+}
+
+// fail answers the tap with the alert text of a host error; internal errors are returned.
+func (t *tap) fail(ctx context.Context, err error) error {
+	t.resolve(ctx)
+	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), true)
+	if game.ErrorCode(err).Internal() {
+		return err
+	}
+	return aerr
+}
+
+// onCallback handles a button tap.
+func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
+	c, perr := render.ParseCallback(q.Data)
+	t := &tap{b: b, q: q}
+	if perr == nil && c.Action == render.ActionMove {
+		t.user, t.lazy = who{id: q.From.ID, name: displayName(&q.From), lang: normLang(q.From.LanguageCode)}, true
+	} else {
+		t.user = b.whoIs(ctx, &q.From)
+	}
+	if q.InlineMessageID != "" {
+		t.ref = game.MessageRef{InlineID: q.InlineMessageID}
+	} else if msg := q.Message.Message; msg != nil {
+		t.ref = game.MessageRef{ChatID: msg.Chat.ID, MessageID: msg.ID}
+		t.private = msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == q.From.ID
+	} else if im := q.Message.InaccessibleMessage; im != nil {
+		t.ref = game.MessageRef{ChatID: im.Chat.ID, MessageID: im.MessageID}
+		t.private = im.Chat.ID == q.From.ID
+	}
+	defer func() {
+		if !t.answered {
+			if aerr := t.answer(ctx, "", false); aerr != nil && err == nil {
+				err = aerr
+			}
+		}
+	}()
+	if perr != nil {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if gameScoped(t, c) {
+		if ok, err := b.scopeTap(ctx, t, &c); !ok {
+			return err
+		}
+	} else if editsTapped(t, c) {
+		if ok, err := b.scopeMenu(ctx, t); !ok {
+			return err
+		}
+	}
+	switch c.Action {
+	case render.ActionNoop:
+		if c.Game != "" {
+			return t.answer(ctx, tr(t.user.lang, "err.occupied"), false)
+		}
+		return t.answer(ctx, "", false)
+	case render.ActionMove:
+		return b.tapMove(ctx, t, c)
+	case render.ActionPage:
+		return b.tapPage(ctx, t, c)
+	case render.ActionResign:
+		res, err := b.svc.Resign(ctx, c.Game, t.user.id)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		return b.stepDone(ctx, t, res)
+	case render.ActionHint:
+		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		sq, err := b.svc.Hint(hctx, c.Game, t.user.id)
+		cancel()
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		return t.answer(ctx, tr(t.user.lang, "game.hint", sq.String()), true)
+	case render.ActionUndo:
+		res, err := b.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		return b.stepDone(ctx, t, res)
+	case render.ActionClaim:
+		res, err := b.svc.ClaimIdle(ctx, c.Game, t.user.id)
+		if err != nil {
+			var idle *game.IdleError
+			if errors.As(err, &idle) {
+				return t.answer(ctx, tr(t.user.lang, "game.idle_wait", i18n.Duration(t.user.lang, idle.Left)), true)
+			}
+			if errors.Is(err, game.ErrNotIdle) {
+				return t.answer(ctx, tr(t.user.lang, "game.claim_own_turn"), true)
+			}
+			return t.fail(ctx, err)
+		}
+		return b.stepDone(ctx, t, res)
+	case render.ActionRematch:
+		return b.tapRematch(ctx, t, c)
+	case render.ActionJoin:
+		return b.tapJoin(ctx, t, c)
+	case render.ActionCancel:
+		return b.tapCancel(ctx, t, c)
+	case render.ActionMenu:
+		return b.tapMainMenu(ctx, t, c)
+	case render.ActionSize, render.ActionLevel, render.ActionColor:
+		return b.tapMenu(ctx, t, c)
+	case render.ActionLang:
+		return b.tapLang(ctx, t, c)
+	case render.ActionRefresh:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		b.refresh(t.game)
+		return nil
+	}
+	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+}
+
+// touch records that the user has talked to the bot (storage.Store.TouchUser): a game's
+// result counts only for users who have.
+func (b *Bot) touch(ctx context.Context, w who) {
+	if err := b.store.TouchUser(ctx, w.id, w.name); err != nil {
+		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
+	}
+}
+
+// stepDone answers a tap whose step succeeded and redraws the boards of its game.
+func (b *Bot) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error {
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	b.afterStep(res)
+	return nil
+}
+
+// tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
+func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := b.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
+	if err != nil {
+		if t.stray && errors.Is(err, game.ErrStale) {
+			// Not one of the game's boards: it does not catch up; /board posts one.
+			return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
+		}
+		ferr := t.fail(ctx, err)
+		switch {
+		case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
+			b.catchUp(ctx, c.Game, t.ref, t.user.id)
+		case errors.Is(err, game.ErrNotYourTurn):
+			b.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
+		}
+		return ferr
+	}
+	b.met.Move("human")
+	if err := t.answer(ctx, "", false); err != nil {
+		b.log.Warn("answer", "err", b.scrub(err))
+	}
+	b.afterStep(res)
+	if res.NeedAI {
+		b.aiReply(ctx, res.Game.ID)
+	}
+	return nil
+}
+
+// catchUp brings a player's out-of-date board ref of game id up to date after a tap that
+// could not be applied (the process may have stopped before the board was drawn), and wakes
+// the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
+// only when it is one of the game's boards; the inline message the game was made for is
+// recorded as its board again if it is missing (the process stopped before recording it).
+func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64) {
+	res, err := b.svc.Game(ctx, id)
+	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
+		return
+	}
+	g := res.Game
+	if !hasBoard(g, ref) {
+		if ref.InlineID == "" || ref.InlineID != g.InlineID {
+			return
+		}
+		if g, err = b.svc.AddBoard(ctx, id, ref); err != nil {
+			return
+		}
+	}
+	if res.NeedAI {
+		b.aiReply(ctx, id)
+		return
+	}
+	b.scheduleBoard(g, ref)
+}
+
+// tapPage shows another page of the move picker in the tapped message.
+func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
+	g := t.game
+	if t.stray {
+		return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if !hasBoard(g, t.ref) {
+		return nil // an inline message not recorded: a move's catch-up records it
+	}
+	if game.Ply(g) != c.Ply {
+		b.scheduleBoard(g, t.ref)
+		return nil
+	}
+	cont, err := boardContent(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))
+	if err != nil {
+		return err
+	}
+	return b.editMarkup(ctx, t.ref, cont.kb)
+}
+
+// tapRematch starts (or finds) the rematch of a finished game.
+func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := b.svc.Rematch(ctx, c.Game, t.user.id)
+	if err != nil {
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if res.Existing {
+		return nil
+	}
+	return b.started(ctx, res)
+}
+
+// tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
+// on the first tap if chosen_inline_result did not come first).
+func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
+	id := c.Game
+	if t.game == nil {
+		g, key, err := b.openInvitation(ctx, t.ref.InlineID, c)
+		if key != "" {
+			return t.answer(ctx, tr(t.user.lang, key), true)
+		}
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		id = g.ID
+	}
+	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
+	res, err := b.svc.Join(ctx, id, t.user.player(0))
+	if err != nil {
+		if errors.Is(err, game.ErrOwnLobby) {
+			return t.answer(ctx, tr(t.user.lang, "err.own_lobby"), true)
+		}
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	return b.started(ctx, res)
+}
+
+// tapCancel cancels a lobby (its creator only) or the user's search.
+func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
+	if c.Game == "" && t.ref.InlineID == "" {
+		left, err := b.svc.CancelFind(ctx, t.user.id)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		key := "find.not_queued"
+		if left {
+			key = "find.cancelled"
+		}
+		return b.edit(ctx, t.ref, content{text: tr(t.user.lang, key)})
+	}
+	id, g := c.Game, t.game
+	if g.Status != game.StatusLobby {
+		return t.fail(ctx, game.ErrLobbyTaken)
+	}
+	if g.Players[0].UserID != t.user.id {
+		return t.fail(ctx, game.ErrNotYourGame)
+	}
+	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
+		func() error { return t.answer(ctx, tr(t.user.lang, "lobby.cancelled"), false) })
+}
+
+// tapMenu walks the AI menu: size, level, colour, then the game starts in that chat.
+func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
+	lang := t.user.lang
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(lang, "err.bad_request"), true)
+	}
+	if !t.private {
+		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+	}
+	switch c.Action {
+	case render.ActionSize:
+		if !b.svc.ValidSize(c.Arg) {
+			return t.fail(ctx, game.ErrBadSize)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_level"), levelMenu(lang, c.Arg))
+	case render.ActionLevel:
+		if !b.svc.ValidSize(c.Page) {
+			return t.fail(ctx, game.ErrBadSize)
+		}
+		if c.Arg < 1 || c.Arg > game.MaxLevel {
+			return t.fail(ctx, game.ErrBadLevel)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_color"),
+			colorMenu(lang, c.Page, c.Arg))
+	case render.ActionColor:
+		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
+		color := game.ChooseRandom
+		switch c.Arg {
+		case 0:
+			color = game.ChooseBlack
+		case 1:
+			color = game.ChooseWhite
+		}
+		var failed error
+		err := b.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
+			failed = err
+			return t.fail(ctx, err)
+		})
+		if failed != nil {
+			return err
+		}
+		if aerr := t.answer(ctx, "", false); aerr != nil && err == nil {
+			err = aerr
+		}
+		if err == nil {
+			// The menu has done its job: leave a short note instead of stale buttons.
+			sz := strconv.Itoa(c.Page)
+			_ = b.editMenu(ctx, t.ref, sz+"×"+sz+", "+levelName(lang, c.Ply), nil)
+		}
+		return err
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
+}
+
+// editMenu replaces a menu message.
+func (b *Bot) editMenu(ctx context.Context, ref game.MessageRef, text string, kb *models.InlineKeyboardMarkup) error {
+	return b.edit(ctx, ref, content{text: text, kb: kb})
+}
+
+// tapLang sets the language from the /lang buttons.
+func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
+	lang := langEN
+	switch c.Arg {
+	case 1:
+	case 2:
+		lang = langRU
+	default:
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	if err := b.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
+		return t.fail(ctx, err)
+	}
+	if err := t.answer(ctx, tr(lang, "lang.set"), false); err != nil {
+		return err
+	}
+	return b.edit(ctx, t.ref, content{text: tr(lang, "lang.set")})
+}
+
+// tapMainMenu follows an entry of the /start menu.
+func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
+	if t.ref.ChatID == 0 {
+		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	lang := t.user.lang
+	if !t.private {
+		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+	}
+	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
+	switch c.Arg {
+	case menuMain:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "start.welcome", t.user.name), mainMenu(lang))
+	case menuAI:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
+	case menuFriend:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.reply(ctx, m, tr(lang, "menu.friend_how"))
+	case menuFind:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.cmdFind(ctx, m)
+	case menuRules:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.replyKey(ctx, m, "rules.text")
+	case menuStats:
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		return b.cmdStats(ctx, m)
+	case menuStyle, menuStyleButtons, menuStyleImage:
+		return b.tapStyle(ctx, t, m, c.Arg)
+	}
+	return t.answer(ctx, tr(lang, "err.bad_request"), true)
+}

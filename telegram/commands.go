@@ -1,0 +1,693 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// who is the user behind an update, with the language to answer them in.
+type who struct {
+	id   int64
+	name string
+	lang string // "ru" or "en": the user's choice (/lang), else Telegram's language_code
+	// style is how the user wants 8×8 boards drawn (/style).
+	style game.Style
+}
+
+// player is the user as a game player whose board (if any) is in chat.
+func (w who) player(chat int64) game.Player {
+	return game.Player{UserID: w.id, Name: w.name, ChatID: chat, Lang: w.lang}
+}
+
+// displayName is how the bot names a Telegram user.
+func displayName(u *models.User) string {
+	name := strings.TrimSpace(strings.TrimSpace(u.FirstName) + " " + strings.TrimSpace(u.LastName))
+	if name == "" {
+		name = u.Username
+	}
+	if name == "" {
+		name = "#" + strconv.FormatInt(u.ID, 10)
+	}
+	return name
+}
+
+// whoIs resolves the user: their stored language choice beats Telegram's language_code.
+func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
+	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
+	if p, err := b.store.Profile(ctx, u.ID); err == nil {
+		if p.Lang != "" {
+			w.lang = normLang(p.Lang)
+		}
+		w.style = p.Style
+	}
+	return w
+}
+
+// chatLang is the language of a group chat: its /lang choice, else fallback.
+func (b *Bot) chatLang(ctx context.Context, chatID int64, fallback string) string {
+	if l, err := b.store.ChatLang(ctx, chatID); err == nil && l != "" {
+		return normLang(l)
+	}
+	return fallback
+}
+
+// msgCtx is one incoming message being handled.
+type msgCtx struct {
+	chat    int64
+	private bool
+	user    who
+	lang    string // the language to answer in this chat
+	args    []string
+}
+
+// reply sends a plain text answer.
+func (b *Bot) reply(ctx context.Context, m *msgCtx, text string) error {
+	_, err := b.sendText(ctx, m.chat, text, nil)
+	return err
+}
+
+// replyKey sends the text key in the chat's language.
+func (b *Bot) replyKey(ctx context.Context, m *msgCtx, key string, args ...any) error {
+	return b.reply(ctx, m, tr(m.lang, key, args...))
+}
+
+// replyErr answers a failed step of the host with its text.
+func (b *Bot) replyErr(ctx context.Context, m *msgCtx, err error) error {
+	if e := b.replyKey(ctx, m, errKey(err)); e != nil {
+		return e
+	}
+	if game.ErrorCode(err).Internal() {
+		return err
+	}
+	return nil
+}
+
+// errKey is the text key of a host error.
+func errKey(err error) string { return "err." + string(game.ErrorCode(err)) }
+
+// parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
+// text that is not a command, or a command for another bot.
+func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
+	if !strings.HasPrefix(text, "/") {
+		return "", nil, false
+	}
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return "", nil, false
+	}
+	cmd = strings.TrimPrefix(fields[0], "/")
+	if at := strings.IndexByte(cmd, '@'); at >= 0 {
+		if !strings.EqualFold(cmd[at+1:], b.username) {
+			return "", nil, false
+		}
+		cmd = cmd[:at]
+	}
+	return strings.ToLower(cmd), fields[1:], cmd != ""
+}
+
+// onMessage handles a message: a command, or a typed move in a private chat.
+func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) {
+	if msg.From == nil || msg.From.IsBot || msg.Chat.ID == 0 {
+		return false, nil
+	}
+	text := strings.TrimSpace(msg.Text)
+	private := msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == msg.From.ID
+	cmd, args, isCmd := b.parseCommand(text)
+	if !isCmd && !private {
+		return false, nil // group chatter (or a command for another bot)
+	}
+	m := &msgCtx{chat: msg.Chat.ID, private: private, user: b.whoIs(ctx, msg.From), args: args}
+	m.lang = m.user.lang
+	if !private {
+		m.lang = b.chatLang(ctx, m.chat, m.user.lang)
+	}
+	if err := b.store.TouchUser(ctx, m.user.id, m.user.name); err != nil {
+		b.log.Warn("touch user", "user", m.user.id, "err", b.scrub(err))
+	}
+	if !isCmd {
+		if text == "" {
+			return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
+		}
+		if _, err := engine.ParseSquare(strings.ToLower(text)); err == nil && len(text) <= 3 {
+			return true, b.typedMove(ctx, m, text)
+		}
+		return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
+	}
+	var err error
+	switch cmd {
+	case "start":
+		err = b.cmdStart(ctx, m)
+	case "help":
+		err = b.replyKey(ctx, m, "help.text")
+	case "rules":
+		err = b.replyKey(ctx, m, "rules.text")
+	case "ai":
+		err = b.cmdAI(ctx, m)
+	case "new":
+		err = b.cmdNew(ctx, m)
+	case "find":
+		err = b.cmdFind(ctx, m)
+	case "cancel":
+		err = b.cmdCancel(ctx, m)
+	case "board":
+		err = b.cmdBoard(ctx, m)
+	case "resign":
+		err = b.cmdResign(ctx, m)
+	case "move":
+		if len(args) != 1 {
+			err = b.replyKey(ctx, m, "cmd.move")
+		} else {
+			err = b.typedMove(ctx, m, args[0])
+		}
+	case "stats":
+		err = b.cmdStats(ctx, m)
+	case "top":
+		err = b.cmdTop(ctx, m)
+	case "lang":
+		err = b.cmdLang(ctx, m)
+	case "style":
+		err = b.cmdStyle(ctx, m)
+	default:
+		err = b.replyKey(ctx, m, "err.unknown_command")
+	}
+	return true, err
+}
+
+// Main menu entries (ActionMenu's Arg).
+const (
+	menuMain = iota
+	menuAI
+	menuFriend
+	menuFind
+	menuRules
+	menuStats
+)
+
+// mainMenu is the menu of /start.
+func mainMenu(lang string) *models.InlineKeyboardMarkup {
+	m := func(key string, arg int) models.InlineKeyboardButton {
+		return button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: arg}.Encode())
+	}
+	other := 2 // the /lang buttons' Arg: 1 English, 2 Russian
+	if lang == langRU {
+		other = 1
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{m("menu.ai", menuAI)},
+		{m("menu.friend", menuFriend), m("menu.find", menuFind)},
+		{m("menu.rules", menuRules), m("menu.stats", menuStats)},
+		{m("menu.style", menuStyle), button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
+	}}
+}
+
+// sizeMenu is the first step of the AI menu.
+func sizeMenu(lang string) *models.InlineKeyboardMarkup {
+	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
+	for _, n := range game.Sizes {
+		row = append(row, button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
+			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
+}
+
+// levelMenu is the second step of the AI menu: Page carries the size chosen.
+func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
+	var rows [][]models.InlineKeyboardButton
+	var row []models.InlineKeyboardButton
+	for l := 1; l <= game.MaxLevel; l++ {
+		row = append(row, button(strconv.Itoa(l)+". "+levelName(lang, l),
+			render.Callback{Action: render.ActionLevel, Page: size, Arg: l}.Encode()))
+		if len(row) == 2 {
+			rows = append(rows, row)
+			row = nil
+		}
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// colorMenu is the last step of the AI menu: Page is the size, Ply the level, Arg the colour
+// (0 black, 1 white, 2 random).
+func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
+	c := func(key string, arg int) models.InlineKeyboardButton {
+		return button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{c("color.black", 0), c("color.white", 1), c("color.random", 2)},
+	}}
+}
+
+// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
+func (b *Bot) cmdStart(ctx context.Context, m *msgCtx) error {
+	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
+		return b.joinInvite(ctx, m, m.args[0][1:])
+	}
+	_, err := b.sendText(ctx, m.chat, tr(m.lang, "start.welcome", m.user.name), mainMenu(m.lang))
+	return err
+}
+
+// joinInvite joins the invite lobby id from a deep link.
+func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
+	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
+		return b.replyKey(ctx, m, "err.no_game")
+	}
+	res, err := b.svc.Join(ctx, id, m.user.player(m.chat))
+	if err != nil {
+		if errors.Is(err, game.ErrOwnLobby) {
+			return b.replyKey(ctx, m, "err.own_lobby")
+		}
+		return b.replyErr(ctx, m, err)
+	}
+	return b.started(ctx, res)
+}
+
+// started shows a game that has just begun (a lobby joined, a pairing, a rematch): the lobby
+// message (if any, other than inline) says so, every board chat gets a board, and the AI moves
+// if it is its turn.
+func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
+	g := res.Game
+	b.met.GameStarted(g.Flow.String())
+	for _, ref := range res.Lobby { // the lobby's messages, if it was one
+		lang := viewLang(g, ref)
+		text := tr(lang, "game.players", playerName(g, 0, lang), playerName(g, 1, lang))
+		if err := b.edit(ctx, ref, content{text: text}); err != nil {
+			b.log.Warn("edit lobby", "game", g.ID, "err", b.scrub(err))
+		}
+	}
+	var firstErr error
+	for _, chat := range boardChats(g) {
+		if err := b.postBoard(ctx, g, chat); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	if g.InlineID != "" {
+		ref := game.MessageRef{InlineID: g.InlineID}
+		if !hasBoard(g, ref) {
+			if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+		b.scheduleBoard(g, ref)
+	}
+	if res.NeedAI {
+		b.aiReply(ctx, g.ID)
+	}
+	return firstErr
+}
+
+// aiReply lets the AI move and redraws the boards. When the AI is already thinking about the
+// game (for an earlier update, here or in another process), it does nothing: that reply
+// draws the boards when it lands.
+func (b *Bot) aiReply(ctx context.Context, id string) {
+	start := time.Now()
+	res, err := b.svc.AIReply(ctx, id)
+	if err != nil {
+		b.log.Warn("ai reply", "game", id, "err", b.scrub(err))
+		if errors.Is(err, game.ErrBusy) {
+			b.tellAIBusy(id)
+		}
+		return
+	}
+	if res.Thinking {
+		return
+	}
+	if len(res.Played) > 0 && res.Game.AILevel > 0 {
+		b.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
+		b.met.Move("ai")
+	}
+	b.afterStep(res)
+}
+
+// tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
+// slot or remote worker was busy, or no worker answered), so the player knows that a tap on
+// the board wakes it again. A stopping bot says nothing: its searches end on purpose.
+func (b *Bot) tellAIBusy(id string) {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed || b.base.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.base, 10*time.Second)
+	defer cancel()
+	res, err := b.svc.Game(ctx, id)
+	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
+		return
+	}
+	g := res.Game
+	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), "err.busy"), nil); err != nil {
+		b.log.Warn("tell AI busy", "game", id, "err", b.scrub(err))
+	}
+}
+
+// owedAI lets the AI move when it owes one (its last search was cut short, or the process
+// stopped before it answered): a player's tap or /board is enough to wake it.
+func (b *Bot) owedAI(ctx context.Context, id string) {
+	if res, err := b.svc.Game(ctx, id); err == nil && res.NeedAI {
+		b.aiReply(ctx, id)
+	}
+}
+
+// afterStep redraws the boards of a step's game and counts a finished game.
+func (b *Bot) afterStep(res *game.Snapshot) {
+	if res == nil || res.Game == nil {
+		return
+	}
+	b.refresh(res.Game)
+	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
+		b.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
+	}
+}
+
+// parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
+// none of them.
+func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) {
+	color = game.ChooseRandom
+	for _, a := range args {
+		if n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(a), "x")); err == nil {
+			switch {
+			case n >= 1 && n <= game.MaxLevel && level == 0:
+				level = n
+				continue
+			case n >= 4 && n <= 16 && size == 0:
+				size = n
+				continue
+			}
+			return 0, 0, 0, false
+		}
+		if i := strings.IndexAny(a, "x×"); i > 0 {
+			if n, err := strconv.Atoi(a[:i]); err == nil && size == 0 {
+				size = n
+				continue
+			}
+		}
+		c, cok := game.ParseChoice(a)
+		if !cok {
+			return 0, 0, 0, false
+		}
+		color = c
+	}
+	return size, level, color, true
+}
+
+// cmdAI starts a game against the AI; without arguments it shows the menu.
+func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
+	if len(m.args) == 0 {
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, "menu.choose_size"), sizeMenu(m.lang))
+		return err
+	}
+	size, level, color, ok := parseGameArgs(m.args)
+	if !ok {
+		return b.replyKey(ctx, m, "cmd.ai")
+	}
+	if size == 0 {
+		size = 8
+	}
+	if level == 0 {
+		level = 2
+	}
+	return b.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return b.replyErr(ctx, m, err) })
+}
+
+// newAIGame starts an AI game in chat and posts its board.
+func (b *Bot) newAIGame(ctx context.Context, chat int64, w who, private bool, size, level int, color game.Choice, fail func(error) error) error {
+	p := w.player(0)
+	if private {
+		p.ChatID = chat
+	}
+	res, err := b.svc.NewAIGame(ctx, p, chat, size, level, color)
+	if err != nil {
+		return fail(err)
+	}
+	return b.started(ctx, res)
+}
+
+// cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
+func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
+	size, level, color, ok := parseGameArgs(m.args)
+	if !ok || level != 0 && size == 0 {
+		// A lone small number is a level; /new takes sizes only.
+		if ok && level != 0 {
+			return b.replyErr(ctx, m, game.ErrBadSize)
+		}
+		return b.replyKey(ctx, m, "cmd.new")
+	}
+	if size == 0 {
+		size = 8
+	}
+	l := game.Lobby{Flow: game.FlowGroup, Creator: m.user.player(0), ChatID: m.chat, Size: size,
+		Color: color, Lang: m.lang, Style: m.user.style}
+	if m.private {
+		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
+	}
+	res, err := b.svc.OpenLobby(ctx, l)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	if res.Game.Flow == game.FlowInvite {
+		if err := b.replyKey(ctx, m, "invite.created", size, size); err != nil {
+			return err
+		}
+	}
+	return b.postLobby(ctx, res.Game, m.chat, m.lang)
+}
+
+// postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
+// before its buttons appear, so nobody can join a lobby whose message the join would not update.
+func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
+	c := lobbyContent(g, lang, b.username)
+	msg, err := b.sendText(ctx, chat, c.text, nil)
+	if err != nil {
+		return err
+	}
+	ref := game.MessageRef{ChatID: chat, MessageID: msg.ID}
+	g, err = b.svc.AddBoard(ctx, g.ID, ref)
+	if err != nil {
+		return err
+	}
+	if g.Status != game.StatusLobby {
+		return nil // cancelled meanwhile
+	}
+	return b.editMarkup(ctx, ref, c.kb)
+}
+
+// cmdFind looks for a random opponent.
+func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
+	if !m.private {
+		return b.replyKey(ctx, m, "err.private_only")
+	}
+	size, level, _, ok := parseGameArgs(m.args)
+	if !ok || level != 0 {
+		return b.replyKey(ctx, m, "cmd.find")
+	}
+	if size == 0 {
+		size = 8
+	}
+	res, err := b.svc.Find(ctx, m.user.player(m.chat), size)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	if res.Queued {
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, "find.queued", size, size),
+			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+				{button(tr(m.lang, "lobby.cancel"), render.Callback{Action: render.ActionCancel}.Encode())}}})
+		return err
+	}
+	g := res.Game
+	for i, p := range g.Players {
+		if p.ChatID == 0 {
+			continue
+		}
+		lang := normLang(p.Lang)
+		if _, err := b.sendText(ctx, p.ChatID, tr(lang, "find.paired", playerName(g, 1-i, lang), colorName(lang, i)), nil); err != nil {
+			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
+		}
+	}
+	return b.started(ctx, res)
+}
+
+// cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
+func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
+	left, err := b.svc.CancelFind(ctx, m.user.id)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	if left {
+		return b.replyKey(ctx, m, "find.cancelled")
+	}
+	cur, err := b.svc.Current(ctx, m.chat)
+	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
+		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
+			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
+	}
+	return b.replyKey(ctx, m, "find.not_queued")
+}
+
+// cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
+func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error) error, ok func() error) error {
+	res, err := b.svc.Resign(ctx, id, w.id)
+	if err != nil {
+		return fail(err)
+	}
+	for _, ref := range res.Game.Boards {
+		lang := viewLang(res.Game, ref)
+		if err := b.edit(ctx, ref, content{text: tr(lang, "lobby.cancelled")}); err != nil {
+			b.log.Warn("edit lobby", "game", id, "err", b.scrub(err))
+		}
+	}
+	return ok()
+}
+
+// cmdBoard posts the board of the chat's game again.
+func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
+	cur, err := b.svc.Current(ctx, m.chat)
+	if err != nil {
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+	}
+	if cur.Game.Status == game.StatusLobby {
+		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
+	}
+	if err := b.postBoard(ctx, cur.Game, m.chat); err != nil {
+		return err
+	}
+	b.owedAI(ctx, cur.Game.ID)
+	return nil
+}
+
+// cmdResign resigns the chat's game (or cancels the user's lobby).
+func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
+	cur, err := b.svc.Current(ctx, m.chat)
+	if err != nil {
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+	}
+	if cur.Game.Status == game.StatusLobby {
+		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
+			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
+	}
+	res, err := b.svc.Resign(ctx, cur.Game.ID, m.user.id)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	b.afterStep(res)
+	return nil
+}
+
+// typedMove plays a move typed as text ("d3") on the chat's game.
+func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
+	sq, err := engine.ParseSquare(strings.ToLower(text))
+	if err != nil {
+		return b.replyKey(ctx, m, "err.bad_move", quote(text))
+	}
+	cur, err := b.svc.Current(ctx, m.chat)
+	if err != nil {
+		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+	}
+	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
+	if err != nil {
+		rerr := b.replyErr(ctx, m, err)
+		if errors.Is(err, game.ErrNotYourTurn) {
+			b.owedAI(ctx, cur.Game.ID)
+		}
+		return rerr
+	}
+	b.met.Move("human")
+	b.afterStep(res)
+	if res.NeedAI {
+		b.aiReply(ctx, res.Game.ID)
+	}
+	return nil
+}
+
+// cmdStats shows the user's results.
+func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
+	p, err := b.store.Profile(ctx, m.user.id)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	st := p.Stats
+	lines := []string{tr(m.lang, "stats.header", m.user.name, st.Rating)}
+	if st.Wins+st.Losses+st.Draws > 0 {
+		lines = append(lines, tr(m.lang, "stats.people", st.Wins, st.Losses, st.Draws))
+	}
+	header := false
+	for l := 1; l <= game.MaxLevel; l++ {
+		if r, ok := st.VsAI[l]; ok && r.Wins+r.Losses+r.Draws > 0 {
+			if !header {
+				lines, header = append(lines, tr(m.lang, "stats.ai_header")), true
+			}
+			lines = append(lines, tr(m.lang, "stats.ai_line", levelName(m.lang, l), r.Wins, r.Losses, r.Draws))
+		}
+	}
+	if len(lines) == 1 {
+		lines = append(lines, tr(m.lang, "stats.none"))
+	}
+	text := strings.Join(lines, "\n")
+	return b.reply(ctx, m, text)
+}
+
+// cmdTop shows the leaderboard: the group's in a group, the global one in private.
+func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
+	chat := int64(0)
+	if !m.private {
+		chat = m.chat
+	}
+	top, err := b.store.Top(ctx, chat, 10)
+	if err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	if len(top) == 0 {
+		return b.replyKey(ctx, m, "top.empty")
+	}
+	title := "top.global"
+	if chat != 0 {
+		title = "top.group"
+	}
+	lines := []string{tr(m.lang, title)}
+	for i, e := range top {
+		lines = append(lines, tr(m.lang, "top.line", i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
+	}
+	return b.reply(ctx, m, strings.Join(lines, "\n"))
+}
+
+// langMenu offers the two languages.
+func langMenu() *models.InlineKeyboardMarkup {
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{
+		button("English", render.Callback{Action: render.ActionLang, Arg: 1}.Encode()),
+		button("Русский", render.Callback{Action: render.ActionLang, Arg: 2}.Encode()),
+	}}}
+}
+
+// cmdLang sets the language: the user's in a private chat, the group's in a group.
+func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
+	if len(m.args) == 0 {
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, "lang.unknown"), langMenu())
+		return err
+	}
+	lang, ok := i18n.Parse(m.args[0])
+	if !ok {
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, "lang.unknown"), langMenu())
+		return err
+	}
+	if err := b.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	m.lang = lang
+	return b.replyKey(ctx, m, "lang.set")
+}
+
+// setLang stores a language choice.
+func (b *Bot) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
+	if private {
+		return b.store.SetLang(ctx, user, lang)
+	}
+	return b.store.SetChatLang(ctx, chat, lang)
+}

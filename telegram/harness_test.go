@@ -1,0 +1,329 @@
+package telegram_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game/gametest"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
+	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/telegramtest"
+)
+
+func TestMain(m *testing.M) {
+	gametest.VerifyTestMain(m, gametest.IdleHTTP...)
+}
+
+// firstMover plays the lowest legal square; its hint is the highest.
+type firstMover = gametest.FirstMover
+
+// syncBuffer is a log sink that tests can read.
+type syncBuffer struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	panics int
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bytes.Contains(p, []byte("panic in")) {
+		s.panics++
+	}
+	if s.b.Len() > 1<<20 {
+		s.b.Reset() // keep the tail of long runs (fuzzing)
+	}
+	return s.b.Write(p)
+}
+
+// Panics counts the handler panics logged.
+func (s *syncBuffer) Panics() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.panics
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// harness is a bot long-polling a fake Bot API server over a test store.
+type harness struct {
+	t     testing.TB
+	srv   *telegramtest.Server
+	store *storage.Store
+	clock *gametest.Clock
+	logs  *syncBuffer
+	opts  telegram.Options
+	b     *telegram.Bot
+	stop  func() // stops the running bot and waits for it
+}
+
+// newHarness starts the fake server, the store and a polling bot. mod may change the options.
+func newHarness(t testing.TB, mod ...func(*telegram.Options)) *harness {
+	t.Helper()
+	h := &harness{t: t, srv: telegramtest.Start(t), clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
+		logs: &syncBuffer{}}
+	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
+	h.opts = telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(), Store: h.store,
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), AIWorkers: 2, IdleClaim: time.Hour,
+		Now: h.clock.Now, Rand: rand.New(rand.NewPCG(1, 2)), Mover: firstMover{}, AllowSmall: true}
+	for _, m := range mod {
+		m(&h.opts)
+	}
+	h.start()
+	t.Cleanup(func() {
+		h.stop()
+		if t.Failed() {
+			t.Logf("bot log:\n%s", h.logs.String())
+		}
+	})
+	return h
+}
+
+// start runs a new Bot over the harness's server and store.
+func (h *harness) start() {
+	h.t.Helper()
+	ctx := context.Background()
+	b, err := telegram.New(ctx, h.opts)
+	if err != nil {
+		h.t.Fatalf("telegram.New: %v", err)
+	}
+	if err := b.Setup(ctx); err != nil {
+		h.t.Fatalf("Setup: %v", err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- b.RunPolling(runCtx) }()
+	h.b = b
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			cancel()
+			sctx, c2 := context.WithTimeout(context.Background(), 30*time.Second)
+			defer c2()
+			if err := b.Shutdown(sctx); err != nil {
+				h.t.Errorf("Shutdown: %v", err)
+			}
+			if err := <-done; err != nil {
+				h.t.Errorf("RunPolling: %v", err)
+			}
+		})
+	}
+}
+
+// guard bounds a wait that should succeed; it is a failing guard, not a synchronisation tool.
+func (h *harness) guard() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+// user creates a user who has written /help to the bot (so the bot may write to them), with
+// the answer already there.
+func (h *harness) user(name, lang string) *telegramtest.User {
+	h.t.Helper()
+	u := h.srv.NewUser(name, lang)
+	h.send(u, u.ID(), "/help")
+	h.waitText(u.ID(), "/rules")
+	return u
+}
+
+// send posts text from u into chat.
+func (h *harness) send(u *telegramtest.User, chat int64, text string) telegramtest.Message {
+	h.t.Helper()
+	m, err := u.Send(chat, text)
+	if err != nil {
+		h.t.Fatalf("Send(%q): %v", text, err)
+	}
+	return m
+}
+
+// waitMsg waits for a bot message in chat matching pred.
+func (h *harness) waitMsg(chat int64, what string, pred func(telegramtest.Message) bool) telegramtest.Message {
+	h.t.Helper()
+	m, err := h.srv.WaitMessage(h.guard(), chat, pred)
+	if err != nil {
+		h.t.Fatalf("waiting for %s in chat %d: %v\nmessages: %s", what, chat, err, dump(h.srv.BotMessages(chat)))
+	}
+	return m
+}
+
+// waitText waits for a bot message in chat whose content contains sub.
+func (h *harness) waitText(chat int64, sub string) telegramtest.Message {
+	h.t.Helper()
+	return h.waitMsg(chat, fmt.Sprintf("%q", sub), func(m telegramtest.Message) bool { return strings.Contains(m.Content(), sub) })
+}
+
+// waitLobby waits for an invitation in chat whose text contains sub, with its buttons.
+func (h *harness) waitLobby(chat int64, sub string) telegramtest.Message {
+	h.t.Helper()
+	return h.waitMsg(chat, fmt.Sprintf("lobby %q", sub), func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), sub) && m.Markup != nil
+	})
+}
+
+// waitAnswer waits for the answer to a callback query.
+func (h *harness) waitAnswer(qid string) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	if qid == "" {
+		h.t.Fatalf("no callback query id")
+	}
+	a, err := h.srv.WaitCallbackAnswer(h.guard(), qid)
+	if err != nil {
+		h.t.Fatalf("callback answer: %v", err)
+	}
+	return a
+}
+
+// press taps label in m and returns the answer.
+func (h *harness) press(u *telegramtest.User, m telegramtest.Message, label string) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	var qid string
+	var err error
+	if m.InlineID != "" {
+		qid, err = u.PressInline(m.InlineID, label)
+	} else {
+		qid, err = u.Press(m, label)
+	}
+	if err != nil {
+		h.t.Fatalf("Press(%q): %v\nmessage: %s", label, err, dump([]telegramtest.Message{m}))
+	}
+	return h.waitAnswer(qid)
+}
+
+// pressData taps a button by its callback data (which Press also matches).
+func (h *harness) pressData(u *telegramtest.User, m telegramtest.Message, data string) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	return h.press(u, m, data)
+}
+
+// current returns the current state of m (a chat or an inline message).
+func (h *harness) current(m telegramtest.Message) telegramtest.Message {
+	h.t.Helper()
+	var cur telegramtest.Message
+	var ok bool
+	if m.InlineID != "" {
+		cur, ok = h.srv.InlineMessage(m.InlineID)
+	} else {
+		cur, ok = h.srv.Message(m.ChatID, m.ID)
+	}
+	if !ok {
+		h.t.Fatalf("message %d/%d %q gone", m.ChatID, m.ID, m.InlineID)
+	}
+	return cur
+}
+
+// waitState waits until message m (chat or inline) satisfies pred.
+func (h *harness) waitState(m telegramtest.Message, what string, pred func(telegramtest.Message) bool) telegramtest.Message {
+	h.t.Helper()
+	var got telegramtest.Message
+	err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool {
+		var cur telegramtest.Message
+		var ok bool
+		if m.InlineID != "" {
+			cur, ok = v.InlineMessage(m.InlineID)
+		} else {
+			cur, ok = v.Message(m.ChatID, m.ID)
+		}
+		if ok && pred(cur) {
+			got = cur
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("waiting for %s: %v\nmessage now: %s", what, err, dump([]telegramtest.Message{h.current(m)}))
+	}
+	return got
+}
+
+// boardPly is the ply carried by the board buttons of m, -1 when it has none.
+func boardPly(m telegramtest.Message) int {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			c, err := render.ParseCallback(b.CallbackData)
+			if err == nil && (c.Action == render.ActionMove || c.Action == render.ActionNoop) && c.Game != "" {
+				return c.Ply
+			}
+		}
+	}
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			c, err := render.ParseCallback(b.CallbackData)
+			if err == nil && c.Game != "" {
+				return c.Ply
+			}
+		}
+	}
+	return -1
+}
+
+// gameID is the game named by m's buttons.
+func gameID(m telegramtest.Message) string {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Game != "" {
+				return c.Game
+			}
+		}
+	}
+	return ""
+}
+
+// legalMoves returns the move buttons of a board that are legal: the "·" squares of a keyboard
+// board, or the buttons of a move picker, in order.
+func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
+	var out []models.InlineKeyboardButton
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			c, err := render.ParseCallback(b.CallbackData)
+			if err != nil || c.Action != render.ActionMove {
+				continue
+			}
+			if b.Text == render.LegalMark || b.Text == c.Square.String() {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// finished reports whether m shows a finished game.
+func finished(m telegramtest.Message) bool {
+	return strings.Contains(m.Content(), "Game over") || strings.Contains(m.Content(), "Игра окончена") ||
+		strings.Contains(m.Content(), "resigns") || strings.Contains(m.Content(), "ran out of time")
+}
+
+// toMove reports whether the status of m says it is the turn of sym+name.
+func toMove(m telegramtest.Message, who string) bool {
+	return strings.Contains(m.Content(), "To move: "+who) || strings.Contains(m.Content(), "Ходит: "+who)
+}
+
+// dump describes messages for failure output.
+func dump(ms []telegramtest.Message) string {
+	var sb strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&sb, "\n[%d/%d inline=%q edits=%d photo=%v] %s\n", m.ChatID, m.ID, m.InlineID, m.Edits, m.HasPhoto(), m.Content())
+		for _, row := range m.Buttons() {
+			for _, b := range row {
+				fmt.Fprintf(&sb, " [%s|%s%s]", b.Text, b.CallbackData, b.URL)
+			}
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,140 @@
+package telegram
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	tgbot "github.com/go-telegram/bot"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+)
+
+// Inline mode: an inline query offers a game of each size. The posted message carries a Join
+// button whose data is a signed invitation (see invitation.go); the lobby is opened by
+// chosen_inline_result, or by the first tap on Join when inline feedback is off.
+
+// creatorTag is the Game field of an inline post's buttons before the lobby exists.
+func creatorTag(user int64) string { return "u" + strconv.FormatInt(user, 36) }
+
+// parseCreatorTag reads creatorTag.
+func parseCreatorTag(s string) (int64, bool) {
+	if !strings.HasPrefix(s, "u") {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s[1:], 36, 64)
+	return id, err == nil && id > 0
+}
+
+// onInlineQuery offers a game of every size (a size typed in the query comes first).
+func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
+	if q.From == nil {
+		return nil
+	}
+	w := b.whoIs(ctx, q.From)
+	b.touch(ctx, w)
+	sizes := append([]int(nil), game.Sizes...)
+	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
+		for i, s := range sizes {
+			if s == n {
+				sizes[0], sizes[i] = sizes[i], sizes[0]
+			}
+		}
+	}
+	signer, nonce, made := b.signer(), newNonce(), b.now()
+	results := make([]models.InlineQueryResult, 0, len(sizes))
+	for _, n := range sizes {
+		text := tr(w.lang, "inline.text", w.name, n, n)
+		join := invitation{creator: w.id, size: n, nonce: nonce, made: made}.callback(signer)
+		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+			{button(tr(w.lang, "lobby.join"), join)},
+			{button(tr(w.lang, "lobby.cancel"), cb(render.ActionCancel, "", 0))},
+		}}
+		results = append(results, &models.InlineQueryResultArticle{
+			ID:                  inlineResultID(n, nonce),
+			Title:               tr(w.lang, "inline.title", n),
+			Description:         tr(w.lang, "inline.description", n),
+			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
+			ReplyMarkup:         kb,
+		})
+	}
+	return b.retry(ctx, "answerInlineQuery", func() error {
+		_, err := b.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
+			Results: results, CacheTime: 1, IsPersonal: true})
+		return err
+	})
+}
+
+// onChosenInline opens the lobby of an inline post: Telegram tells who posted it, so no data
+// needs believing. It also binds the post's invitation to the post, so that its data copied
+// onto another message opens nothing there.
+func (b *Bot) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
+	size, nonce, ok := parseInlineResultID(r.ResultID)
+	if r.InlineMessageID == "" || !ok || !b.svc.ValidSize(size) {
+		return nil
+	}
+	w := b.whoIs(ctx, &r.From)
+	b.touch(ctx, w)
+	if nonce != 0 {
+		inv := invitation{creator: w.id, size: size, nonce: nonce}
+		if mine, err := b.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
+			b.log.Warn("claim invitation", "user", w.id, "err", b.scrub(err))
+		} else if !mine {
+			b.log.Warn("invitation used on another message first", "user", w.id)
+		}
+	}
+	_, err := b.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
+	return err
+}
+
+// openInline opens (or finds) the lobby of an inline message and records the message as its
+// board.
+func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Player, size int, lang string) (*game.Game, error) {
+	res, err := b.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
+		InlineID: inlineID, Size: size, Color: game.ChooseRandom, Lang: lang})
+	if err != nil {
+		return nil, err
+	}
+	ref := game.MessageRef{InlineID: inlineID}
+	if hasBoard(res.Game, ref) {
+		return res.Game, nil
+	}
+	return b.svc.AddBoard(ctx, res.Game.ID, ref)
+}
+
+// openInvitation opens the lobby of an inline message that has none from the data of its Join
+// button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
+// creator is believed only when the bot signed the data; the invitation must be fresh and
+// not yet used on another message. Otherwise key names the answer and nothing is opened.
+func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key string, err error) {
+	inv, ok := readInvitation(b.signer(), c)
+	if !ok || !b.svc.ValidSize(inv.size) {
+		b.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
+		return nil, "err.bad_invitation", nil
+	}
+	if !inv.fresh(b.now()) {
+		return nil, "err.invitation_expired", nil
+	}
+	if mine, err := b.claimInvitation(ctx, inv, inlineID); err != nil {
+		return nil, "", err
+	} else if !mine {
+		b.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
+		return nil, "err.bad_invitation", nil
+	}
+	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
+	lang := langEN
+	if p, err := b.store.Profile(ctx, inv.creator); err == nil {
+		if p.Name != "" {
+			creator.Name = p.Name
+		}
+		if p.Lang != "" {
+			lang = normLang(p.Lang)
+		}
+	}
+	creator.Lang = lang
+	g, err = b.openInline(ctx, inlineID, creator, inv.size, lang)
+	return g, "", err
+}

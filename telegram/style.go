@@ -1,0 +1,177 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+)
+
+// Entries of the board-style menu (ActionMenu's Arg, after the main menu's).
+const (
+	menuStyle        = iota + menuStats + 1 // show the style menu
+	menuStyleButtons                        // choose StyleButtons
+	menuStyleImage                          // choose StyleImage
+)
+
+// parseStyle reads a style a user typed (/style image): English or Russian words.
+func parseStyle(s string) (game.Style, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "image", "picture", "png", "photo", "img", "картинка", "изображение", "фото":
+		return game.StyleImage, true
+	case "buttons", "button", "keyboard", "keys", "кнопки", "клавиатура":
+		return game.StyleButtons, true
+	}
+	return 0, false
+}
+
+// styleName names a style in words.
+func styleName(lang string, s game.Style) string {
+	if s == game.StyleImage {
+		return tr(lang, "style.name_image")
+	}
+	return tr(lang, "style.name_buttons")
+}
+
+// styleMenu offers the two styles; back adds a row returning to the /start menu.
+func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
+	m := func(key string, arg int) models.InlineKeyboardButton {
+		return button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: arg}.Encode())
+	}
+	rows := [][]models.InlineKeyboardButton{{m("style.buttons", menuStyleButtons), m("style.image", menuStyleImage)}}
+	if back {
+		rows = append(rows, []models.InlineKeyboardButton{m("menu.back", menuMain)})
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// cmdStyle sets how the user's 8×8 boards are drawn: /style image | buttons; without a valid
+// argument it shows the choice as buttons.
+func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
+	var style game.Style
+	ok := len(m.args) == 1
+	if ok {
+		style, ok = parseStyle(m.args[0])
+	}
+	if !ok {
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, "style.choose", styleName(m.lang, m.user.style)), styleMenu(m.lang, false))
+		return err
+	}
+	if err := b.setStyle(ctx, m, style); err != nil {
+		return b.replyErr(ctx, m, err)
+	}
+	return nil
+}
+
+// setStyle stores the user's style and, in a private chat with a game in play, posts the
+// board again in the new style (see restyle); then it confirms.
+func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
+	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
+		return err
+	}
+	m.user.style = style
+	if err := b.restyle(ctx, m); err != nil {
+		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	}
+	return b.replyKey(ctx, m, "style.set", styleName(m.lang, style))
+}
+
+// restyle posts the board of the game in play in m's private chat again, after the user
+// changed style: a text message cannot be edited into a photo or back. The old board message
+// loses its buttons, so a tap on it cannot make it the chat's board again.
+func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
+	if !m.private {
+		return nil
+	}
+	cur, err := b.svc.Current(ctx, m.chat)
+	if errors.Is(err, game.ErrNoGame) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	g := cur.Game
+	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
+		return nil
+	}
+	if err := b.postBoard(ctx, g, m.chat); err != nil {
+		return err
+	}
+	for _, ref := range g.Boards {
+		if ref.InlineID == "" && ref.ChatID == m.chat {
+			// Through the message's edit queue, so a redraw of the old board already on its way
+			// cannot put the buttons back after they were cleared.
+			b.schedule(ref, func(ctx context.Context) {
+				if err := b.editMarkup(ctx, ref, nil); err != nil {
+					b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
+				}
+			})
+		}
+	}
+	return nil
+}
+
+// tapStyle handles the entries of the style menu.
+func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if arg == menuStyle {
+		return b.editMenu(ctx, t.ref, tr(m.lang, "style.choose", styleName(m.lang, m.user.style)), styleMenu(m.lang, true))
+	}
+	style := game.StyleButtons
+	if arg == menuStyleImage {
+		style = game.StyleImage
+	}
+	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
+		return err
+	}
+	m.user.style = style
+	if err := b.restyle(ctx, m); err != nil {
+		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	}
+	return b.edit(ctx, t.ref, content{text: tr(m.lang, "style.set", styleName(m.lang, style))})
+}
+
+// styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a
+// player's own private chat, that player's current /style choice; in an inline message always
+// buttons (an inline message cannot take an uploaded photo); in any other chat (a group) the
+// style of the person playing the AI in an AI game, else the game's Style, which a game between
+// people takes from the preference of whoever opened it.
+func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) game.Style {
+	user, fixed := styleUser(g, ref)
+	if fixed {
+		return game.StyleButtons
+	}
+	if user == 0 {
+		return g.Style
+	}
+	p, err := b.store.Profile(ctx, user)
+	if err != nil {
+		b.log.Warn("board style", "user", user, "err", b.scrub(err))
+		return g.Style
+	}
+	return p.Style
+}
+
+// styleUser is whose /style choice the board message ref of g follows (see styleOf): fixed
+// when the board is always buttons (an inline message, a board too large for a keyboard),
+// else the user, 0 when the board follows g.Style.
+func styleUser(g *game.Game, ref game.MessageRef) (user int64, fixed bool) {
+	if ref.InlineID != "" || !render.FitsKeyboard(g.Size) {
+		return 0, true
+	}
+	for _, p := range g.Players {
+		if p.UserID == 0 {
+			continue
+		}
+		if ref.ChatID == p.UserID || (p.ChatID != 0 && ref.ChatID == p.ChatID) || g.AILevel > 0 {
+			return p.UserID, false
+		}
+	}
+	return 0, false
+}

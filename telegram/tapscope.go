@@ -1,0 +1,196 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+)
+
+// A message is bound to a game only by the bot itself, when it posts the game there (or a
+// player joins the lobby or inline post the bot posted for it). Anyone can send any callback
+// data on any message with buttons, so before a tap whose data names a game does anything,
+// scopeTap checks that the tapped message belongs to that game: a chat message recorded in
+// the game's boards (a lobby's message is one until the lobby is joined), or the inline
+// message the bot made the game for, as long as the message shows it. A tap on any other
+// message changes nothing, draws nothing there and gets a short answer.
+//
+// One kind of message in between: a chat message of a chat where the game is played (its
+// group, a player's private chat) that is not one of its boards. It is an older copy of the
+// board or of the invitation (/board posted it again, a lobby was joined), a board whose
+// recording never landed (sent with its buttons by a process that stopped; boards now get
+// their buttons only once recorded, see postBoard), or any other message of that chat. A tap
+// there acts as it would on the game's board, since it could do no more than a typed /move,
+// /resign or /cancel there, but nothing is ever drawn into that message: it is not adopted as
+// a board (t.stray), and a stale tap there is pointed to /board.
+
+// gameScoped reports whether the tap c acts on the game its data names (or, on an inline
+// message, on the message's game).
+func gameScoped(t *tap, c render.Callback) bool {
+	switch c.Action {
+	case render.ActionMove, render.ActionPage, render.ActionResign, render.ActionHint,
+		render.ActionUndo, render.ActionRematch, render.ActionJoin, render.ActionClaim,
+		render.ActionRefresh:
+		return true
+	case render.ActionNoop:
+		return c.Game != ""
+	case render.ActionCancel:
+		return c.Game != "" || t.ref.InlineID != ""
+	}
+	return false
+}
+
+// scopeTap checks that the message t was tapped on belongs to the game c names, and sets
+// t.game to that game as just read (and t.stray for a message of the game's chat that is not
+// one of its boards). On an inline message a Join with an invitation (a creator tag) and a
+// Cancel without a game name the message's game: c.Game is set to it. It returns false when it
+// has answered the tap and the handler must do nothing more; true with t.game nil only for a
+// Join with an invitation on an inline message that has no game yet.
+func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
+	if t.ref.InlineID != "" {
+		return b.scopeInline(ctx, t, c)
+	}
+	if t.ref.ChatID == 0 {
+		return false, t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	}
+	g, ok, err := b.tappedGame(ctx, t, c.Game)
+	if !ok {
+		return false, err
+	}
+	switch {
+	case hasBoard(g, t.ref):
+		t.game = g
+		return true, nil
+	case inGameChat(g, t.ref.ChatID):
+		t.game, t.stray = g, true
+		return true, nil
+	}
+	return false, b.foreignTap(ctx, t, g, *c)
+}
+
+// scopeInline is scopeTap for an inline message. A game belongs to it when the bot made the
+// game for it (Game.InlineID: the lobby opened for the post, or a rematch in it), unless the
+// game is over and the message shows a newer one now (its binding names the rematch). A Join
+// with an invitation, and a Cancel naming no game, act on the game the message is bound to.
+func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
+	_, invite := parseCreatorTag(c.Game)
+	if invite && c.Action == render.ActionJoin || c.Game == "" && c.Action == render.ActionCancel {
+		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		if corrupt(err) {
+			_, err = b.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
+		}
+		switch {
+		case err == nil:
+			c.Game, t.game = cur.ID, cur
+			return true, nil
+		case !errors.Is(err, game.ErrNotFound):
+			return false, t.fail(ctx, err)
+		case c.Action == render.ActionJoin:
+			return true, nil // no game yet: tapJoin opens the lobby from the signed invitation
+		}
+		return false, t.fail(ctx, game.ErrNoGame)
+	}
+	g, ok, err := b.tappedGame(ctx, t, c.Game)
+	if !ok {
+		return false, err
+	}
+	if g.InlineID != t.ref.InlineID {
+		return false, b.foreignTap(ctx, t, g, *c)
+	}
+	if g.Status == game.StatusFinished {
+		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		if err != nil && !errors.Is(err, game.ErrNotFound) {
+			return false, t.fail(ctx, err)
+		}
+		if err == nil && cur.ID != g.ID {
+			// An older game of this message: the rematch shows there now.
+			if c.Action == render.ActionRematch {
+				return false, t.answer(ctx, "", false)
+			}
+			return false, t.fail(ctx, game.ErrGameOver)
+		}
+	}
+	t.game = g
+	return true, nil
+}
+
+// tappedGame reads the game id names; false when it has answered the tap instead (no such
+// game, or the store failed).
+func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, bool, error) {
+	if id == "" {
+		return nil, false, t.fail(ctx, game.ErrNoGame)
+	}
+	g, err := b.store.Game(ctx, id)
+	if corrupt(err) {
+		_, err = b.svc.Game(ctx, id) // sets the unreadable record aside, and says so
+		return nil, false, t.fail(ctx, err)
+	}
+	if errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid) {
+		return nil, false, t.fail(ctx, game.ErrNoGame)
+	}
+	if err != nil {
+		return nil, false, t.fail(ctx, err)
+	}
+	return g, true, nil
+}
+
+// corrupt reports whether err is the store's report of a game record that does not decode.
+func corrupt(err error) bool {
+	var ce *game.CorruptError
+	return errors.As(err, &ce)
+}
+
+// foreignTap answers a tap whose data names game g on a message that does not belong to it,
+// and logs it: the data was copied from another message (or made up).
+func (b *Bot) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Callback) error {
+	b.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
+	if game.Side(g, t.user.id) < 0 && c.Action != render.ActionJoin && c.Action != render.ActionCancel {
+		// Not the tapper's game either: what a spectator's tap would be told.
+		return t.fail(ctx, game.ErrNotYourGame)
+	}
+	return t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
+}
+
+// editsTapped reports whether the tap c, which names no game, replaces the content of the
+// tapped message (the menus, /lang, a search's Cancel).
+func editsTapped(t *tap, c render.Callback) bool {
+	switch c.Action {
+	case render.ActionSize, render.ActionLevel, render.ActionColor, render.ActionLang, render.ActionMenu:
+		return true
+	case render.ActionCancel:
+		return c.Game == "" && t.ref.InlineID == ""
+	}
+	return false
+}
+
+// scopeMenu keeps a menu tap from replacing a board: in a group (where others' messages can
+// be tapped too), a tap that would edit the message is refused when the message is a board
+// of the game in play there. False when it has answered the tap.
+func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
+	if t.private || t.ref.ChatID == 0 {
+		return true, nil
+	}
+	g, err := b.store.GameByChat(ctx, t.ref.ChatID)
+	if err == nil && hasBoard(g, t.ref) {
+		b.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
+		return false, t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
+	}
+	return true, nil
+}
+
+// inGameChat reports whether chat hosts game g: its chat, or a player's private chat.
+func inGameChat(g *game.Game, chat int64) bool {
+	if chat == 0 {
+		return false
+	}
+	if g.ChatID == chat {
+		return true
+	}
+	for _, p := range g.Players {
+		if p.UserID != 0 && p.ChatID == chat {
+			return true
+		}
+	}
+	return false
+}

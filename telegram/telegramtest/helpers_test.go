@@ -1,0 +1,154 @@
+package telegramtest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"go.uber.org/goleak"
+
+	"github.com/reversibot/reversi/telegram/telegramtest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 {
+		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// client is a real go-telegram/bot client of srv.
+func client(t *testing.T, srv *telegramtest.Server, opts ...bot.Option) *bot.Bot {
+	t.Helper()
+	all := append([]bot.Option{bot.WithServerURL(srv.URL()), bot.WithSkipGetMe(),
+		bot.WithErrorsHandler(func(error) {})}, opts...)
+	b, err := bot.New(srv.Token(), all...)
+	if err != nil {
+		t.Fatalf("bot.New: %v", err)
+	}
+	return b
+}
+
+// guard bounds a wait that should succeed at once; it is a failing guard,
+// not a synchronisation tool.
+func guard(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// keyboard builds rows×cols callback buttons labelled r,c with data "d:r:c".
+func keyboard(rows, cols int) *models.InlineKeyboardMarkup {
+	kb := &models.InlineKeyboardMarkup{}
+	for r := range rows {
+		var row []models.InlineKeyboardButton
+		for c := range cols {
+			row = append(row, models.InlineKeyboardButton{Text: fmt.Sprintf("%d,%d", r, c), CallbackData: fmt.Sprintf("d:%d:%d", r, c)})
+		}
+		kb.InlineKeyboard = append(kb.InlineKeyboard, row)
+	}
+	return kb
+}
+
+// started returns a user who has written /start to the bot, with that
+// update already consumed.
+func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegramtest.User {
+	t.Helper()
+	u := srv.NewUser(name, lang)
+	if _, err := u.Send(u.ID(), "/start"); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	drain(t, srv)
+	return u
+}
+
+// drain confirms every queued update with a raw getUpdates.
+func drain(t *testing.T, srv *telegramtest.Server) []map[string]json.RawMessage {
+	t.Helper()
+	var ups []map[string]json.RawMessage
+	status, body := raw(t, srv, "getUpdates", url.Values{"timeout": {"0"}})
+	if status != 200 {
+		t.Fatalf("getUpdates: %d %s", status, body)
+	}
+	mustDecodeResult(t, body, &ups)
+	if len(ups) > 0 {
+		var last int64
+		_ = json.Unmarshal(ups[len(ups)-1]["update_id"], &last)
+		raw(t, srv, "getUpdates", url.Values{"timeout": {"0"}, "offset": {fmt.Sprint(last + 1)}})
+	}
+	return ups
+}
+
+// raw posts a URL-encoded request and returns the status and body.
+func raw(t *testing.T, srv *telegramtest.Server, method string, params url.Values) (int, []byte) {
+	t.Helper()
+	return rawToken(t, srv, srv.Token(), method, params)
+}
+
+func rawToken(t *testing.T, srv *telegramtest.Server, token, method string, params url.Values) (int, []byte) {
+	t.Helper()
+	resp, err := http.PostForm(srv.URL()+"/bot"+token+"/"+method, params)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return resp.StatusCode, body
+}
+
+func mustDecodeResult(t *testing.T, body []byte, dst any) {
+	t.Helper()
+	var r struct {
+		OK     bool            `json:"ok"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil || !r.OK {
+		t.Fatalf("response %s: ok=%v err=%v", body, r.OK, err)
+	}
+	if err := json.Unmarshal(r.Result, dst); err != nil {
+		t.Fatalf("result %s: %v", r.Result, err)
+	}
+}
+
+// pngBytes draws a w×h PNG.
+func pngBytes(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := range w {
+		img.Set(x, x%h, color.RGBA{R: 200, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func wantErr(t *testing.T, err error, substr string) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), substr) {
+		t.Fatalf("error = %v, want one containing %q", err, substr)
+	}
+}

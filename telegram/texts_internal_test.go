@@ -1,0 +1,85 @@
+package telegram
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// keyRE finds the text keys the bot's sources name ("btn.resign", "err.no_game").
+var keyRE = regexp.MustCompile(`tr\([a-zA-Z.]+, "([a-z_]+\.[a-z_]+)"|replyKey\(ctx, m, "([a-z_]+\.[a-z_]+)"|"((?:err|btn|menu|color|lobby|find|game|stats|top|lang|result|inline|invite|start|help|rules)\.[a-z_]+)"`)
+
+// TestTextKeys checks that every text key the sources use, and every error code of package
+// host, has a text in both languages.
+func TestTextKeys(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range keyRE.FindAllStringSubmatch(string(src), -1) {
+			for _, k := range m[1:] {
+				if k != "" {
+					keys[k] = true
+				}
+			}
+		}
+	}
+	for _, c := range game.Codes() {
+		code := string(c)
+		keys["err."+code] = true
+	}
+	if len(keys) < 40 {
+		t.Fatalf("found only %d keys: the pattern is broken", len(keys))
+	}
+	for k := range keys {
+		for _, lang := range []string{langEN, langRU} {
+			if !i18n.Has(lang, i18n.Key(k)) {
+				t.Errorf("no %s text for key %q", lang, k)
+			}
+		}
+	}
+}
+
+func TestNormLang(t *testing.T) {
+	for in, want := range map[string]string{"ru": "ru", "ru-RU": "ru", "en": "en", "": "en", "de": "en", "pt-BR": "en", "be": "ru"} {
+		if got := normLang(in); got != want {
+			t.Errorf("normLang(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseGameArgs(t *testing.T) {
+	for _, c := range []struct {
+		args        string
+		size, level int
+		color       game.Choice
+		ok          bool
+	}{
+		{"", 0, 0, game.ChooseRandom, true},
+		{"10 3 white", 10, 3, game.ChooseWhite, true},
+		{"black 16", 16, 0, game.ChooseBlack, true},
+		{"12x12 6", 12, 6, game.ChooseRandom, true},
+		{"8 1 purple", 0, 0, 0, false},
+		{"99", 0, 0, 0, false},
+		{"8 10", 0, 0, 0, false},
+	} {
+		size, level, color, ok := parseGameArgs(strings.Fields(c.args))
+		if ok != c.ok || ok && (size != c.size || level != c.level || color != c.color) {
+			t.Errorf("parseGameArgs(%q) = %d %d %d %v, want %d %d %d %v", c.args, size, level, color, ok, c.size, c.level, c.color, c.ok)
+		}
+	}
+}
