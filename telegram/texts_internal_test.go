@@ -21,6 +21,11 @@ func TestTextKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	more, err := filepath.Glob("present/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, more...)
 	keys := map[string]bool{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
