@@ -11,6 +11,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // tap is one callback query being handled. Its answer is sent exactly once: by the first
@@ -246,11 +247,11 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 		b.scheduleBoard(g, t.ref)
 		return nil
 	}
-	cont, err := boardContent(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))
+	cont, err := present.Board(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))
 	if err != nil {
 		return err
 	}
-	return b.editMarkup(ctx, t.ref, cont.kb)
+	return b.editMarkup(ctx, t.ref, cont.Keyboard)
 }
 
 // tapRematch starts (or finds) the rematch of a finished game.
@@ -310,7 +311,7 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		if left {
 			key = "find.cancelled"
 		}
-		return b.edit(ctx, t.ref, content{text: tr(t.user.lang, key)})
+		return b.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
 	}
 	id, g := c.Game, t.game
 	if g.Status != game.StatusLobby {
@@ -340,7 +341,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_level"), levelMenu(lang, c.Arg))
+		return b.editMenu(ctx, t.ref, present.MenuLevel, lang, present.MenuState{Size: c.Arg})
 	case render.ActionLevel:
 		if !b.svc.ValidSize(c.Page) {
 			return t.fail(ctx, game.ErrBadSize)
@@ -351,8 +352,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_color"),
-			colorMenu(lang, c.Page, c.Arg))
+		return b.editMenu(ctx, t.ref, present.MenuColor, lang, present.MenuState{Size: c.Page, Level: c.Arg})
 	case render.ActionColor:
 		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := game.ChooseRandom
@@ -376,19 +376,14 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		if err == nil {
 			// The menu has done its job: leave a short note instead of stale buttons.
 			sz := strconv.Itoa(c.Page)
-			_ = b.editMenu(ctx, t.ref, sz+"×"+sz+", "+levelName(lang, c.Ply), nil)
+			_ = b.edit(ctx, t.ref, content{Text: sz + "×" + sz + ", " + present.LevelName(lang, c.Ply)})
 		}
 		return err
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
-}
-
-// editMenu replaces a menu message.
-func (b *Bot) editMenu(ctx context.Context, ref game.MessageRef, text string, kb *models.InlineKeyboardMarkup) error {
-	return b.edit(ctx, ref, content{text: text, kb: kb})
+	return b.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 }
 
 // tapLang sets the language from the /lang buttons.
@@ -410,7 +405,7 @@ func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, tr(lang, "lang.set"), false); err != nil {
 		return err
 	}
-	return b.edit(ctx, t.ref, content{text: tr(lang, "lang.set")})
+	return b.edit(ctx, t.ref, content{Text: tr(lang, "lang.set")})
 }
 
 // tapMainMenu follows an entry of the /start menu.
@@ -423,38 +418,38 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 		lang = b.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
-	switch c.Arg {
-	case menuMain:
+	switch present.Menu(c.Arg) {
+	case present.MenuMain:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, tr(lang, "start.welcome", t.user.name), mainMenu(lang))
-	case menuAI:
+		return b.editMenu(ctx, t.ref, present.MenuMain, lang, present.MenuState{Name: t.user.name})
+	case present.MenuSize:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, tr(lang, "menu.choose_size"), sizeMenu(lang))
-	case menuFriend:
+		return b.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
+	case present.MenuFriend:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
 		return b.reply(ctx, m, tr(lang, "menu.friend_how"))
-	case menuFind:
+	case present.MenuFind:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
 		return b.cmdFind(ctx, m)
-	case menuRules:
+	case present.MenuRules:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
 		return b.replyKey(ctx, m, "rules.text")
-	case menuStats:
+	case present.MenuStats:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
 		return b.cmdStats(ctx, m)
-	case menuStyle, menuStyleButtons, menuStyleImage:
+	case present.MenuStyle, present.MenuStyleButtons, present.MenuStyleImage:
 		return b.tapStyle(ctx, t, m, c.Arg)
 	}
 	return t.answer(ctx, tr(lang, "err.bad_request"), true)

@@ -13,6 +13,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // who is the user behind an update, with the language to answer them in.
@@ -183,75 +184,12 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	return true, err
 }
 
-// Main menu entries (ActionMenu's Arg).
-const (
-	menuMain = iota
-	menuAI
-	menuFriend
-	menuFind
-	menuRules
-	menuStats
-)
-
-// mainMenu is the menu of /start.
-func mainMenu(lang string) *models.InlineKeyboardMarkup {
-	m := func(key string, arg int) models.InlineKeyboardButton {
-		return button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: arg}.Encode())
-	}
-	other := 2 // the /lang buttons' Arg: 1 English, 2 Russian
-	if lang == langRU {
-		other = 1
-	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-		{m("menu.ai", menuAI)},
-		{m("menu.friend", menuFriend), m("menu.find", menuFind)},
-		{m("menu.rules", menuRules), m("menu.stats", menuStats)},
-		{m("menu.style", menuStyle), button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
-	}}
-}
-
-// sizeMenu is the first step of the AI menu.
-func sizeMenu(lang string) *models.InlineKeyboardMarkup {
-	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
-	for _, n := range game.Sizes {
-		row = append(row, button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
-			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
-	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
-}
-
-// levelMenu is the second step of the AI menu: Page carries the size chosen.
-func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
-	var rows [][]models.InlineKeyboardButton
-	var row []models.InlineKeyboardButton
-	for l := 1; l <= game.MaxLevel; l++ {
-		row = append(row, button(strconv.Itoa(l)+". "+levelName(lang, l),
-			render.Callback{Action: render.ActionLevel, Page: size, Arg: l}.Encode()))
-		if len(row) == 2 {
-			rows = append(rows, row)
-			row = nil
-		}
-	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
-}
-
-// colorMenu is the last step of the AI menu: Page is the size, Ply the level, Arg the colour
-// (0 black, 1 white, 2 random).
-func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
-	c := func(key string, arg int) models.InlineKeyboardButton {
-		return button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
-	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-		{c("color.black", 0), c("color.white", 1), c("color.random", 2)},
-	}}
-}
-
 // cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
 func (b *Bot) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
 		return b.joinInvite(ctx, m, m.args[0][1:])
 	}
-	_, err := b.sendText(ctx, m.chat, tr(m.lang, "start.welcome", m.user.name), mainMenu(m.lang))
+	err := b.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
 	return err
 }
 
@@ -277,9 +215,9 @@ func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
 	g := res.Game
 	b.met.GameStarted(g.Flow.String())
 	for _, ref := range res.Lobby { // the lobby's messages, if it was one
-		lang := viewLang(g, ref)
-		text := tr(lang, "game.players", playerName(g, 0, lang), playerName(g, 1, lang))
-		if err := b.edit(ctx, ref, content{text: text}); err != nil {
+		lang := present.ViewLang(g, ref)
+		text := tr(lang, "game.players", present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
+		if err := b.edit(ctx, ref, content{Text: text}); err != nil {
 			b.log.Warn("edit lobby", "game", g.ID, "err", b.scrub(err))
 		}
 	}
@@ -402,7 +340,7 @@ func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) 
 // cmdAI starts a game against the AI; without arguments it shows the menu.
 func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, "menu.choose_size"), sizeMenu(m.lang))
+		err := b.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
 		return err
 	}
 	size, level, color, ok := parseGameArgs(m.args)
@@ -464,8 +402,8 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 // postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
 // before its buttons appear, so nobody can join a lobby whose message the join would not update.
 func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
-	c := lobbyContent(g, lang, b.username)
-	msg, err := b.sendText(ctx, chat, c.text, nil)
+	c := present.Lobby(g, lang, b.username)
+	msg, err := b.sendText(ctx, chat, c.Text, nil)
 	if err != nil {
 		return err
 	}
@@ -477,7 +415,7 @@ func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang stri
 	if g.Status != game.StatusLobby {
 		return nil // cancelled meanwhile
 	}
-	return b.editMarkup(ctx, ref, c.kb)
+	return b.editMarkup(ctx, ref, c.Keyboard)
 }
 
 // cmdFind looks for a random opponent.
@@ -499,7 +437,7 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 	if res.Queued {
 		_, err := b.sendText(ctx, m.chat, tr(m.lang, "find.queued", size, size),
 			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-				{button(tr(m.lang, "lobby.cancel"), render.Callback{Action: render.ActionCancel}.Encode())}}})
+				{present.Button(tr(m.lang, "lobby.cancel"), render.Callback{Action: render.ActionCancel}.Encode())}}})
 		return err
 	}
 	g := res.Game
@@ -508,7 +446,7 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 			continue
 		}
 		lang := normLang(p.Lang)
-		if _, err := b.sendText(ctx, p.ChatID, tr(lang, "find.paired", playerName(g, 1-i, lang), colorName(lang, i)), nil); err != nil {
+		if _, err := b.sendText(ctx, p.ChatID, tr(lang, "find.paired", present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
 			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
 		}
 	}
@@ -539,8 +477,8 @@ func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error
 		return fail(err)
 	}
 	for _, ref := range res.Game.Boards {
-		lang := viewLang(res.Game, ref)
-		if err := b.edit(ctx, ref, content{text: tr(lang, "lobby.cancelled")}); err != nil {
+		lang := present.ViewLang(res.Game, ref)
+		if err := b.edit(ctx, ref, content{Text: tr(lang, "lobby.cancelled")}); err != nil {
 			b.log.Warn("edit lobby", "game", id, "err", b.scrub(err))
 		}
 	}
@@ -624,7 +562,7 @@ func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
 			if !header {
 				lines, header = append(lines, tr(m.lang, "stats.ai_header")), true
 			}
-			lines = append(lines, tr(m.lang, "stats.ai_line", levelName(m.lang, l), r.Wins, r.Losses, r.Draws))
+			lines = append(lines, tr(m.lang, "stats.ai_line", present.LevelName(m.lang, l), r.Wins, r.Losses, r.Draws))
 		}
 	}
 	if len(lines) == 1 {
@@ -658,23 +596,15 @@ func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
 	return b.reply(ctx, m, strings.Join(lines, "\n"))
 }
 
-// langMenu offers the two languages.
-func langMenu() *models.InlineKeyboardMarkup {
-	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{
-		button("English", render.Callback{Action: render.ActionLang, Arg: 1}.Encode()),
-		button("Русский", render.Callback{Action: render.ActionLang, Arg: 2}.Encode()),
-	}}}
-}
-
 // cmdLang sets the language: the user's in a private chat, the group's in a group.
 func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, "lang.unknown"), langMenu())
+		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, "lang.unknown"), langMenu())
+		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
 	if err := b.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // Inline mode: an inline query offers a game of each size. The posted message carries a Join
@@ -50,8 +51,8 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 		text := tr(w.lang, "inline.text", w.name, n, n)
 		join := invitation{creator: w.id, size: n, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-			{button(tr(w.lang, "lobby.join"), join)},
-			{button(tr(w.lang, "lobby.cancel"), cb(render.ActionCancel, "", 0))},
+			{present.Button(tr(w.lang, "lobby.join"), join)},
+			{present.Button(tr(w.lang, "lobby.cancel"), present.CallbackData(render.ActionCancel, "", 0))},
 		}}
 		results = append(results, &models.InlineQueryResultArticle{
 			ID:                  inlineResultID(n, nonce),

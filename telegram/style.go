@@ -5,17 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/go-telegram/bot/models"
-
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-)
-
-// Entries of the board-style menu (ActionMenu's Arg, after the main menu's).
-const (
-	menuStyle        = iota + menuStats + 1 // show the style menu
-	menuStyleButtons                        // choose StyleButtons
-	menuStyleImage                          // choose StyleImage
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // parseStyle reads a style a user typed (/style image): English or Russian words.
@@ -29,26 +21,6 @@ func parseStyle(s string) (game.Style, bool) {
 	return 0, false
 }
 
-// styleName names a style in words.
-func styleName(lang string, s game.Style) string {
-	if s == game.StyleImage {
-		return tr(lang, "style.name_image")
-	}
-	return tr(lang, "style.name_buttons")
-}
-
-// styleMenu offers the two styles; back adds a row returning to the /start menu.
-func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
-	m := func(key string, arg int) models.InlineKeyboardButton {
-		return button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: arg}.Encode())
-	}
-	rows := [][]models.InlineKeyboardButton{{m("style.buttons", menuStyleButtons), m("style.image", menuStyleImage)}}
-	if back {
-		rows = append(rows, []models.InlineKeyboardButton{m("menu.back", menuMain)})
-	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
-}
-
 // cmdStyle sets how the user's 8×8 boards are drawn: /style image | buttons; without a valid
 // argument it shows the choice as buttons.
 func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
@@ -58,7 +30,7 @@ func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
 		style, ok = parseStyle(m.args[0])
 	}
 	if !ok {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, "style.choose", styleName(m.lang, m.user.style)), styleMenu(m.lang, false))
+		err := b.sendMenu(ctx, m.chat, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style})
 		return err
 	}
 	if err := b.setStyle(ctx, m, style); err != nil {
@@ -77,7 +49,7 @@ func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
 	if err := b.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
-	return b.replyKey(ctx, m, "style.set", styleName(m.lang, style))
+	return b.replyKey(ctx, m, "style.set", present.StyleName(m.lang, style))
 }
 
 // restyle posts the board of the game in play in m's private chat again, after the user
@@ -120,11 +92,11 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	if arg == menuStyle {
-		return b.editMenu(ctx, t.ref, tr(m.lang, "style.choose", styleName(m.lang, m.user.style)), styleMenu(m.lang, true))
+	if present.Menu(arg) == present.MenuStyle {
+		return b.editMenu(ctx, t.ref, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style, Back: true})
 	}
 	style := game.StyleButtons
-	if arg == menuStyleImage {
+	if present.Menu(arg) == present.MenuStyleImage {
 		style = game.StyleImage
 	}
 	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
@@ -134,7 +106,7 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if err := b.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
-	return b.edit(ctx, t.ref, content{text: tr(m.lang, "style.set", styleName(m.lang, style))})
+	return b.edit(ctx, t.ref, content{Text: tr(m.lang, "style.set", present.StyleName(m.lang, style))})
 }
 
 // styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a

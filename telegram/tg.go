@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // retry runs fn, a step safe to repeat whose Bot API calls are made once each (with b.tg),
@@ -41,12 +42,8 @@ func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) erro
 	return err
 }
 
-// content is what one board message shows.
-type content struct {
-	text  string // the text, or the caption of a photo
-	kb    *models.InlineKeyboardMarkup
-	photo []byte // a PNG when the message is a photo
-}
+// content is what one message shows.
+type content = present.Content
 
 // edit replaces the content of the message ref. "Message is not modified" is success, and so
 // is the `true` an inline edit returns.
@@ -63,15 +60,15 @@ func (b *Bot) editOnce(ctx context.Context, ref game.MessageRef, c content) erro
 // message in a chat only: an inline message cannot take an upload), else its text.
 func editWith(ctx context.Context, api *botapi.Client, ref game.MessageRef, c content) error {
 	var err error
-	if c.photo != nil && ref.InlineID == "" {
+	if c.Photo != nil && ref.InlineID == "" {
 		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
-			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.kb),
-			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.text, 1024),
-				MediaAttachment: bytes.NewReader(c.photo)}})
+			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.Keyboard),
+			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.Text, 1024),
+				MediaAttachment: bytes.NewReader(c.Photo)}})
 		return err
 	}
-	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: clip(c.text, 4096),
-		ReplyMarkup: botapi.Markup(c.kb)}
+	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: clip(c.Text, 4096),
+		ReplyMarkup: botapi.Markup(c.Keyboard)}
 	if ref.InlineID == "" {
 		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
 	}

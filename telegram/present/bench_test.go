@@ -1,9 +1,10 @@
-package telegram
+package present_test
 
 import (
 	"testing"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // BenchmarkBoardContent8 measures drawing an 8×8 board in a private chat in each style: the
@@ -17,9 +18,9 @@ func BenchmarkBoardContent8(b *testing.B) {
 		b.Run(st.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c, err := boardContent(g, ref, 0, st)
-				if err != nil || (c.photo != nil) != (st == game.StyleImage) {
-					b.Fatalf("boardContent(%v): photo %v, %v", st, c.photo != nil, err)
+				c, err := present.Board(g, ref, 0, st)
+				if err != nil || (c.Photo != nil) != (st == game.StyleImage) {
+					b.Fatalf("Board(%v): photo %v, %v", st, c.Photo != nil, err)
 				}
 			}
 		})

@@ -1,0 +1,47 @@
+package present
+
+import (
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+)
+
+// Lobby is the invitation to game g, in lang; its first button joins the game. An invite
+// (game.FlowInvite) joins through a deep link to the bot username (a forwarded message keeps
+// only URL buttons working for others); the other buttons are callbacks.
+func Lobby(g *game.Game, lang, username string) Content {
+	creator := g.Players[0].Name
+	var text string
+	var join models.InlineKeyboardButton
+	switch g.Flow {
+	case game.FlowInvite:
+		text = tr(lang, "invite.text", creator, g.Size, g.Size)
+		join = models.InlineKeyboardButton{Text: tr(lang, "invite.button"),
+			URL: "https://t.me/" + username + "?start=j" + g.ID}
+	case game.FlowInline:
+		text = tr(lang, "inline.text", creator, g.Size, g.Size)
+		join = Button(tr(lang, "lobby.join"), CallbackData(render.ActionJoin, g.ID, 0))
+	default:
+		switch g.CreatorColor {
+		case 0, 1:
+			text = tr(lang, "lobby.text_color", creator, g.Size, g.Size, ColorName(lang, int(g.CreatorColor)))
+		default:
+			text = tr(lang, "lobby.text", creator, g.Size, g.Size, tr(lang, "lobby.random_colors"))
+		}
+		join = Button(tr(lang, "lobby.join"), CallbackData(render.ActionJoin, g.ID, 0))
+	}
+	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{join},
+		{Button(tr(lang, "lobby.cancel"), CallbackData(render.ActionCancel, g.ID, 0))},
+	}}
+	return Content{Text: text, Keyboard: kb}
+}
+
+// ColorName names colour i (0 black, 1 white) in words.
+func ColorName(lang string, i int) string {
+	if i == 1 {
+		return tr(lang, "color.name_white")
+	}
+	return tr(lang, "color.name_black")
+}

@@ -1,0 +1,175 @@
+package present
+
+import (
+	"strconv"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// Menu is a menu the bot draws, or an entry of its main menu that leads elsewhere. A button
+// that opens a menu or follows an entry with render.ActionMenu carries the Menu as its Arg,
+// so the values from MenuMain to MenuStyleImage are part of the callback data of messages
+// already sent: never renumber them, add new values at the end.
+type Menu int
+
+// The menus and the entries of the main menu.
+const (
+	MenuMain         Menu = iota // the /start menu (also "« Back" from a submenu)
+	MenuSize                     // the AI menu's first step, the board size ("Play the bot")
+	MenuFriend                   // entry: how to play a friend (a text)
+	MenuFind                     // entry: look for a random opponent (/find)
+	MenuRules                    // entry: the rules (a text)
+	MenuStats                    // entry: the user's results (/stats)
+	MenuStyle                    // the board-style menu
+	MenuStyleButtons             // entry: draw 8×8 boards as buttons (game.StyleButtons)
+	MenuStyleImage               // entry: draw 8×8 boards as a picture (game.StyleImage)
+	// The menus below are opened by other actions than render.ActionMenu, so their values
+	// are never sent.
+	MenuLevel // the AI menu's second step, the level (after render.ActionSize)
+	MenuColor // the AI menu's last step, the colour (after render.ActionLevel)
+	MenuLang  // the language menu of /lang (its buttons carry render.ActionLang)
+	numMenus
+)
+
+var menuNames = [numMenus]string{"main", "size", "friend", "find", "rules", "stats", "style",
+	"style_buttons", "style_image", "level", "color", "lang"}
+
+// String returns the menu's name ("main", "size", …).
+func (m Menu) String() string {
+	if m >= 0 && m < numMenus {
+		return menuNames[m]
+	}
+	return "Menu(" + strconv.Itoa(int(m)) + ")"
+}
+
+// Drawn reports whether m is a menu DrawMenu draws, not an entry that leads elsewhere.
+func (m Menu) Drawn() bool {
+	switch m {
+	case MenuMain, MenuSize, MenuStyle, MenuLevel, MenuColor, MenuLang:
+		return true
+	}
+	return false
+}
+
+// MenuState is what a menu shows beyond its language; each menu reads only its fields.
+type MenuState struct {
+	Name  string     // MenuMain: the user's name, in the greeting
+	Size  int        // MenuLevel, MenuColor: the board size chosen
+	Level int        // MenuColor: the AI level chosen
+	Style game.Style // MenuStyle: the user's current style
+	Back  bool       // MenuStyle: add a row returning to the main menu
+}
+
+// DrawMenu draws menu m in lang: its text and its buttons. An m that is not Drawn gets the
+// zero Content.
+func DrawMenu(m Menu, lang string, s MenuState) Content {
+	switch m {
+	case MenuMain:
+		return Content{Text: tr(lang, "start.welcome", s.Name), Keyboard: mainMenu(lang)}
+	case MenuSize:
+		return Content{Text: tr(lang, "menu.choose_size"), Keyboard: sizeMenu()}
+	case MenuLevel:
+		return Content{Text: tr(lang, "menu.choose_level"), Keyboard: levelMenu(lang, s.Size)}
+	case MenuColor:
+		return Content{Text: tr(lang, "menu.choose_color"), Keyboard: colorMenu(lang, s.Size, s.Level)}
+	case MenuLang:
+		return Content{Text: tr(lang, "lang.unknown"), Keyboard: langMenu()}
+	case MenuStyle:
+		return Content{Text: tr(lang, "style.choose", StyleName(lang, s.Style)), Keyboard: styleMenu(lang, s.Back)}
+	}
+	return Content{}
+}
+
+// menuButton is a button of render.ActionMenu opening m.
+func menuButton(lang string, key i18n.Key, m Menu) models.InlineKeyboardButton {
+	return Button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: int(m)}.Encode())
+}
+
+// The Arg of render.ActionLang: the language a button of it chooses.
+const (
+	langArgEN = 1
+	langArgRU = 2
+)
+
+// mainMenu is the keyboard of /start.
+func mainMenu(lang string) *models.InlineKeyboardMarkup {
+	other := langArgRU // the language button switches to the other language
+	if lang == i18n.RU {
+		other = langArgEN
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{menuButton(lang, "menu.ai", MenuSize)},
+		{menuButton(lang, "menu.friend", MenuFriend), menuButton(lang, "menu.find", MenuFind)},
+		{menuButton(lang, "menu.rules", MenuRules), menuButton(lang, "menu.stats", MenuStats)},
+		{menuButton(lang, "menu.style", MenuStyle), Button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
+	}}
+}
+
+// sizeMenu is the keyboard of the AI menu's first step: Arg is the size.
+func sizeMenu() *models.InlineKeyboardMarkup {
+	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
+	for _, n := range game.Sizes {
+		row = append(row, Button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
+			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
+}
+
+// levelMenu is the keyboard of the AI menu's second step: Page carries the size chosen, Arg
+// the level.
+func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
+	var rows [][]models.InlineKeyboardButton
+	var row []models.InlineKeyboardButton
+	for l := 1; l <= game.MaxLevel; l++ {
+		row = append(row, Button(strconv.Itoa(l)+". "+LevelName(lang, l),
+			render.Callback{Action: render.ActionLevel, Page: size, Arg: l}.Encode()))
+		if len(row) == 2 {
+			rows = append(rows, row)
+			row = nil
+		}
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// colorMenu is the keyboard of the AI menu's last step: Page is the size, Ply the level, Arg
+// the colour (0 black, 1 white, 2 random).
+func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
+	c := func(key i18n.Key, arg int) models.InlineKeyboardButton {
+		return Button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+		{c("color.black", 0), c("color.white", 1), c("color.random", 2)},
+	}}
+}
+
+// langMenu offers the two languages, each named in itself.
+func langMenu() *models.InlineKeyboardMarkup {
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{
+		Button("English", render.Callback{Action: render.ActionLang, Arg: langArgEN}.Encode()),
+		Button("Русский", render.Callback{Action: render.ActionLang, Arg: langArgRU}.Encode()),
+	}}}
+}
+
+// StyleName names a style in words.
+func StyleName(lang string, s game.Style) string {
+	if s == game.StyleImage {
+		return tr(lang, "style.name_image")
+	}
+	return tr(lang, "style.name_buttons")
+}
+
+// styleMenu offers the two styles; back adds a row returning to the main menu.
+func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
+	rows := [][]models.InlineKeyboardButton{{menuButton(lang, "style.buttons", MenuStyleButtons), menuButton(lang, "style.image", MenuStyleImage)}}
+	if back {
+		rows = append(rows, []models.InlineKeyboardButton{menuButton(lang, "menu.back", MenuMain)})
+	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}

@@ -1,0 +1,33 @@
+// Package present draws the bot's messages: a game's board, an invitation, the menus. Each is
+// a Content (a text, a keyboard, a picture) computed from domain values alone: the package does
+// no I/O, reads no store and sends nothing, so its output is fixed by its input and its golden
+// tests show every message as a player sees it.
+package present
+
+import (
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// Content is what one message shows.
+type Content struct {
+	Text     string                       // the text, or the caption of a photo
+	Keyboard *models.InlineKeyboardMarkup // the inline keyboard, nil for none
+	Photo    []byte                       // a PNG when the message is a photo
+}
+
+// tr returns the text key of package i18n in lang, formatted with args.
+func tr(lang string, key i18n.Key, args ...any) string { return i18n.T(lang, key, args...) }
+
+// CallbackData is the callback data of a button asking for action a in game id (empty for
+// none), drawn at ply.
+func CallbackData(a render.Action, id string, ply int) string {
+	return render.Callback{Action: a, Game: id, Ply: ply}.Encode()
+}
+
+// Button is a button sending the callback data data.
+func Button(text, data string) models.InlineKeyboardButton {
+	return models.InlineKeyboardButton{Text: text, CallbackData: data}
+}
