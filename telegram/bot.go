@@ -41,6 +41,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/i18n"
 )
@@ -120,7 +121,7 @@ type Bot struct {
 	stopRun context.CancelFunc // ends RunPolling's loop
 	wg      sync.WaitGroup     // handlers and edit workers in flight
 
-	edits editor
+	boards *boards.Editor // posts and edits the board messages
 
 	// The intake (intake.go): the per-process budgets (nil: no budget), the shared budget's
 	// limit, the handler slots and how long a webhook request waits for one.
@@ -201,8 +202,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.svc = game.New(game.Config{Store: o.Store, Mover: mover, Pool: b.pool, Now: o.Now,
 		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: b.log})
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
-	b.edits.m = make(map[string]*editSlot)
-	b.edits.latest = make(map[string]*boardBatch)
+	b.boards = b.newEditor()
 	return b, nil
 }
 

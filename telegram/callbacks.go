@@ -10,6 +10,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -154,7 +155,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		b.refresh(t.game)
+		b.boards.Refresh(t.game)
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
@@ -216,7 +217,7 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user 
 		return
 	}
 	g := res.Game
-	if !hasBoard(g, ref) {
+	if !boards.Has(g, ref) {
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
 			return
 		}
@@ -228,7 +229,7 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user 
 		b.aiReply(ctx, id)
 		return
 	}
-	b.scheduleBoard(g, ref)
+	b.boards.Redraw(g, ref)
 }
 
 // tapPage shows another page of the move picker in the tapped message.
@@ -240,11 +241,11 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	if !hasBoard(g, t.ref) {
+	if !boards.Has(g, t.ref) {
 		return nil // an inline message not recorded: a move's catch-up records it
 	}
 	if game.Ply(g) != c.Ply {
-		b.scheduleBoard(g, t.ref)
+		b.boards.Redraw(g, t.ref)
 		return nil
 	}
 	cont, err := present.Board(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))

@@ -12,6 +12,7 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -222,19 +223,19 @@ func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
 		}
 	}
 	var firstErr error
-	for _, chat := range boardChats(g) {
-		if err := b.postBoard(ctx, g, chat); err != nil && firstErr == nil {
+	for _, chat := range boards.Chats(g) {
+		if err := b.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
 			firstErr = err
 		}
 	}
 	if g.InlineID != "" {
 		ref := game.MessageRef{InlineID: g.InlineID}
-		if !hasBoard(g, ref) {
+		if !boards.Has(g, ref) {
 			if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
 				firstErr = err
 			}
 		}
-		b.scheduleBoard(g, ref)
+		b.boards.Redraw(g, ref)
 	}
 	if res.NeedAI {
 		b.aiReply(ctx, g.ID)
@@ -300,7 +301,7 @@ func (b *Bot) afterStep(res *game.Snapshot) {
 	if res == nil || res.Game == nil {
 		return
 	}
-	b.refresh(res.Game)
+	b.boards.Refresh(res.Game)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		b.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
 	}
@@ -494,7 +495,7 @@ func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
 	if cur.Game.Status == game.StatusLobby {
 		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
 	}
-	if err := b.postBoard(ctx, cur.Game, m.chat); err != nil {
+	if err := b.boards.Post(ctx, cur.Game, m.chat); err != nil {
 		return err
 	}
 	b.owedAI(ctx, cur.Game.ID)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/present"
 )
 
@@ -100,7 +101,7 @@ func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Play
 		return nil, err
 	}
 	ref := game.MessageRef{InlineID: inlineID}
-	if hasBoard(res.Game, ref) {
+	if boards.Has(res.Game, ref) {
 		return res.Game, nil
 	}
 	return b.svc.AddBoard(ctx, res.Game.ID, ref)

@@ -70,14 +70,14 @@ func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
 	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
 		return nil
 	}
-	if err := b.postBoard(ctx, g, m.chat); err != nil {
+	if err := b.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
 	for _, ref := range g.Boards {
 		if ref.InlineID == "" && ref.ChatID == m.chat {
 			// Through the message's edit queue, so a redraw of the old board already on its way
 			// cannot put the buttons back after they were cleared.
-			b.schedule(ref, func(ctx context.Context) {
+			b.boards.Queue(ref, func(ctx context.Context) {
 				if err := b.editMarkup(ctx, ref, nil); err != nil {
 					b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/boards"
 )
 
 // A message is bound to a game only by the bot itself, when it posts the game there (or a
@@ -59,7 +60,7 @@ func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, e
 		return false, err
 	}
 	switch {
-	case hasBoard(g, t.ref):
+	case boards.Has(g, t.ref):
 		t.game = g
 		return true, nil
 	case inGameChat(g, t.ref.ChatID):
@@ -172,7 +173,7 @@ func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 		return true, nil
 	}
 	g, err := b.store.GameByChat(ctx, t.ref.ChatID)
-	if err == nil && hasBoard(g, t.ref) {
+	if err == nil && boards.Has(g, t.ref) {
 		b.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
 		return false, t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
 	}

@@ -1,15 +1,14 @@
 package telegram
 
 import (
-	"bytes"
 	"context"
-	"strconv"
-	"sync"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -28,13 +27,6 @@ func (b *Bot) sendText(ctx context.Context, chatID int64, text string, kb *model
 		ReplyMarkup: botapi.Markup(kb)})
 }
 
-// sendPhoto sends a PNG with a caption.
-func (b *Bot) sendPhoto(ctx context.Context, chatID int64, png []byte, caption string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
-	return b.api.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
-		Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(png)},
-		Caption: clip(caption, 1024), ReplyMarkup: botapi.Markup(kb)})
-}
-
 // answer answers a callback query (once; the caller makes sure of that).
 func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
 	_, err := b.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: queryID,
@@ -45,45 +37,38 @@ func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) erro
 // content is what one message shows.
 type content = present.Content
 
-// edit replaces the content of the message ref. "Message is not modified" is success, and so
-// is the `true` an inline edit returns.
+// clipped returns c with its text cut to what Telegram takes (a caption when c is a photo,
+// else a text).
+func clipped(c content) content {
+	n := 4096
+	if c.Photo != nil {
+		n = 1024
+	}
+	c.Text = clip(c.Text, n)
+	return c
+}
+
+// edit replaces the content of the message ref now (see boards.Editor.Edit).
 func (b *Bot) edit(ctx context.Context, ref game.MessageRef, c content) error {
-	return editWith(ctx, b.api, ref, c)
+	return b.boards.Edit(ctx, ref, clipped(c))
 }
 
-// editOnce makes one edit request, without retries.
-func (b *Bot) editOnce(ctx context.Context, ref game.MessageRef, c content) error {
-	return editWith(ctx, b.tg, ref, c)
-}
-
-// editWith edits the message ref to show c through api: its photo by editMessageMedia (a
-// message in a chat only: an inline message cannot take an upload), else its text.
-func editWith(ctx context.Context, api *botapi.Client, ref game.MessageRef, c content) error {
-	var err error
-	if c.Photo != nil && ref.InlineID == "" {
-		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
-			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.Keyboard),
-			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: clip(c.Text, 1024),
-				MediaAttachment: bytes.NewReader(c.Photo)}})
-		return err
-	}
-	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: clip(c.Text, 4096),
-		ReplyMarkup: botapi.Markup(c.Keyboard)}
-	if ref.InlineID == "" {
-		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
-	}
-	_, err = api.EditMessageText(ctx, p)
-	return err
-}
-
-// editMarkup replaces only the keyboard of the message ref.
+// editMarkup replaces only the keyboard of the message ref now.
 func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.InlineKeyboardMarkup) error {
-	p := &tgbot.EditMessageReplyMarkupParams{InlineMessageID: ref.InlineID, ReplyMarkup: botapi.Markup(kb)}
-	if ref.InlineID == "" {
-		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
-	}
-	_, err := b.api.EditMessageReplyMarkup(ctx, p)
-	return err
+	return b.boards.EditKeyboard(ctx, ref, kb)
+}
+
+// newEditor returns the board Editor of b, which draws a board as present.BoardOf does, in
+// the style styleUser and styleOf say, and records a posted board through b's Service. It
+// runs its edits in b.base and counts them in b.wg, so that Shutdown waits for them.
+func (b *Bot) newEditor() *boards.Editor {
+	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.store,
+		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style) (boards.Content, error) {
+			c, err := present.BoardOf(g, eg, ref, 0, style)
+			return clipped(c), err
+		},
+		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,
+		Logger: b.log, Context: b.base, Work: &b.wg})
 }
 
 // clip cuts s to at most n UTF-16 units, as Telegram counts the length of a text, ending it
@@ -94,85 +79,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return cutUnits(s, n-1) + "…"
-}
-
-// refKey names the message ref for the editor.
-func refKey(ref game.MessageRef) string {
-	if ref.InlineID != "" {
-		return "i:" + ref.InlineID
-	}
-	return strconv.FormatInt(ref.ChatID, 10) + ":" + strconv.Itoa(ref.MessageID)
-}
-
-// editor coalesces the edits of each message: while an edit of a message is on its way, newer
-// requests for it replace each other, and only the newest is sent next. A request names a game,
-// not a content: the content is drawn from the store when the edit is sent, so it always shows
-// the newest state, whatever order the requests came in.
-type editor struct {
-	mu sync.Mutex
-	m  map[string]*editSlot
-	// latest is, by refKey, the newest board batch that drew each board and has its check
-	// (boardBatch.landed) to come.
-	latest map[string]*boardBatch
-}
-
-type editSlot struct {
-	pending func(ctx context.Context)
-	running bool
-}
-
-// editQueued reports whether an edit of ref is waiting to start in this process, or, unless
-// self (the caller is the running edit of ref), running. Such an edit reads the store when it
-// starts, so it draws at least the state the store has now.
-func (b *Bot) editQueued(ref game.MessageRef, self bool) bool {
-	e := &b.edits
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.m[refKey(ref)]
-	return s != nil && (s.pending != nil || s.running && !self)
-}
-
-// schedule asks for an edit of ref; do performs it. It returns at once.
-func (b *Bot) schedule(ref game.MessageRef, do func(ctx context.Context)) {
-	key := refKey(ref)
-	e := &b.edits
-	e.mu.Lock()
-	s := e.m[key]
-	if s == nil {
-		s = &editSlot{}
-		e.m[key] = s
-	}
-	s.pending = do
-	if s.running {
-		e.mu.Unlock()
-		return
-	}
-	s.running = true
-	e.mu.Unlock()
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		for {
-			e.mu.Lock()
-			do := s.pending
-			s.pending = nil
-			if do == nil {
-				s.running = false
-				delete(e.m, key)
-				e.mu.Unlock()
-				return
-			}
-			e.mu.Unlock()
-			ctx, cancel := context.WithTimeout(b.base, 2*botapi.MaxRetryAfter)
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						b.log.Error("panic in edit", "panic", r)
-					}
-				}()
-				do(ctx)
-			}()
-			cancel()
-		}
-	}()
 }

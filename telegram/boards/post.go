@@ -1,0 +1,70 @@
+package boards
+
+import (
+	"bytes"
+	"context"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game"
+)
+
+// Post sends the board of g to chat as a new message and records it as one of g's boards
+// (Options.AddBoard). The message gets its buttons only once it is recorded, so a tap never
+// meets a board of the game that is not one of its boards, which a tap could not adopt; a
+// process that stops in between leaves a board without buttons (posting the board again
+// mends it). The buttons come through the message's queue, drawn afresh if a move came in
+// the meantime.
+func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
+	ref := game.MessageRef{ChatID: chatID}
+	c, err := e.o.Content(g, nil, ref, e.o.StyleOf(ctx, g, ref))
+	if err != nil {
+		return err
+	}
+	var msg *models.Message
+	if c.Photo != nil {
+		msg, err = e.o.API.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
+			Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(c.Photo)},
+			Caption: c.Text})
+	} else {
+		msg, err = e.o.API.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: c.Text})
+	}
+	if err != nil {
+		return err
+	}
+	ref.MessageID = msg.ID
+	if _, err := e.o.AddBoard(ctx, g.ID, ref); err != nil {
+		return err
+	}
+	if c.Keyboard == nil {
+		return nil
+	}
+	// g, not the game AddBoard returns: the keyboard was drawn from g, and a move that landed
+	// since must make queueKeyboard draw the board afresh.
+	e.queueKeyboard(g, ref, c.Keyboard)
+	return nil
+}
+
+// queueKeyboard gives the board message ref, just posted without buttons from game g, the
+// keyboard kb drawn with it; when a move came in the meantime it draws the board afresh.
+func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup) {
+	id, moves, status := g.ID, len(g.Moves), g.Status
+	e.Queue(ref, func(ctx context.Context) {
+		cur, err := e.o.Reader.Game(ctx, id)
+		if err != nil {
+			e.log.Warn("board keyboard", "game", id, "err", err)
+			return
+		}
+		switch {
+		case !Has(cur, ref):
+			return // replaced by a newer board already
+		case len(cur.Moves) != moves || cur.Status != status:
+			e.Redraw(cur, ref) // runs after this, in the same slot
+		default:
+			if err := e.EditKeyboard(ctx, ref, kb); err != nil {
+				e.log.Warn("board keyboard", "game", id, "err", err)
+			}
+		}
+	})
+}
