@@ -39,6 +39,9 @@ type Config struct {
 	// hint) to one Service at a time; nil means the Store's own when it implements Leases
 	// (as package storage's does), else each Service keeps only its own calls to one.
 	Leases Leases
+	// Invitations keeps which message each inline invitation opened (ClaimInvitation); nil
+	// means the Store's own when it implements Invitations (as package storage's does).
+	Invitations Invitations
 	// Now is the clock for idle claims; nil means time.Now.
 	Now func() time.Time
 	// Rand draws colours; nil means a randomly seeded source. It is used under a lock.
@@ -62,6 +65,7 @@ type Service struct {
 	pool      *AIPool
 	ownPool   bool
 	leases    Leases
+	invites   Invitations
 	flights   flights
 	now       func() time.Time
 	idleAfter time.Duration
@@ -89,6 +93,10 @@ func New(cfg Config) *Service {
 		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
 	if l, ok := cfg.Store.(Leases); ok && s.leases == nil {
 		s.leases = l
+	}
+	s.invites = cfg.Invitations
+	if iv, ok := cfg.Store.(Invitations); ok && s.invites == nil {
+		s.invites = iv
 	}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true

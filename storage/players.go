@@ -15,7 +15,7 @@ import (
 const (
 	groupTopCap = 500 // members kept in a group's leaderboard (the best by rating)
 	maxTop      = 100 // longest leaderboard Top returns
-	maxLang     = 16
+	maxLang     = game.MaxLang
 )
 
 // recordPeople records a finished game between two people, once per game ID.
