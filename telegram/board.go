@@ -521,7 +521,7 @@ func (bb *boardBatch) check(ctx context.Context, b *Bot, refs []game.MessageRef,
 	if len(check) == 0 {
 		return
 	}
-	g, err := b.store.Game(ctx, bb.id)
+	g, err := b.svc.Lookup(ctx, bb.id)
 	if err != nil {
 		return
 	}
@@ -556,7 +556,7 @@ func (st boardState) replay() (*engine.Game, error) {
 
 // readBoards reads game id and the styles of users in one round trip.
 func (b *Bot) readBoards(ctx context.Context, id string, users []int64) (boardState, error) {
-	g, styles, err := b.store.GameAndStyles(ctx, id, users...)
+	g, styles, err := b.svc.GameAndStyles(ctx, id, users...)
 	if g == nil {
 		return boardState{}, err
 	}
@@ -634,7 +634,7 @@ func (b *Bot) postBoard(ctx context.Context, g *game.Game, chatID int64) error {
 func (b *Bot) scheduleKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup) {
 	id, moves, status := g.ID, len(g.Moves), g.Status
 	b.schedule(ref, func(ctx context.Context) {
-		cur, err := b.store.Game(ctx, id)
+		cur, err := b.svc.Lookup(ctx, id)
 		if err != nil {
 			b.log.Warn("board keyboard", "game", id, "err", b.scrub(err))
 			return

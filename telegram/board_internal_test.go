@@ -8,13 +8,16 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 func TestBoardBatchReadsWhenSent(t *testing.T) {
 	ctx := context.Background()
 	st := storagetest.New(t)
-	b := &Bot{store: st, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	svc := game.New(game.Config{Store: st, Mover: gametest.FirstMover{}})
+	defer svc.Close()
+	b := &Bot{svc: svc, players: game.NewPlayers(st), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	b.edits.latest = make(map[string]*boardBatch)
 	if err := st.SetStyle(ctx, 2, game.StyleImage); err != nil {
 		t.Fatal(err)
