@@ -55,7 +55,7 @@ func (s *Service) move(ctx context.Context, gameID string, read *Game, userID in
 		if err != nil {
 			return nil, err
 		}
-		if ply != AnyPly && ply != len(st.g.Moves) {
+		if ply != AnyPly && ply != st.eg.Ply() {
 			return nil, ErrStale
 		}
 		pos := st.pos()

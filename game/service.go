@@ -185,8 +185,9 @@ func lower(s string) string {
 	return string(r)
 }
 
-// Ply returns the ply of g as the boards show it: the number of moves stored, passes not
-// counted. Callback data carries it so that Move can reject a tap on an out-of-date board.
+// Ply returns the ply of g, as engine.Game defines it (the number of discs placed, passes not
+// counted): that of g's replay, which is len(g.Moves), since Moves holds the discs placed and
+// nothing else. Callback data carries it so that Move can reject a tap on an out-of-date board.
 func Ply(g *Game) int { return len(g.Moves) }
 
 // Played is one move or pass applied by a step.
@@ -283,34 +284,27 @@ func Side(g *Game, userID int64) int {
 	return -1
 }
 
-// state is a game read from the store and replayed.
+// state is a game read from the store and replayed: eg.Ply() is len(g.Moves) until a step
+// plays a move on eg and appends it to g.Moves.
 type state struct {
-	g      *Game
-	eg     *engine.Game
-	colors []engine.Color // colour of each stored move
+	g  *Game
+	eg *engine.Game
 }
 
 func (st *state) pos() engine.Position { return st.eg.Position() }
 
-// replay plays the stored moves, inserting the forced passes (also those after the last move).
+// replay is engine.ReplayBytes of the stored moves (the forced passes inserted, also those
+// after the last move); a game that does not replay is ErrCorrupt.
 func replay(g *Game) (*state, error) {
-	eg, err := engine.NewGame(g.Size)
+	eg, err := engine.ReplayBytes(g.Size, g.Moves)
 	if err != nil {
 		return nil, fmt.Errorf("%w: game %s: %v", ErrCorrupt, g.ID, err)
 	}
-	st := &state{g: g, eg: eg, colors: make([]engine.Color, 0, len(g.Moves))}
-	for i, b := range g.Moves {
-		passes(eg, nil)
-		st.colors = append(st.colors, eg.Position().Side())
-		if _, err := eg.Play(engine.Square(b)); err != nil {
-			return nil, fmt.Errorf("%w: game %s move %d: %v", ErrCorrupt, g.ID, i+1, err)
-		}
-	}
-	passes(eg, nil)
-	return st, nil
+	return &state{g: g, eg: eg}, nil
 }
 
-// passes plays the forced passes of the side to move, appending them to out.
+// passes plays the forced passes of the side to move after a step's move, appending them to
+// out: the passes a replay of the game would insert there, as the step reports them.
 func passes(eg *engine.Game, out []Played) []Played {
 	for eg.Position().MustPass() {
 		c := eg.Position().Side()
