@@ -384,26 +384,8 @@ func endOf(st *state) *End {
 	return e
 }
 
-// outcomeOf converts the engine's result.
-func outcomeOf(o engine.Outcome) Outcome {
-	switch o {
-	case engine.BlackWins:
-		return OutcomeBlack
-	case engine.WhiteWins:
-		return OutcomeWhite
-	case engine.Draw:
-		return OutcomeDraw
-	}
-	return OutcomeNone
-}
-
-// winFor is the outcome where the player at index side wins.
-func winFor(side int) Outcome {
-	if side == 0 {
-		return OutcomeBlack
-	}
-	return OutcomeWhite
-}
+// winFor is the outcome where the player at index side (0 black, 1 white) wins.
+func winFor(side int) Outcome { return engine.WinFor(engine.Color(side)) }
 
 // retry runs step up to twice: when the first run's write loses a compare-and-set, the game is
 // read and checked again. step must read the game itself.

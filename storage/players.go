@@ -236,7 +236,7 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
 	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if !g.Outcome.Valid() {
+	if !game.ValidOutcome(g.Outcome) {
 		return invalidf("outcome %v", g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]

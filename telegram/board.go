@@ -70,23 +70,7 @@ func levelName(lang string, level int) string {
 
 // statusOf returns the render status of g.
 func statusOf(g *game.Game, v render.View, lang string) render.StatusInfo {
-	s := render.StatusInfo{View: v, Black: playerName(g, 0, lang), White: playerName(g, 1, lang)}
-	if g.Status == game.StatusFinished {
-		s.End = render.EndNormal
-		loser := engine.White
-		if g.Outcome == game.OutcomeWhite {
-			loser = engine.Black
-		}
-		switch g.Reason {
-		case game.EndResign:
-			s.End, s.Loser = render.EndResigned, loser
-		case game.EndTimeout:
-			s.End, s.Loser = render.EndTimeout, loser
-		case game.EndAbandoned:
-			s.End = render.EndCancelled
-		}
-	}
-	return s
+	return render.StatusInfo{View: v, Black: playerName(g, 0, lang), White: playerName(g, 1, lang), Result: g.Result()}
 }
 
 // cb encodes a callback.

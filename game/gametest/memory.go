@@ -199,7 +199,7 @@ func check(g *game.Game) error {
 	switch {
 	case g.Size < 4 || g.Size > 16 || g.Size%2 != 0:
 		return fmt.Errorf("%w: board size %d", game.ErrInvalid, g.Size)
-	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
+	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) || !g.Style.Valid():
 		return fmt.Errorf("%w: enum value out of range", game.ErrInvalid)
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return fmt.Errorf("%w: creator colour %d", game.ErrInvalid, g.CreatorColor)
@@ -723,7 +723,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if !g.Outcome.Valid() {
+	if !game.ValidOutcome(g.Outcome) {
 		return fmt.Errorf("%w: outcome %v", game.ErrInvalid, g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]
