@@ -7,6 +7,10 @@
 // With ROLE=worker it is an AI worker instead: it needs no token, takes the AI searches that
 // bots with AI_MODE=remote post to the Redis at REDIS_URL, and answers them; run as many as the
 // AI needs CPUs. A worker that dies mid-search leaves its job to the others.
+//
+// The process is tuned here and nowhere else: GOGC (main), GOMAXPROCS raised for the AI's
+// workers (addProcs) and the AI threads' low priority (backgroundThread, the OnSearch of the
+// bot's ai.Player).
 package main
 
 import (
