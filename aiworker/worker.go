@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 )
@@ -46,7 +47,7 @@ type WorkerOptions struct {
 	// Name is the worker's name in the consumer group, unique among the workers; "" means
 	// the host name, the process id and a random suffix.
 	Name string
-	// Searcher searches the jobs; nil means game.NewAI (package engine/ai) with a random seed.
+	// Searcher searches the jobs; nil means ai.NewPlayer (package engine/ai) with a random seed.
 	Searcher game.Mover
 	// Concurrency is the number of searches run at once; 0 means GOMAXPROCS.
 	Concurrency int
@@ -80,7 +81,7 @@ func NewWorker(st *storage.Store, o WorkerOptions) *Worker {
 		o.Name = host + "-" + strconv.Itoa(os.Getpid()) + "-" + randomName()[:6]
 	}
 	if o.Searcher == nil {
-		o.Searcher = game.NewAI(rand.Uint64())
+		o.Searcher = ai.NewPlayer(rand.Uint64())
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = runtime.GOMAXPROCS(0)

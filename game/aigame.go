@@ -225,11 +225,11 @@ func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int
 		if st.g.AILevel <= 0 {
 			return nil, ErrNotAIGame
 		}
-		if ply != AnyPly && ply != len(st.g.Moves) {
+		if ply != AnyPly && ply != st.eg.Ply() {
 			return nil, ErrStale
 		}
-		n := len(st.colors)
-		for n > 0 && int(st.colors[n-1]) != side {
+		n := st.eg.Ply()
+		for n > 0 && int(st.eg.PlacedBy(n-1)) != side {
 			n--
 		}
 		if n == 0 {

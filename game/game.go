@@ -1,6 +1,6 @@
 // Package game is the domain of the Reversi bot and the logic of hosting its games, in plain Go
 // that a test drives without Telegram or Redis: the game as it is kept (Game, Player,
-// MessageRef, Flow, Status, Outcome, EndReason, Style), people's profiles and results, and the
+// MessageRef, Flow, Status, Result, Style), people's profiles and results, and the
 // Service that hosts games (whose turn it is, who may press, when the AI answers, what ends a
 // game, and when results and ratings are recorded). It knows nothing of Telegram: the Telegram
 // layer translates updates into calls on a Service and its Snapshots into messages.
@@ -23,6 +23,8 @@ package game
 import (
 	"fmt"
 	"time"
+
+	"github.com/reversibot/reversi/engine"
 )
 
 // Flow says how a game came to be: against the AI, by an invite link, in a group, through
@@ -92,69 +94,43 @@ func (s Status) String() string {
 // Valid reports whether s is one of the statuses above.
 func (s Status) Valid() bool { return s < statusCount }
 
-// Outcome is the result of a finished game.
-type Outcome uint8
+// Result is how a game stands or ended (who won, and why it ended): engine's Result, the one
+// result type of the project, which render and the Telegram layer take as it is. A game keeps
+// its parts in Game.Outcome and Game.Reason (see Game.Result).
+type Result = engine.Result
 
-// The outcomes of a game. OutcomeNone is an unfinished game or one that ended without a result.
+// Outcome is who won a finished game: engine's Outcome.
+type Outcome = engine.Outcome
+
+// The outcomes of a game, under the names the hosting uses. OutcomeNone is an unfinished game
+// or one that ended without a result.
 const (
-	OutcomeNone Outcome = iota
-	OutcomeBlack
-	OutcomeWhite
-	OutcomeDraw
-	outcomeCount
+	OutcomeNone  = engine.Ongoing
+	OutcomeBlack = engine.BlackWins
+	OutcomeWhite = engine.WhiteWins
+	OutcomeDraw  = engine.Draw
 )
 
-// String returns "none", "black", "white", "draw", or "outcome(N)" for an unknown value.
-func (o Outcome) String() string {
-	switch o {
-	case OutcomeNone:
-		return "none"
-	case OutcomeBlack:
-		return "black"
-	case OutcomeWhite:
-		return "white"
-	case OutcomeDraw:
-		return "draw"
-	}
-	return fmt.Sprintf("outcome(%d)", uint8(o))
-}
-
-// Valid reports whether o is one of the outcomes above.
-func (o Outcome) Valid() bool { return o < outcomeCount }
-
-// EndReason says why a game ended.
-type EndReason uint8
+// EndReason says why a game ended: engine's EndReason.
+type EndReason = engine.EndReason
 
 // The reasons a game ends.
 const (
 	// EndNormal: neither side could move.
-	EndNormal EndReason = iota
+	EndNormal = engine.EndNormal
 	// EndResign: a player resigned.
-	EndResign
+	EndResign = engine.EndResign
 	// EndTimeout: the opponent of an idle player claimed the game.
-	EndTimeout
+	EndTimeout = engine.EndTimeout
 	// EndAbandoned: the game was given up without a result (for example a lobby cancelled).
-	EndAbandoned
-	reasonCount
+	EndAbandoned = engine.EndAbandoned
 )
 
-// String returns "normal", "resign", "timeout", "abandoned", or "reason(N)" for an unknown value.
-func (r EndReason) String() string {
-	switch r {
-	case EndNormal:
-		return "normal"
-	case EndResign:
-		return "resign"
-	case EndTimeout:
-		return "timeout"
-	case EndAbandoned:
-		return "abandoned"
-	}
-	return fmt.Sprintf("reason(%d)", uint8(r))
-}
+// ValidOutcome reports whether o is one of the outcomes above.
+func ValidOutcome(o Outcome) bool { return o <= OutcomeDraw }
 
-// Valid reports whether r is one of the reasons above.
-func (r EndReason) Valid() bool { return r < reasonCount }
+// ValidReason reports whether r is one of the reasons above.
+func ValidReason(r EndReason) bool { return r <= EndAbandoned }
 
 // Style is how a person wants boards that fit a keyboard (8×8) drawn. Larger boards are
 // always images.
@@ -227,6 +203,7 @@ type Game struct {
 	Boards   []MessageRef
 	Lang     string // language of texts in the hosting chat
 
+	// Outcome and Reason are the game's Result: the zero values while it is not finished.
 	Outcome Outcome
 	Reason  EndReason
 
@@ -242,6 +219,9 @@ type Game struct {
 	// Updated by StartGame and every successful UpdateGame or JoinGame.
 	Created, Updated time.Time
 }
+
+// Result returns how g ended: {Outcome, Reason}, the zero Result while it is not finished.
+func (g *Game) Result() Result { return Result{Outcome: g.Outcome, Reason: g.Reason} }
 
 // Clone returns a deep copy of g that shares no slices with it.
 func (g *Game) Clone() *Game {

@@ -55,7 +55,7 @@ func (s *Service) move(ctx context.Context, gameID string, read *Game, userID in
 		if err != nil {
 			return nil, err
 		}
-		if ply != AnyPly && ply != len(st.g.Moves) {
+		if ply != AnyPly && ply != st.eg.Ply() {
 			return nil, ErrStale
 		}
 		pos := st.pos()
@@ -113,7 +113,7 @@ func (s *Service) commit(ctx context.Context, st *state, played []Played) (*Snap
 	st.g.LastMoveAt = s.now()
 	if st.pos().GameOver() {
 		st.g.Status = StatusFinished
-		st.g.Outcome = outcomeOf(st.pos().Outcome())
+		st.g.Outcome = st.pos().Outcome()
 		st.g.Reason = EndNormal
 	}
 	if err := s.update(ctx, st.g); err != nil {

@@ -39,6 +39,9 @@ type Config struct {
 	// hint) to one Service at a time; nil means the Store's own when it implements Leases
 	// (as package storage's does), else each Service keeps only its own calls to one.
 	Leases Leases
+	// Invitations keeps which message each inline invitation opened (ClaimInvitation); nil
+	// means the Store's own when it implements Invitations (as package storage's does).
+	Invitations Invitations
 	// Now is the clock for idle claims; nil means time.Now.
 	Now func() time.Time
 	// Rand draws colours; nil means a randomly seeded source. It is used under a lock.
@@ -62,6 +65,7 @@ type Service struct {
 	pool      *AIPool
 	ownPool   bool
 	leases    Leases
+	invites   Invitations
 	flights   flights
 	now       func() time.Time
 	idleAfter time.Duration
@@ -89,6 +93,10 @@ func New(cfg Config) *Service {
 		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
 	if l, ok := cfg.Store.(Leases); ok && s.leases == nil {
 		s.leases = l
+	}
+	s.invites = cfg.Invitations
+	if iv, ok := cfg.Store.(Invitations); ok && s.invites == nil {
+		s.invites = iv
 	}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true
@@ -177,8 +185,9 @@ func lower(s string) string {
 	return string(r)
 }
 
-// Ply returns the ply of g as the boards show it: the number of moves stored, passes not
-// counted. Callback data carries it so that Move can reject a tap on an out-of-date board.
+// Ply returns the ply of g, as engine.Game defines it (the number of discs placed, passes not
+// counted): that of g's replay, which is len(g.Moves), since Moves holds the discs placed and
+// nothing else. Callback data carries it so that Move can reject a tap on an out-of-date board.
 func Ply(g *Game) int { return len(g.Moves) }
 
 // Played is one move or pass applied by a step.
@@ -275,34 +284,27 @@ func Side(g *Game, userID int64) int {
 	return -1
 }
 
-// state is a game read from the store and replayed.
+// state is a game read from the store and replayed: eg.Ply() is len(g.Moves) until a step
+// plays a move on eg and appends it to g.Moves.
 type state struct {
-	g      *Game
-	eg     *engine.Game
-	colors []engine.Color // colour of each stored move
+	g  *Game
+	eg *engine.Game
 }
 
 func (st *state) pos() engine.Position { return st.eg.Position() }
 
-// replay plays the stored moves, inserting the forced passes (also those after the last move).
+// replay is engine.ReplayBytes of the stored moves (the forced passes inserted, also those
+// after the last move); a game that does not replay is ErrCorrupt.
 func replay(g *Game) (*state, error) {
-	eg, err := engine.NewGame(g.Size)
+	eg, err := engine.ReplayBytes(g.Size, g.Moves)
 	if err != nil {
 		return nil, fmt.Errorf("%w: game %s: %v", ErrCorrupt, g.ID, err)
 	}
-	st := &state{g: g, eg: eg, colors: make([]engine.Color, 0, len(g.Moves))}
-	for i, b := range g.Moves {
-		passes(eg, nil)
-		st.colors = append(st.colors, eg.Position().Side())
-		if _, err := eg.Play(engine.Square(b)); err != nil {
-			return nil, fmt.Errorf("%w: game %s move %d: %v", ErrCorrupt, g.ID, i+1, err)
-		}
-	}
-	passes(eg, nil)
-	return st, nil
+	return &state{g: g, eg: eg}, nil
 }
 
-// passes plays the forced passes of the side to move, appending them to out.
+// passes plays the forced passes of the side to move after a step's move, appending them to
+// out: the passes a replay of the game would insert there, as the step reports them.
 func passes(eg *engine.Game, out []Played) []Played {
 	for eg.Position().MustPass() {
 		c := eg.Position().Side()
@@ -382,26 +384,8 @@ func endOf(st *state) *End {
 	return e
 }
 
-// outcomeOf converts the engine's result.
-func outcomeOf(o engine.Outcome) Outcome {
-	switch o {
-	case engine.BlackWins:
-		return OutcomeBlack
-	case engine.WhiteWins:
-		return OutcomeWhite
-	case engine.Draw:
-		return OutcomeDraw
-	}
-	return OutcomeNone
-}
-
-// winFor is the outcome where the player at index side wins.
-func winFor(side int) Outcome {
-	if side == 0 {
-		return OutcomeBlack
-	}
-	return OutcomeWhite
-}
+// winFor is the outcome where the player at index side (0 black, 1 white) wins.
+func winFor(side int) Outcome { return engine.WinFor(engine.Color(side)) }
 
 // retry runs step up to twice: when the first run's write loses a compare-and-set, the game is
 // read and checked again. step must read the game itself.

@@ -76,6 +76,43 @@ type PlayerStore interface {
 	// Top returns up to n people with the best ratings, of everyone (chatID 0) or of those
 	// who played a rated game in that group; by rating, then wins, then user ID.
 	Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error)
+	// SetLang stores the language the user chose (Profile.Lang); "" forgets the choice. A
+	// language longer than MaxLang bytes gives ErrInvalid. A language set makes the user known.
+	SetLang(ctx context.Context, userID int64, lang string) error
+	// SetStyle stores how the user wants 8×8 boards drawn (Profile.Style); StyleButtons
+	// forgets the choice, and a style that is not Valid gives ErrInvalid. StyleImage set
+	// makes the user known.
+	SetStyle(ctx context.Context, userID int64, style Style) error
+	// ChatLang returns the language chosen for a chat, "" when none was.
+	ChatLang(ctx context.Context, chatID int64) (string, error)
+	// SetChatLang stores the language of a chat; "" forgets the choice. A language longer
+	// than MaxLang bytes gives ErrInvalid.
+	SetChatLang(ctx context.Context, chatID int64, lang string) error
+}
+
+// MaxLang is the longest language code a PlayerStore keeps, in bytes.
+const MaxLang = 16
+
+// GameStyles is a Store that reads a game together with the board styles of some people in
+// one step (a Redis store: one round trip). Service.GameAndStyles uses it when the Store has
+// it, and reads the game and then the profiles otherwise.
+type GameStyles interface {
+	// GameAndStyles returns the game with the given ID, as Store.Game does, and the style
+	// each of users has chosen (styles[i] is Profile(users[i]).Style; StyleButtons for user
+	// 0). When the game cannot be read, g is nil and err says why; when only a style cannot
+	// be read, g comes back with err, and that style is StyleButtons.
+	GameAndStyles(ctx context.Context, id string, users ...int64) (g *Game, styles []Style, err error)
+}
+
+// Invitations keeps which message each inline invitation opened a game in, so that an
+// invitation copied onto another message opens nothing there. Package storage's Store and
+// gametest's Memory implement it.
+type Invitations interface {
+	// ClaimInvitation binds the invitation that creator made with nonce to the inline message
+	// inlineID for ttl: true when it was free or is bound to that message already, false when
+	// another message claimed it first. An inline id that cannot be one, or a ttl <= 0, gives
+	// ErrInvalid.
+	ClaimInvitation(ctx context.Context, creator, nonce int64, inlineID string, ttl time.Duration) (bool, error)
 }
 
 // Rating constants of the Elo system used for games between people.

@@ -19,49 +19,6 @@ type StatusInfo struct {
 	// that is not Valid tells what the board says, except that any EndAbandoned, and an
 	// EndResign or EndTimeout without a winner, read as a game called off.
 	Result engine.Result
-
-	// End and Loser are the old form of Result, read only when Result is the zero Result:
-	// Loser is the colour that resigned or ran out of time, for EndResigned and EndTimeout.
-	// Set Result instead. (They are not marked Deprecated only so that the bot, which still
-	// sets them, passes staticcheck; they go, with type End, once no caller sets them.)
-	End   End
-	Loser engine.Color
-}
-
-// End is the old form of StatusInfo.Result: whether and how a game ended.
-//
-// Deprecated: use engine.Result.
-type End uint8
-
-// How a game can end, in the old form of StatusInfo.Result; each stands for the
-// engine.Result shown. Set StatusInfo.Result instead.
-const (
-	EndNone      End = iota // still being played: the zero engine.Result
-	EndNormal               // neither side can move: {the discs' outcome, engine.EndNormal}
-	EndResigned             // StatusInfo.Loser resigned: {win for the opponent, engine.EndResign}
-	EndTimeout              // StatusInfo.Loser ran out of time: {win for the opponent, engine.EndTimeout}
-	EndCancelled            // called off before a result: {engine.Ongoing, engine.EndAbandoned}
-)
-
-// result returns s.Result, or when that is the zero Result the one that s.End and s.Loser
-// stand for; an unknown End stands for the zero Result.
-func (s StatusInfo) result() engine.Result {
-	if s.Result != (engine.Result{}) {
-		return s.Result
-	}
-	win := engine.WinFor(s.Loser.Opponent())
-	switch s.End {
-	case EndNormal:
-		p := s.Position
-		return engine.Result{Outcome: engine.OutcomeOf(p.Count(engine.Black), p.Count(engine.White))}
-	case EndResigned:
-		return engine.Result{Outcome: win, Reason: engine.EndResign}
-	case EndTimeout:
-		return engine.Result{Outcome: win, Reason: engine.EndTimeout}
-	case EndCancelled:
-		return engine.Result{Reason: engine.EndAbandoned}
-	}
-	return engine.Result{}
 }
 
 // MaxNameRunes bounds how much of a player's name the status text shows.
@@ -94,7 +51,7 @@ func Status(lang string, s StatusInfo) string {
 	if s.lastOK() {
 		b.WriteString(t.lastMove + ": " + sym[s.LastBy&1] + " " + s.Last.String() + "\n")
 	}
-	end, loser := endingOf(s.result())
+	end, loser := endingOf(s.Result)
 	if end == playing && p.GameOver() {
 		end = byDiscs
 	}

@@ -105,7 +105,7 @@ func validate(g *game.Game) error {
 		return invalidf("board size %d", g.Size)
 	case g.Version < 0 || g.Version > maxVersion:
 		return invalidf("version %d", g.Version)
-	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
+	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) || !g.Style.Valid():
 		return invalidf("enum value out of range")
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return invalidf("creator colour %d", g.CreatorColor)

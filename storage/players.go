@@ -15,7 +15,7 @@ import (
 const (
 	groupTopCap = 500 // members kept in a group's leaderboard (the best by rating)
 	maxTop      = 100 // longest leaderboard Top returns
-	maxLang     = 16
+	maxLang     = game.MaxLang
 )
 
 // recordPeople records a finished game between two people, once per game ID.
@@ -236,7 +236,7 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
 	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if !g.Outcome.Valid() {
+	if !game.ValidOutcome(g.Outcome) {
 		return invalidf("outcome %v", g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]

@@ -10,29 +10,19 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Limit is a rate of events with room for bursts: Burst events at once, then one every
-// Period/Rate. It is a GCRA (a token bucket without a timer): the state is one timestamp.
-type Limit struct {
-	Rate   int           // events per Period, sustained
-	Period time.Duration // the period of Rate
-	Burst  int           // events allowed at once
-}
-
-// Valid reports whether l limits anything: Rate, Period and Burst are all positive.
-func (l Limit) Valid() bool { return l.Rate > 0 && l.Period > 0 && l.Burst > 0 }
-
-// AllowUpdate takes one update from user's budget under limit and reports whether the budget
-// had room; when it had none, retryAfter says when it will have. The budget is kept in Redis
-// (go-redis's redis_rate, GCRA in one Lua script), so every process on the same Redis and
-// prefix shares it, and its key expires once the budget is full again (at most
-// Burst·Period/Rate after the last update). A Redis failure wraps ErrUnavailable; an invalid
-// limit allows everything.
-func (s *Store) AllowUpdate(ctx context.Context, user int64, limit Limit) (ok bool, retryAfter time.Duration, err error) {
-	if !limit.Valid() {
+// AllowUpdate takes one update from user's budget and reports whether the budget had room;
+// when it had none, retryAfter says when it will have. The budget is a GCRA (a token bucket
+// without a timer, its state one timestamp): burst updates at once, then rate per per. It is
+// kept in Redis (go-redis's redis_rate, in one Lua script), so every process on the same Redis
+// and prefix shares it, and its key expires once the budget is full again (at most
+// burst·per/rate after the last update). A Redis failure wraps ErrUnavailable; a budget
+// without a positive rate, per and burst allows everything.
+func (s *Store) AllowUpdate(ctx context.Context, user int64, rate int, per time.Duration, burst int) (ok bool, retryAfter time.Duration, err error) {
+	if rate <= 0 || per <= 0 || burst <= 0 {
 		return true, 0, nil
 	}
 	res, err := redis_rate.NewLimiter(prefixedRediser{s.rdb}).Allow(ctx, s.k.rate(user),
-		redis_rate.Limit{Rate: limit.Rate, Period: limit.Period, Burst: limit.Burst})
+		redis_rate.Limit{Rate: rate, Period: per, Burst: burst})
 	if err != nil {
 		return true, 0, wrap("rate limit", err)
 	}

@@ -13,15 +13,22 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
+// limit is a budget of updates: Burst at once, then Rate per Period.
+type limit struct {
+	Rate   int
+	Period time.Duration
+	Burst  int
+}
+
 // slowLimit refills one update an hour, so a test's budget is its burst, whatever the clock.
-var slowLimit = storage.Limit{Rate: 1, Period: time.Hour, Burst: 3}
+var slowLimit = limit{Rate: 1, Period: time.Hour, Burst: 3}
 
 // takeAll calls AllowUpdate n times and returns how many were allowed.
-func takeAll(t *testing.T, s *storage.Store, user int64, limit storage.Limit, n int) int {
+func takeAll(t *testing.T, s *storage.Store, user int64, l limit, n int) int {
 	t.Helper()
 	allowed := 0
 	for range n {
-		ok, retry, err := s.AllowUpdate(context.Background(), user, limit)
+		ok, retry, err := s.AllowUpdate(context.Background(), user, l.Rate, l.Period, l.Burst)
 		if err != nil {
 			t.Fatalf("AllowUpdate: %v", err)
 		}
@@ -80,8 +87,8 @@ func TestAllowUpdateSharedByProcesses(t *testing.T) {
 // and expires once the budget would be full again.
 func TestAllowUpdateKeyUnderPrefixWithTTL(t *testing.T) {
 	s := storagetest.New(t)
-	limit := storage.Limit{Rate: 10, Period: time.Second, Burst: 20}
-	takeAll(t, s, 99, limit, 5)
+	lim := limit{Rate: 10, Period: time.Second, Burst: 20}
+	takeAll(t, s, 99, lim, 5)
 	ctx := context.Background()
 	keys, err := s.Client().Keys(ctx, "*rl:{99}").Result()
 	if err != nil {
@@ -112,19 +119,19 @@ func TestAllowUpdateRefills(t *testing.T) {
 	s, m := storagetest.NewEmbedded(t)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	m.SetTime(now)
-	limit := storage.Limit{Rate: 2, Period: time.Second, Burst: 4}
-	if got := takeAll(t, s, 5, limit, 6); got != 4 {
+	lim := limit{Rate: 2, Period: time.Second, Burst: 4}
+	if got := takeAll(t, s, 5, lim, 6); got != 4 {
 		t.Fatalf("allowed %d of 6 at once, want the burst 4", got)
 	}
 	m.SetTime(now.Add(time.Second)) // two more
-	if got := takeAll(t, s, 5, limit, 6); got != 2 {
+	if got := takeAll(t, s, 5, lim, 6); got != 2 {
 		t.Fatalf("allowed %d of 6 a second later, want 2", got)
 	}
 }
 
 func TestAllowUpdateInvalidLimitAllows(t *testing.T) {
 	s := storagetest.New(t)
-	if got := takeAll(t, s, 1, storage.Limit{}, 5); got != 5 {
+	if got := takeAll(t, s, 1, limit{}, 5); got != 5 {
 		t.Fatalf("zero limit allowed %d of 5", got)
 	}
 }
@@ -133,7 +140,7 @@ func TestAllowUpdateRedisDown(t *testing.T) {
 	s, m := storagetest.NewEmbedded(t)
 	storagetest.QuietLogs()
 	m.Close()
-	ok, _, err := s.AllowUpdate(context.Background(), 1, slowLimit)
+	ok, _, err := s.AllowUpdate(context.Background(), 1, slowLimit.Rate, slowLimit.Period, slowLimit.Burst)
 	if !errors.Is(err, game.ErrUnavailable) || !ok {
 		t.Fatalf("AllowUpdate with Redis down = %v, %v; want allowed, with ErrUnavailable", ok, err)
 	}

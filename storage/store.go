@@ -93,6 +93,8 @@ var (
 	_ game.Store       = (*Store)(nil)
 	_ game.PlayerStore = (*Store)(nil)
 	_ game.Leases      = (*Store)(nil)
+	_ game.Invitations = (*Store)(nil)
+	_ game.GameStyles  = (*Store)(nil)
 )
 
 // New returns a Store over an existing client, which the caller keeps and closes.

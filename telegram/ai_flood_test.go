@@ -8,7 +8,6 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -33,7 +32,7 @@ func (h *harness) countMessages(chat int64, n int, what string, pred func(telegr
 // taps and other members' /board each get their answer, and the position is searched once.
 func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 	m := gametest.NewGatedMover()
-	h := newHarness(t, func(o *telegram.Options) { o.Mover = m; o.AIWorkers = 2 })
+	h := newHarness(t, func(o *options) { o.Mover = m; o.AIWorkers = 2 })
 	t.Cleanup(m.Open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
@@ -73,10 +72,10 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 // user B's reply starts as soon as one of A's searches ends.
 func TestAIFairBetweenUsers(t *testing.T) {
 	m := gametest.NewHeldMover()
-	h := newHarness(t, func(o *telegram.Options) { o.Mover = m; o.AIWorkers = 1 })
+	h := newHarness(t, func(o *options) { o.Mover = m; o.AIWorkers = 1 })
 	t.Cleanup(func() { close(m.Stop) }) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	pool := h.b.AIPool()
+	pool := h.pool
 	const games = 4
 	for i := range games {
 		g := h.srv.NewGroup("Club "+strconv.Itoa(i), alice)

@@ -86,13 +86,17 @@ func tapFirstMove(ctx context.Context, h *harness, u *telegramtest.User, cur tel
 // realAIBench starts a harness whose bot runs the real engine/ai on two AI workers, and
 // returns it with a context for the load a benchmark runs beside the measured game and the
 // WaitGroup that load's goroutines join. When the benchmark ends the context is cancelled and
-// the load waited for, before the bot stops; GOMAXPROCS, which telegram.New raises for the real
-// AI, is put back last.
+// the load waited for, before the bot stops. GOMAXPROCS is raised by the AI workers, as
+// cmd/reversibot does for the real AI, and put back last. (The searches run at normal thread
+// priority here: cmd/reversibot lowers it.)
 func realAIBench(b *testing.B) (*harness, context.Context, *sync.WaitGroup) {
 	b.Helper()
 	procs := runtime.GOMAXPROCS(0)
 	b.Cleanup(func() { runtime.GOMAXPROCS(procs) })
-	h := newHarness(b, func(o *telegram.Options) { o.Mover = nil; o.AIWorkers = 2 })
+	if want := runtime.NumCPU() + 2; procs < want {
+		runtime.GOMAXPROCS(want)
+	}
+	h := newHarness(b, func(o *options) { o.Mover = nil; o.AIWorkers = 2 })
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	b.Cleanup(func() { cancel(); wg.Wait() })
@@ -237,8 +241,10 @@ func BenchmarkPeopleMove(b *testing.B) {
 	stub := &moveStub{token: "123:bench", edited: edited, calls: make(chan string, 16)}
 	api := httptest.NewServer(stub)
 	defer api.Close()
-	bt, err := telegram.New(context.Background(), telegram.Options{Token: stub.token, APIURL: api.URL,
-		Store: store, Mover: firstMover{}, IdleClaim: time.Hour})
+	opts, _, closeSvc := options{Options: telegram.Options{Token: stub.token, APIURL: api.URL},
+		Store: store, Mover: firstMover{}, IdleClaim: time.Hour}.build()
+	defer closeSvc()
+	bt, err := telegram.New(context.Background(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,9 +27,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -40,43 +38,35 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
-	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/i18n"
 )
 
-// Options configures a Bot. Token and Store are required.
+// Options configures a Bot. Token, Service and Players are required.
 type Options struct {
 	// Token is the bot's token from BotFather. It never appears in logs.
 	Token string
 	// APIURL is the Bot API server's base URL; "" means Telegram's.
 	APIURL string
-	// Store keeps games, players and dedupe marks.
-	Store *storage.Store
+	// Service hosts the games: the Bot turns updates into its steps. The caller makes it
+	// (with its AI and its pool) and closes it after Shutdown.
+	Service *game.Service
+	// Players keeps what is known of people: profiles, languages, styles, leaderboards.
+	Players *game.Players
+	// Dedupe drops the updates seen before, by any process sharing it; nil drops none.
+	Dedupe Deduper
+	// RateLimiter keeps the Budget shared by every process; nil counts it in this process only.
+	RateLimiter RateLimiter
 	// Logger gets one line per handled update with its outcome; nil discards.
 	Logger *slog.Logger
 	// Metrics records counters and timings; nil records nothing.
 	Metrics *metrics.Metrics
-	// AIWorkers is the number of AI searches run at once; 0 means GOMAXPROCS. The searches run
-	// at the lowest thread priority, and New raises GOMAXPROCS by AIWorkers (when the AI is
-	// package engine/ai's) so that updates are handled at once however busy the AI is.
-	AIWorkers int
-	// IdleClaim is how long a player may leave a game between people on their turn before the
-	// opponent may claim the win; 0 means game.DefaultIdleAfter.
-	IdleClaim time.Duration
 	// HTTPClient makes the Bot API requests; nil means a client with sensible timeouts that
 	// keeps up to 64 idle connections to the Bot API (closed by Shutdown).
 	HTTPClient *http.Client
-	// Now is the clock (idle claims); nil means time.Now.
+	// Now is the clock (invitations, budgets); nil means time.Now. The Service has its own.
 	Now func() time.Time
-	// Rand draws colours in games between people; nil means a randomly seeded source.
-	Rand *rand.Rand
-	// Mover replaces the AI (tests inject a fast deterministic one); nil means package
-	// engine/ai.
-	Mover game.Mover
-	// AllowSmall admits the test board sizes 4 and 6.
-	AllowSmall bool
 	// HandlerTimeout bounds the handling of one update; 0 means a minute.
 	HandlerTimeout time.Duration
 	// Budget limits the updates of each user (see Budget); the zero value sets no limit
@@ -101,9 +91,10 @@ type Bot struct {
 	api      *botapi.Client // every Bot API call, tried again after a 429 and where safe
 	tg       *botapi.Client // api's Once view: calls made once, in steps that b.retry repeats
 	token    string
-	store    *storage.Store
 	svc      *game.Service
-	pool     *game.AIPool
+	players  *game.Players
+	dedupe   Deduper
+	rates    RateLimiter
 	log      *slog.Logger
 	met      *metrics.Metrics
 	now      func() time.Time
@@ -126,7 +117,7 @@ type Bot struct {
 	// The intake (intake.go): the per-process budgets (nil: no budget), the shared budget's
 	// limit, the handler slots and how long a webhook request waits for one.
 	users       *userBudgets
-	limit       storage.Limit
+	limit       Budget
 	slots       chan struct{}
 	webhookWait time.Duration
 	counters    intakeCounters
@@ -135,16 +126,17 @@ type Bot struct {
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
-// Setup and run. It fails when the token is empty, the store missing, or getMe fails.
+// Setup and run. It fails when the token is empty, the Service or Players missing, or getMe
+// fails.
 func New(ctx context.Context, o Options) (*Bot, error) {
 	if strings.TrimSpace(o.Token) == "" {
 		return nil, errors.New("bot: empty token")
 	}
-	if o.Store == nil {
-		return nil, errors.New("bot: no store")
+	if o.Service == nil || o.Players == nil {
+		return nil, errors.New("bot: no game service or players")
 	}
-	b := &Bot{token: o.Token, store: o.Store, log: o.Logger, met: o.Metrics, now: o.Now,
-		timeout: o.HandlerTimeout}
+	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, dedupe: o.Dedupe, rates: o.RateLimiter,
+		log: o.Logger, met: o.Metrics, now: o.Now, timeout: o.HandlerTimeout}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -156,7 +148,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	if o.Budget.On() {
 		b.users = newUserBudgets(o.Budget)
-		b.limit = o.Budget.limit()
+		b.limit = o.Budget
 	}
 	if o.MaxHandlers <= 0 {
 		o.MaxHandlers = DefaultMaxHandlers
@@ -187,20 +179,6 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b.username, b.botID = me.Username, me.ID
 
-	mover := o.Mover
-	b.pool = game.NewAIPool(o.AIWorkers, 0)
-	if mover == nil {
-		mover = aiMover{}
-		// The AI's searches run on threads of the lowest priority (see backgroundThread), each
-		// holding one of the Go scheduler's processors while it thinks: add as many processors
-		// as there are AI workers, so that the handlers always have the CPUs' worth of their
-		// own and the OS gives them the cores the moment they have work.
-		if want := runtime.NumCPU() + b.pool.Workers(); runtime.GOMAXPROCS(0) < want {
-			runtime.GOMAXPROCS(want)
-		}
-	}
-	b.svc = game.New(game.Config{Store: o.Store, Mover: mover, Pool: b.pool, Now: o.Now,
-		Rand: o.Rand, IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: b.log})
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.boards = b.newEditor()
 	return b, nil
@@ -314,7 +292,8 @@ func (b *Bot) WebhookHandler(secret string) http.Handler {
 }
 
 // Shutdown stops taking updates and waits until the updates in flight and their edits are
-// done, or ctx ends (then it cancels them and returns ctx's error). The AI pool stops last.
+// done, or ctx ends (then it cancels them and returns ctx's error). The Service is the
+// caller's to close, after Shutdown.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
@@ -333,8 +312,6 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		<-done
 	}
 	b.baseStop()
-	b.svc.Close()
-	b.pool.Close()
 	if b.transport != nil {
 		b.transport.CloseIdleConnections()
 	}
@@ -391,8 +368,8 @@ func (b *Bot) handle(ctx context.Context, u *models.Update, ub *userBudget) {
 		}
 		b.log.Info("update", attrs...)
 	}()
-	if ub != nil {
-		ok, _, lerr := b.store.AllowUpdate(ctx, ub.id, b.limit)
+	if ub != nil && b.rates != nil {
+		ok, _, lerr := b.rates.AllowUpdate(ctx, ub.id, b.limit.Rate, b.limit.Per, b.limit.Burst)
 		if lerr != nil {
 			// Redis is down: the per-process budget still holds, and the handler will tell
 			// the user what cannot be done.
@@ -403,8 +380,8 @@ func (b *Bot) handle(ctx context.Context, u *models.Update, ub *userBudget) {
 			return
 		}
 	}
-	if u.ID != 0 {
-		first, ferr := b.store.FirstSeen(ctx, u.ID)
+	if u.ID != 0 && b.dedupe != nil {
+		first, ferr := b.dedupe.FirstSeen(ctx, u.ID)
 		if ferr != nil {
 			// Without the store nothing can be applied anyway; handle it so the user hears.
 			b.log.Warn("dedupe", "update", u.ID, "err", b.scrub(ferr))

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
-
-	"github.com/reversibot/reversi/storage"
 )
 
 // Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
@@ -42,12 +40,7 @@ const (
 )
 
 // On reports whether b limits anything: Rate, Per and Burst are all positive.
-func (b Budget) On() bool { return b.limit().Valid() }
-
-// limit is b as the store's shared limit.
-func (b Budget) limit() storage.Limit {
-	return storage.Limit{Rate: b.Rate, Period: b.Per, Burst: b.Burst}
-}
+func (b Budget) On() bool { return b.Rate > 0 && b.Per > 0 && b.Burst > 0 }
 
 // filled returns b with its zero fields set to their defaults.
 func (b Budget) filled() Budget {

@@ -161,10 +161,10 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
 }
 
-// touch records that the user has talked to the bot (storage.Store.TouchUser): a game's
+// touch records that the user has talked to the bot (game.Players.TouchUser): a game's
 // result counts only for users who have.
 func (b *Bot) touch(ctx context.Context, w who) {
-	if err := b.store.TouchUser(ctx, w.id, w.name); err != nil {
+	if err := b.players.TouchUser(ctx, w.id, w.name); err != nil {
 		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
 	}
 }

@@ -46,7 +46,7 @@ func displayName(u *models.User) string {
 // whoIs resolves the user: their stored language choice beats Telegram's language_code.
 func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
 	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, err := b.store.Profile(ctx, u.ID); err == nil {
+	if p, err := b.players.Profile(ctx, u.ID); err == nil {
 		if p.Lang != "" {
 			w.lang = normLang(p.Lang)
 		}
@@ -57,7 +57,7 @@ func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
 
 // chatLang is the language of a group chat: its /lang choice, else fallback.
 func (b *Bot) chatLang(ctx context.Context, chatID int64, fallback string) string {
-	if l, err := b.store.ChatLang(ctx, chatID); err == nil && l != "" {
+	if l, err := b.players.ChatLang(ctx, chatID); err == nil && l != "" {
 		return normLang(l)
 	}
 	return fallback
@@ -133,7 +133,7 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	if !private {
 		m.lang = b.chatLang(ctx, m.chat, m.user.lang)
 	}
-	if err := b.store.TouchUser(ctx, m.user.id, m.user.name); err != nil {
+	if err := b.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
 		b.log.Warn("touch user", "user", m.user.id, "err", b.scrub(err))
 	}
 	if !isCmd {
@@ -548,7 +548,7 @@ func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 
 // cmdStats shows the user's results.
 func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
-	p, err := b.store.Profile(ctx, m.user.id)
+	p, err := b.players.Profile(ctx, m.user.id)
 	if err != nil {
 		return b.replyErr(ctx, m, err)
 	}
@@ -579,7 +579,7 @@ func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		chat = m.chat
 	}
-	top, err := b.store.Top(ctx, chat, 10)
+	top, err := b.players.Top(ctx, chat, 10)
 	if err != nil {
 		return b.replyErr(ctx, m, err)
 	}
@@ -618,7 +618,7 @@ func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
 // setLang stores a language choice.
 func (b *Bot) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
 	if private {
-		return b.store.SetLang(ctx, user, lang)
+		return b.players.SetLang(ctx, user, lang)
 	}
-	return b.store.SetChatLang(ctx, chat, lang)
+	return b.players.SetChatLang(ctx, chat, lang)
 }

@@ -36,7 +36,7 @@ func (m *countingMover) Hint(ctx context.Context, pos engine.Position) (engine.S
 }
 
 // withBudget sets the default per-user budget.
-func withBudget(o *telegram.Options) { o.Budget = telegram.DefaultBudget }
+func withBudget(o *options) { o.Budget = telegram.DefaultBudget }
 
 // drain waits until the bot has taken every queued update, then stops it and waits for its
 // handlers: after drain every update has been handled or refused, and nothing runs any more.
@@ -140,7 +140,7 @@ func TestTapFlood(t *testing.T) {
 // TestHintFlood: 40 taps on Hint cost at most the budget's worth of searches.
 func TestHintFlood(t *testing.T) {
 	mover := &countingMover{}
-	h := newHarness(t, withBudget, func(o *telegram.Options) { o.Mover = mover })
+	h := newHarness(t, withBudget, func(o *options) { o.Mover = mover })
 	u := h.user("Hinter", "en")
 	h.send(u, u.ID(), "/ai 6x6 1 black")
 	board := h.waitMsg(u.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
@@ -171,7 +171,7 @@ func TestHintFlood(t *testing.T) {
 // MaxHandlers handlers run at once, the goroutines stay bounded, and every update is answered.
 func TestUpdateStorm(t *testing.T) {
 	const users, handlers = 3000, 16
-	h := newHarness(t, withBudget, func(o *telegram.Options) { o.MaxHandlers = handlers })
+	h := newHarness(t, withBudget, func(o *options) { o.MaxHandlers = handlers })
 	base := runtime.NumGoroutine()
 	us := make([]*telegramtest.User, users)
 	for i := range us {
@@ -233,7 +233,7 @@ func (m *blockingMover) Move(ctx context.Context, pos engine.Position, level int
 // same update is taken.
 func TestWebhookBusy(t *testing.T) {
 	mover := &blockingMover{started: make(chan struct{}), release: make(chan struct{})}
-	h := newHarness(t, func(o *telegram.Options) {
+	h := newHarness(t, func(o *options) {
 		o.Mover, o.MaxHandlers, o.WebhookWait = mover, 1, 10*time.Millisecond
 	})
 	alice := h.user("Alice", "en")

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/engine/ai"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
@@ -67,20 +69,21 @@ type harness struct {
 	store *storage.Store
 	clock *gametest.Clock
 	logs  *syncBuffer
-	opts  telegram.Options
+	opts  options
+	pool  *game.AIPool // the running bot's
 	b     *telegram.Bot
 	stop  func() // stops the running bot and waits for it
 }
 
 // newHarness starts the fake server, the store and a polling bot. mod may change the options.
-func newHarness(t testing.TB, mod ...func(*telegram.Options)) *harness {
+func newHarness(t testing.TB, mod ...func(*options)) *harness {
 	t.Helper()
 	h := &harness{t: t, srv: telegramtest.Start(t), clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
 	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
-	h.opts = telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(), Store: h.store,
-		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), AIWorkers: 2, IdleClaim: time.Hour,
-		Now: h.clock.Now, Rand: rand.New(rand.NewPCG(1, 2)), Mover: firstMover{}, AllowSmall: true}
+	h.opts = options{Options: telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(),
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), Now: h.clock.Now}, Store: h.store,
+		AIWorkers: 2, IdleClaim: time.Hour, Rand: rand.New(rand.NewPCG(1, 2)), Mover: firstMover{}, AllowSmall: true}
 	for _, m := range mod {
 		m(&h.opts)
 	}
@@ -94,12 +97,49 @@ func newHarness(t testing.TB, mod ...func(*telegram.Options)) *harness {
 	return h
 }
 
-// start runs a new Bot over the harness's server and store.
+// options are a test bot's telegram.Options and the game.Config of the Service under it.
+type options struct {
+	telegram.Options
+	Store      *storage.Store // the harness's; mods may add hooks to its client
+	Mover      game.Mover     // nil: the real AI (ai.Player)
+	AIWorkers  int
+	IdleClaim  time.Duration
+	Rand       *rand.Rand
+	AllowSmall bool
+}
+
+// build returns o's telegram.Options with a new Service and Players over o.Store (its dedupe and
+// shared budget too), the Service's AI pool, and the function that closes the Service and pool.
+func (o options) build() (telegram.Options, *game.AIPool, func()) {
+	store := o.Store
+	mover := o.Mover
+	if mover == nil {
+		mover = &ai.Player{}
+	}
+	pool := game.NewAIPool(o.AIWorkers, 0)
+	svc := game.New(game.Config{Store: store, Mover: mover, Pool: pool, Now: o.Now, Rand: o.Rand,
+		IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: o.Logger})
+	t := o.Options
+	t.Service, t.Players, t.Dedupe, t.RateLimiter = svc, game.NewPlayers(store), store, store
+	return t, pool, func() { svc.Close(); pool.Close() }
+}
+
+// botOptions is h.opts built over h.store (see build); the Service closes when the test ends.
+func (h *harness) botOptions() telegram.Options {
+	o, _, closeSvc := h.opts.build()
+	h.t.Cleanup(closeSvc)
+	return o
+}
+
+// start runs a new Bot, with a new Service, over the harness's server and store.
 func (h *harness) start() {
 	h.t.Helper()
 	ctx := context.Background()
-	b, err := telegram.New(ctx, h.opts)
+	opts, pool, closeSvc := h.opts.build()
+	h.pool = pool
+	b, err := telegram.New(ctx, opts)
 	if err != nil {
+		closeSvc()
 		h.t.Fatalf("telegram.New: %v", err)
 	}
 	if err := b.Setup(ctx); err != nil {
@@ -121,6 +161,7 @@ func (h *harness) start() {
 			if err := <-done; err != nil {
 				h.t.Errorf("RunPolling: %v", err)
 			}
+			closeSvc()
 		})
 	}
 }

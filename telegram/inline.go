@@ -128,7 +128,7 @@ func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Call
 	}
 	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN
-	if p, err := b.store.Profile(ctx, inv.creator); err == nil {
+	if p, err := b.players.Profile(ctx, inv.creator); err == nil {
 		if p.Name != "" {
 			creator.Name = p.Name
 		}

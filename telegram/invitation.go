@@ -106,5 +106,5 @@ func parseInlineResultID(id string) (size int, nonce int64, ok bool) {
 // claimInvitation binds inv to the inline message inlineID: false when another message used
 // it first.
 func (b *Bot) claimInvitation(ctx context.Context, inv invitation, inlineID string) (bool, error) {
-	return b.store.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
+	return b.svc.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
 }

@@ -329,7 +329,7 @@ func TestEditRetriedAfter429(t *testing.T) {
 func TestWebhook(t *testing.T) {
 	h := newHarness(t)
 	h.stop() // no polling: the webhook takes over
-	b, err := telegram.New(context.Background(), h.opts)
+	b, err := telegram.New(context.Background(), h.botOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func (g gateMover) Hint(_ context.Context, pos engine.Position) (engine.Square, 
 
 func TestShutdownWaitsForUpdatesInFlight(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
-	h := newHarness(t, func(o *telegram.Options) { o.Mover = mover })
+	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
 	h.send(alice, alice.ID(), "/ai 8 1 black")
 	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
@@ -467,7 +467,7 @@ func TestGroupLanguage(t *testing.T) {
 func TestTokenNeverLogged(t *testing.T) {
 	h := newHarness(t)
 	// A Bot API server that cannot be reached: the library's error carries the URL.
-	opts := h.opts
+	opts := h.botOptions()
 	opts.APIURL = "http://127.0.0.1:1"
 	_, err := telegram.New(context.Background(), opts)
 	if err == nil {
@@ -488,7 +488,7 @@ func TestTokenNeverLogged(t *testing.T) {
 
 func TestAIMoveOwedAcrossRestart(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
-	h := newHarness(t, func(o *telegram.Options) { o.Mover = mover })
+	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
 	h.send(alice, alice.ID(), "/ai 8 1 black")
 	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
@@ -537,7 +537,7 @@ func TestMainMenuEntries(t *testing.T) {
 // the AI, which then plays its owed move.
 func TestAIBusyIsTold(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
-	h := newHarness(t, func(o *telegram.Options) { o.Mover = mover; o.HandlerTimeout = 300 * time.Millisecond })
+	h := newHarness(t, func(o *options) { o.Mover = mover; o.HandlerTimeout = 300 * time.Millisecond })
 	alice := h.user("Alice", "en")
 	h.send(alice, alice.ID(), "/ai 8 1 black")
 	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })

@@ -9,7 +9,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -27,7 +26,7 @@ func TestConcurrentAICommands(t *testing.T) {
 	}{{"private/10", 10, false}, {"group/50", 50, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			barrier := &chatBarrier{n: tc.n}
-			h := newHarness(t, func(o *telegram.Options) { o.Store.Client().AddHook(barrier) })
+			h := newHarness(t, func(o *options) { o.Store.Client().AddHook(barrier) })
 			senders := make([]*telegramtest.User, tc.n)
 			var chat int64
 			if tc.group {

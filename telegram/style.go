@@ -42,7 +42,7 @@ func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
 // setStyle stores the user's style and, in a private chat with a game in play, posts the
 // board again in the new style (see restyle); then it confirms.
 func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
-	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
@@ -99,7 +99,7 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if present.Menu(arg) == present.MenuStyleImage {
 		style = game.StyleImage
 	}
-	if err := b.store.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
@@ -122,7 +122,7 @@ func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) ga
 	if user == 0 {
 		return g.Style
 	}
-	p, err := b.store.Profile(ctx, user)
+	p, err := b.players.Profile(ctx, user)
 	if err != nil {
 		b.log.Warn("board style", "user", user, "err", b.scrub(err))
 		return g.Style

@@ -77,7 +77,7 @@ func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, e
 func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
 	_, invite := parseCreatorTag(c.Game)
 	if invite && c.Action == render.ActionJoin || c.Game == "" && c.Action == render.ActionCancel {
-		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		cur, err := b.svc.LookupInline(ctx, t.ref.InlineID)
 		if corrupt(err) {
 			_, err = b.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
 		}
@@ -100,7 +100,7 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 		return false, b.foreignTap(ctx, t, g, *c)
 	}
 	if g.Status == game.StatusFinished {
-		cur, err := b.store.GameByInline(ctx, t.ref.InlineID)
+		cur, err := b.svc.LookupInline(ctx, t.ref.InlineID)
 		if err != nil && !errors.Is(err, game.ErrNotFound) {
 			return false, t.fail(ctx, err)
 		}
@@ -122,7 +122,7 @@ func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, bo
 	if id == "" {
 		return nil, false, t.fail(ctx, game.ErrNoGame)
 	}
-	g, err := b.store.Game(ctx, id)
+	g, err := b.svc.Lookup(ctx, id)
 	if corrupt(err) {
 		_, err = b.svc.Game(ctx, id) // sets the unreadable record aside, and says so
 		return nil, false, t.fail(ctx, err)
@@ -172,7 +172,7 @@ func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 	if t.private || t.ref.ChatID == 0 {
 		return true, nil
 	}
-	g, err := b.store.GameByChat(ctx, t.ref.ChatID)
+	g, err := b.svc.LookupChat(ctx, t.ref.ChatID)
 	if err == nil && boards.Has(g, t.ref) {
 		b.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
 		return false, t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)

@@ -62,7 +62,7 @@ func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.In
 // the style styleUser and styleOf say, and records a posted board through b's Service. It
 // runs its edits in b.base and counts them in b.wg, so that Shutdown waits for them.
 func (b *Bot) newEditor() *boards.Editor {
-	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.store,
+	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.svc,
 		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style) (boards.Content, error) {
 			c, err := present.BoardOf(g, eg, ref, 0, style)
 			return clipped(c), err

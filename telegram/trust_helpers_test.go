@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -28,8 +27,8 @@ type handledState struct {
 }
 
 // withHandledLog makes the harness's bot log through a handledLog, returned in *out.
-func withHandledLog(out **handledLog) func(*telegram.Options) {
-	return func(o *telegram.Options) {
+func withHandledLog(out **handledLog) func(*options) {
+	return func(o *options) {
 		l := &handledLog{next: o.Logger.Handler(), st: &handledState{counts: map[string]int{}, changed: make(chan struct{})}}
 		o.Logger = slog.New(l)
 		*out = l

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -14,7 +13,7 @@ import (
 // process stopped then leaves it to the next process, which handles it.
 func TestPollConfirmsOnlyTakenUpdates(t *testing.T) {
 	mover := &blockingMover{started: make(chan struct{}), release: make(chan struct{})}
-	h := newHarness(t, func(o *telegram.Options) { o.Mover, o.MaxHandlers = mover, 1 })
+	h := newHarness(t, func(o *options) { o.Mover, o.MaxHandlers = mover, 1 })
 	alice := h.user("Alice", "en")
 	bob := h.user("Bob", "en")
 	h.send(alice, alice.ID(), "/ai 6x6 1 white") // the AI moves first, in /ai's handler: the one slot

@@ -7,6 +7,10 @@
 // With ROLE=worker it is an AI worker instead: it needs no token, takes the AI searches that
 // bots with AI_MODE=remote post to the Redis at REDIS_URL, and answers them; run as many as the
 // AI needs CPUs. A worker that dies mid-search leaves its job to the others.
+//
+// The process is tuned here and nowhere else: GOGC (main), GOMAXPROCS raised for the AI's
+// workers (addProcs) and the AI threads' low priority (backgroundThread, the OnSearch of the
+// bot's ai.Player).
 package main
 
 import (
@@ -28,6 +32,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/reversibot/reversi/aiworker"
+	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/storage"
@@ -102,12 +107,17 @@ type Main struct {
 	Log     *slog.Logger
 	Metrics *metrics.Metrics
 	Store   *storage.Store
+	// Service hosts the games and Players keeps what is known of people, over Store; nil for
+	// ROLE=worker.
+	Service *game.Service
+	Players *game.Players
 	// Bot is the Telegram side; nil for ROLE=worker.
 	Bot *telegram.Bot
 	// Worker answers AI jobs; nil unless ROLE=worker.
 	Worker *aiworker.Worker
 
 	remote  *aiworker.Mover // AI_MODE=remote's mover, closed after the bot
+	pool    *game.AIPool    // the Service's AI slots, closed after the bot
 	servers []*http.Server  // webhook and metrics, shut down first
 	failed  chan error      // failures after start-up: a server, polling
 	stop    context.CancelFunc
@@ -139,24 +149,30 @@ func (m *Main) Run(ctx context.Context) error {
 		warnMemoryRisks(ctx, store, log)
 	}
 
-	// With AI_MODE=remote the searches run on workers; the bot's AI slots only wait for them
-	// (and telegram.New leaves GOMAXPROCS alone, as it does for any Mover given).
+	// With AI_MODE=remote the searches run on workers and the bot's AI slots only wait for
+	// them; otherwise they run here, at background priority, with processors of their own.
+	m.pool = game.NewAIPool(cfg.AIWorkers, 0)
 	var mover game.Mover
 	if cfg.AIMode == AIRemote {
 		m.remote = aiworker.NewMover(store, aiworker.MoverOptions{Logger: log})
 		mover = m.remote
 		m.registerRemoteAI()
+	} else {
+		mover = &ai.Player{OnSearch: backgroundThread}
+		addProcs(m.pool.Workers())
 	}
+	m.Service = game.New(game.Config{Store: store, Mover: mover, Pool: m.pool, IdleAfter: cfg.IdleClaim, Logger: log})
+	m.Players = game.NewPlayers(store)
 
 	b, err := telegram.New(ctx, telegram.Options{
-		Token:     cfg.Token,
-		APIURL:    cfg.APIURL,
-		Store:     store,
-		Logger:    log,
-		Metrics:   m.Metrics,
-		AIWorkers: cfg.AIWorkers,
-		IdleClaim: cfg.IdleClaim,
-		Mover:     mover,
+		Token:       cfg.Token,
+		APIURL:      cfg.APIURL,
+		Service:     m.Service,
+		Players:     m.Players,
+		Dedupe:      store,
+		RateLimiter: store,
+		Logger:      log,
+		Metrics:     m.Metrics,
 
 		Budget:      cfg.Budget,
 		MaxHandlers: cfg.MaxHandlers,
@@ -255,6 +271,11 @@ func (m *Main) Close() error {
 		}
 		cancel()
 		m.Bot = nil
+	}
+	if m.Service != nil {
+		m.Service.Close() // after Shutdown: no handler calls it any more
+		m.pool.Close()
+		m.Service, m.Players, m.pool = nil, nil, nil
 	}
 	if m.remote != nil {
 		m.remote.Close() // after Shutdown: no handler waits for it any more

@@ -12,11 +12,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/reversibot/reversi/engine/ai"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/e2e"
@@ -171,6 +174,12 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelError}))
 	var bots []*telegram.Bot
+	var services []func() // close the bots' Services, after the bots
+	closeServices := func() {
+		for _, c := range services {
+			c()
+		}
+	}
 	for i := range cfg.Bots {
 		st := first
 		if i > 0 {
@@ -186,15 +195,26 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		if cfg.Flood {
 			budget = telegram.DefaultBudget
 		}
-		bt, err := telegram.New(ctx, telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL, Store: st,
-			Logger: log.With("bot", i), AIWorkers: cfg.AIWorkers, Budget: budget})
+		// Each bot runs the real AI on AIWorkers workers of its own, with processors of their
+		// own (as cmd/reversibot gives them).
+		pool := game.NewAIPool(cfg.AIWorkers, 0)
+		if want := runtime.NumCPU() + pool.Workers(); runtime.GOMAXPROCS(0) < want {
+			runtime.GOMAXPROCS(want)
+		}
+		svc := game.New(game.Config{Store: st, Mover: &ai.Player{}, Pool: pool, Logger: log.With("bot", i)})
+		services = append(services, func() { svc.Close(); pool.Close() })
+		bt, err := telegram.New(ctx, telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
+			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st,
+			Logger: log.With("bot", i), Budget: budget})
 		if err != nil {
+			closeServices()
 			cleanup()
 			return nil, nil, err
 		}
 		bots = append(bots, bt)
 	}
 	if err := bots[0].Setup(ctx); err != nil {
+		closeServices()
 		cleanup()
 		return nil, nil, err
 	}
@@ -229,6 +249,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		for _, bt := range bots {
 			_ = bt.Shutdown(sctx)
 		}
+		closeServices()
 		cleanup()
 	}
 	return first, stop, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/reversibot/reversi/game"
 )
@@ -34,6 +35,7 @@ func TestStore(t *testing.T, newStore func(t *testing.T) game.Store) {
 		{"Invalid", testInvalid},
 		{"Queue", testQueue},
 		{"RacingEnqueues", testRacingEnqueues},
+		{"Invitations", testInvitations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -466,6 +468,99 @@ func TestPlayerStore(t *testing.T, newStore func(t *testing.T) game.PlayerStore)
 	t.Helper()
 	t.Run("Results", func(t *testing.T) { testResults(t, newStore(t)) })
 	t.Run("AIResults", func(t *testing.T) { testAIResults(t, newStore(t)) })
+	t.Run("Choices", func(t *testing.T) { testChoices(t, newStore(t)) })
+}
+
+// testChoices: a user's language and board style, and a chat's language, are kept and can be
+// forgotten; only a choice made makes a user known.
+func testChoices(t *testing.T, s game.PlayerStore) {
+	if err := s.SetLang(bg, 1, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStyle(bg, 1, game.StyleImage); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Profile(bg, 1); err != nil || p.Lang != "ru" || p.Style != game.StyleImage {
+		t.Fatalf("Profile after SetLang ru, SetStyle image = %+v, %v", p, err)
+	}
+	if err := s.SetLang(bg, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStyle(bg, 1, game.StyleButtons); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Profile(bg, 1); err != nil || p.Lang != "" || p.Style != game.StyleButtons {
+		t.Fatalf("Profile after forgetting the choices = %+v, %v", p, err)
+	}
+	wantCode(t, "SetStyle of an unknown style", s.SetStyle(bg, 1, game.Style(9)), game.ErrInvalid)
+	wantCode(t, "SetLang of a long code", s.SetLang(bg, 1, "abcdefghijklmnopq"), game.ErrInvalid)
+	wantCode(t, "SetChatLang of a long code", s.SetChatLang(bg, -5, "abcdefghijklmnopq"), game.ErrInvalid)
+
+	// A user who chose a language is known: their results count.
+	if err := s.SetLang(bg, 2, "en"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStyle(bg, 3, game.StyleImage); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordResult(bg, finished("Game5", 2, 3, game.OutcomeDraw)); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.Profile(bg, 2); p.Stats.Draws != 1 {
+		t.Fatalf("a draw between users known by their choices did not count: %+v", p.Stats)
+	}
+
+	if l, err := s.ChatLang(bg, -5); err != nil || l != "" {
+		t.Fatalf("ChatLang of a chat without a choice = %q, %v", l, err)
+	}
+	if err := s.SetChatLang(bg, -5, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := s.ChatLang(bg, -5); err != nil || l != "ru" {
+		t.Fatalf("ChatLang after SetChatLang ru = %q, %v", l, err)
+	}
+	if l, err := s.ChatLang(bg, -6); err != nil || l != "" {
+		t.Fatalf("ChatLang of another chat = %q, %v", l, err)
+	}
+	if err := s.SetChatLang(bg, -5, ""); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := s.ChatLang(bg, -5); err != nil || l != "" {
+		t.Fatalf("ChatLang after forgetting = %q, %v", l, err)
+	}
+}
+
+// testInvitations: an invitation opens a game in the first message that claims it, and only
+// there. Stores that are no game.Invitations skip it.
+func testInvitations(t *testing.T, s game.Store) {
+	iv, ok := s.(game.Invitations)
+	if !ok {
+		t.Skip("the store keeps no invitations")
+	}
+	claim := func(creator, nonce int64, inline string) bool {
+		t.Helper()
+		ok, err := iv.ClaimInvitation(bg, creator, nonce, inline, time.Minute)
+		if err != nil {
+			t.Fatalf("ClaimInvitation(%d, %d, %q): %v", creator, nonce, inline, err)
+		}
+		return ok
+	}
+	if !claim(1, 7, "AAAAAQ") {
+		t.Fatal("the first message to claim an invitation must hold it")
+	}
+	if !claim(1, 7, "AAAAAQ") {
+		t.Fatal("the message that holds an invitation must hold it when it claims it again")
+	}
+	if claim(1, 7, "AAAAAg") {
+		t.Fatal("a second message claimed an invitation bound already")
+	}
+	if !claim(1, 8, "AAAAAg") || !claim(2, 7, "AAAAAg") {
+		t.Fatal("another nonce or another creator is another invitation")
+	}
+	_, err := iv.ClaimInvitation(bg, 1, 9, "AAAAAQ", 0)
+	wantCode(t, "ClaimInvitation without a TTL", err, game.ErrInvalid)
+	_, err = iv.ClaimInvitation(bg, 1, 9, "", time.Minute)
+	wantCode(t, "ClaimInvitation of no message", err, game.ErrInvalid)
 }
 
 func finished(id string, b, w int64, o game.Outcome) *game.Game {

@@ -59,6 +59,8 @@ type Memory struct {
 	profiles map[int64]*game.Profile
 	marks    map[string]time.Time // RecordResult done for a game ID, until
 	tops     map[int64]map[int64]bool
+	chatLang map[int64]string
+	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
 }
 
 // record is a stored game: a game as stored, or (g nil) data that does not decode.
@@ -88,6 +90,7 @@ var (
 	_ game.Store       = (*Memory)(nil)
 	_ game.PlayerStore = (*Memory)(nil)
 	_ game.Leases      = (*Memory)(nil)
+	_ game.Invitations = (*Memory)(nil)
 )
 
 // NewMemory returns an empty Memory.
@@ -108,7 +111,8 @@ func NewMemory(opt MemoryOptions) *Memory {
 	return &Memory{opt: opt, games: map[string]*record{}, aside: map[string]*record{},
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
-		marks: map[string]time.Time{}, tops: map[int64]map[int64]bool{}}
+		marks: map[string]time.Time{}, tops: map[int64]map[int64]bool{},
+		chatLang: map[int64]string{}, invites: map[string]binding{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.
@@ -195,7 +199,7 @@ func check(g *game.Game) error {
 	switch {
 	case g.Size < 4 || g.Size > 16 || g.Size%2 != 0:
 		return fmt.Errorf("%w: board size %d", game.ErrInvalid, g.Size)
-	case !g.Flow.Valid() || !g.Status.Valid() || !g.Outcome.Valid() || !g.Reason.Valid() || !g.Style.Valid():
+	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) || !g.Style.Valid():
 		return fmt.Errorf("%w: enum value out of range", game.ErrInvalid)
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return fmt.Errorf("%w: creator colour %d", game.ErrInvalid, g.CreatorColor)
@@ -611,6 +615,77 @@ func (m *Memory) TouchUser(_ context.Context, userID int64, name string) error {
 	return nil
 }
 
+// SetLang stores the user's language, as game.PlayerStore documents.
+func (m *Memory) SetLang(_ context.Context, userID int64, lang string) error {
+	if len(lang) > game.MaxLang {
+		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p, ok := m.profiles[userID]; ok || lang != "" {
+		if !ok {
+			p = m.profile(userID)
+		}
+		p.Lang = lang
+	}
+	return nil
+}
+
+// SetStyle stores the user's board style, as game.PlayerStore documents.
+func (m *Memory) SetStyle(_ context.Context, userID int64, style game.Style) error {
+	if !style.Valid() {
+		return fmt.Errorf("%w: board style %v", game.ErrInvalid, style)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p, ok := m.profiles[userID]; ok || style != game.StyleButtons {
+		if !ok {
+			p = m.profile(userID)
+		}
+		p.Style = style
+	}
+	return nil
+}
+
+// ChatLang returns the language of a chat, as game.PlayerStore documents.
+func (m *Memory) ChatLang(_ context.Context, chatID int64) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.chatLang[chatID], nil
+}
+
+// SetChatLang stores the language of a chat, as game.PlayerStore documents.
+func (m *Memory) SetChatLang(_ context.Context, chatID int64, lang string) error {
+	if len(lang) > game.MaxLang {
+		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if lang == "" {
+		delete(m.chatLang, chatID)
+	} else {
+		m.chatLang[chatID] = lang
+	}
+	return nil
+}
+
+// ClaimInvitation binds an inline invitation to the first message that uses it, as
+// game.Invitations documents.
+func (m *Memory) ClaimInvitation(_ context.Context, creator, nonce int64, inlineID string, ttl time.Duration) (bool, error) {
+	if !validInline(inlineID) || ttl <= 0 {
+		return false, fmt.Errorf("%w: claim invitation %d/%d for %q", game.ErrInvalid, creator, nonce, inlineID)
+	}
+	key := strconv.FormatInt(creator, 10) + ":" + strconv.FormatInt(nonce, 10)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if b, ok := m.invites[key]; ok && now.Before(b.expires) {
+		return b.id == inlineID, nil
+	}
+	m.invites[key] = binding{id: inlineID, expires: now.Add(ttl)}
+	return true, nil
+}
+
 // profile returns the stored profile of userID, making one. m.mu is held.
 func (m *Memory) profile(userID int64) *game.Profile {
 	p := m.profiles[userID]
@@ -648,7 +723,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
 		return nil
 	}
-	if !g.Outcome.Valid() {
+	if !game.ValidOutcome(g.Outcome) {
 		return fmt.Errorf("%w: outcome %v", game.ErrInvalid, g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]

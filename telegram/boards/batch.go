@@ -232,7 +232,7 @@ func (bb *batch) check(ctx context.Context, e *Editor, refs []game.MessageRef, s
 	if len(check) == 0 {
 		return
 	}
-	g, err := e.o.Reader.Game(ctx, bb.id)
+	g, err := e.o.Reader.Lookup(ctx, bb.id)
 	if err != nil {
 		return
 	}

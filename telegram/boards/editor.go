@@ -53,10 +53,10 @@ type API interface {
 	Retry(ctx context.Context, fn func() error) error
 }
 
-// Reader reads games for drawing their boards (storage.Store implements it).
+// Reader reads games for drawing their boards (game.Service implements it).
 type Reader interface {
-	// Game returns game id; game.ErrNotFound when there is none.
-	Game(ctx context.Context, id string) (*game.Game, error)
+	// Lookup returns game id as stored; game.ErrNotFound when there is none.
+	Lookup(ctx context.Context, id string) (*game.Game, error)
 	// GameAndStyles returns game id together with the board style each of users has chosen,
 	// in one round trip. When the game cannot be read g is nil and err says why; when only a
 	// style cannot be read, g comes back with err, and that style is game.StyleButtons.

@@ -67,7 +67,7 @@ func (r *fakeReader) move(id string) *game.Game {
 	return r.put(g)
 }
 
-func (r *fakeReader) Game(_ context.Context, id string) (*game.Game, error) {
+func (r *fakeReader) Lookup(_ context.Context, id string) (*game.Game, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.gameReads++
@@ -269,7 +269,7 @@ func newFixture(t *testing.T) *fixture {
 			return g.Style
 		},
 		AddBoard: func(_ context.Context, id string, ref game.MessageRef) (*game.Game, error) {
-			g, err := f.r.Game(context.Background(), id)
+			g, err := f.r.Lookup(context.Background(), id)
 			if err != nil {
 				return nil, err
 			}
@@ -534,7 +534,7 @@ func TestPost(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.settle()
-			cur, err := f.r.Game(ctx, "g")
+			cur, err := f.r.Lookup(ctx, "g")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -51,7 +51,7 @@ func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup) {
 	id, moves, status := g.ID, len(g.Moves), g.Status
 	e.Queue(ref, func(ctx context.Context) {
-		cur, err := e.o.Reader.Game(ctx, id)
+		cur, err := e.o.Reader.Lookup(ctx, id)
 		if err != nil {
 			e.log.Warn("board keyboard", "game", id, "err", err)
 			return

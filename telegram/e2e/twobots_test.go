@@ -73,9 +73,13 @@ func newClusterWith(t *testing.T, url string, route func(n int64) []int, with fu
 	ctx := context.Background()
 	var targets []http.Handler
 	for i, st := range c.stores {
-		o := telegram.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Store: st,
-			Logger: c.logs.logger(fmt.Sprintf("bot%d", i)), AIWorkers: 1, IdleClaim: time.Hour,
-			Rand: rand.New(rand.NewPCG(uint64(i), 7)), Mover: firstMover{}}
+		log := c.logs.logger(fmt.Sprintf("bot%d", i))
+		pool := game.NewAIPool(1, 0)
+		svc := game.New(game.Config{Store: st, Mover: firstMover{}, Pool: pool, IdleAfter: time.Hour,
+			Rand: rand.New(rand.NewPCG(uint64(i), 7)), Logger: log})
+		t.Cleanup(func() { svc.Close(); pool.Close() }) // after c.stop, registered later
+		o := telegram.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Service: svc,
+			Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Logger: log}
 		if with != nil {
 			with(i, &o)
 		}

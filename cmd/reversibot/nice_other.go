@@ -1,6 +1,6 @@
 //go:build !linux
 
-package telegram
+package main
 
 // backgroundThread does nothing where thread priorities are not available.
 func backgroundThread() {}

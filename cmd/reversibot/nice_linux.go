@@ -1,6 +1,6 @@
 //go:build linux
 
-package telegram
+package main
 
 import (
 	"runtime"

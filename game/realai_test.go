@@ -3,13 +3,14 @@ package game_test
 import (
 	"testing"
 
+	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 )
 
-// A whole 6×6 game against the real AI at level 1 (45 ms a move at most), with hints.
+// A whole 6×6 game against the real AI (ai.Player) at level 1 (45 ms a move at most), with hints.
 func TestRealAI(t *testing.T) {
 	e := newEnv(t)
-	svc := game.New(game.Config{Store: e.store, Mover: game.NewAI(7), AllowSmall: true})
+	svc := game.New(game.Config{Store: e.store, Mover: ai.NewPlayer(7), AllowSmall: true})
 	defer svc.Close()
 	e.svc = svc
 	r := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 6, 1, game.ChooseBlack))
