@@ -158,6 +158,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}
 	b.api, b.tg = api, api.Once()
+	b.in = b.newIntake(ctx, o)
 	me, err := api.GetMe(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bot: getMe: %s", b.scrub(err))
@@ -181,16 +182,16 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.edits.m = make(map[string]*editSlot)
 	b.edits.latest = make(map[string]*boardBatch)
-	b.in = b.newIntake(o)
 	return b, nil
 }
 
-// newIntake builds the intake of o's limits, whose middlewares lead each update to b.route:
+// newIntake builds the intake of o's limits, whose handlers' contexts carry ctx's values and
+// whose middlewares lead each update to b.route:
 // the log line and the metrics (outermost, so they see every outcome), the handler's
 // deadline, the recovery from a panic (inside the deadline, so the apology has one), the
 // budget shared by all processes (when o.Budget is on), and dedupe last, so that an update
 // over the budget costs no dedupe mark.
-func (b *Bot) newIntake(o Options) *Intake {
+func (b *Bot) newIntake(ctx context.Context, o Options) *Intake {
 	timeout := o.HandlerTimeout
 	if timeout <= 0 {
 		timeout = DefaultHandlerTimeout
@@ -205,7 +206,7 @@ func (b *Bot) newIntake(o Options) *Intake {
 	ms = append(ms, dedupe(o.Store, b.log))
 	return newIntake(intakeConfig{Source: b.api, Handler: b.route, Middlewares: ms, Budget: g,
 		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: b.log, Metrics: b.met,
-		Redact: b.scrub, Base: b.base})
+		Redact: b.scrub, Base: ctx})
 }
 
 // Username returns the bot's username as getMe reported it.
