@@ -1,17 +1,25 @@
 package telegram
 
 import (
+	"context"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 	"golang.org/x/time/rate"
+
+	"github.com/reversibot/reversi/metrics"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 // Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
 // it get a short answer (at most one per user per NoticeEvery) and no other work. It is
 // counted twice: in this process first (golang.org/x/time/rate, in memory, before an update
 // takes a handler or touches Redis, so a flood costs almost nothing), then in Redis
-// (storage.AllowUpdate), where every bot process on the same Redis shares it.
+// (Options.RateLimiter, storage.AllowUpdate in Redis), where every bot process on the same Redis shares it.
 type Budget struct {
 	Rate  int           // updates per Per, sustained
 	Per   time.Duration // the period of Rate
@@ -64,6 +72,135 @@ const (
 	noticed                 // over it, and the user is due a "too fast" answer
 	dropped                 // over it: no answer, no work
 )
+
+// budget is the users' budget of the intake, in two halves: admit, which the Intake calls
+// before an update takes a handler slot (golang.org/x/time/rate in this process, no I/O), and
+// middleware, which runs in the handler in front of the shared limiter. An update over either
+// gets the "too fast" answer (notify) at most once per user per Budget.NoticeEvery, and no
+// other work.
+type budget struct {
+	users  *userBudgets
+	limit  Budget
+	shared RateLimiter
+	notify func(ctx context.Context, u *models.Update) error // the "too fast" answer
+	now    func() time.Time
+	log    *slog.Logger
+	met    *metrics.Metrics
+	redact func(error) string
+
+	overBudget, notices atomic.Int64
+}
+
+// newBudget returns the budget b (which must be On) with the shared half in shared (nil:
+// this process's half only), answering "too fast" with notify. now, log, met and redact are
+// the clock, the logger, the metrics and how an error is logged (all but met not nil).
+func newBudget(b Budget, shared RateLimiter, notify func(context.Context, *models.Update) error,
+	now func() time.Time, log *slog.Logger, met *metrics.Metrics, redact func(error) string) *budget {
+	return &budget{users: newUserBudgets(b), limit: b, shared: shared, notify: notify, now: now,
+		log: log, met: met, redact: redact}
+}
+
+// admit takes u from its user's budget in this process. When the verdict is admitted, u
+// counts as in flight (ub, nil for an update of nobody known) until done.
+func (g *budget) admit(u *models.Update) (ub *userBudget, v verdict) {
+	id := budgetUser(u)
+	if id == 0 {
+		return nil, admitted
+	}
+	return g.users.admit(id, g.now(), canNotice(u))
+}
+
+// done ends an admitted update of ub; it does nothing when g or ub is nil.
+func (g *budget) done(ub *userBudget) {
+	if g != nil && ub != nil {
+		g.users.done(ub)
+	}
+}
+
+// refused counts u as refused for reason ("budget", "shared_budget").
+func (g *budget) refused(u *models.Update, reason string) {
+	g.overBudget.Add(1)
+	g.met.Throttled(updateKind(u), reason)
+}
+
+// notice sends the "too fast" answer to u, once, without retrying (a failure is counted in
+// the metrics under its Bot API method).
+func (g *budget) notice(ctx context.Context, u *models.Update) {
+	g.notices.Add(1)
+	if err := g.notify(ctx, u); err != nil {
+		g.log.Debug("too fast notice", "update", u.ID, "err", g.redact(err))
+	}
+}
+
+// middleware is the shared half of the budget: an update that admit let through (its
+// userBudget is in ctx) is taken from the user's budget in the shared limiter first; over
+// it, the update's outcome is over_budget, the user gets the "too fast" answer when due, and
+// next is not called. An update that did not pass admit (ProcessUpdate) and a shared limiter
+// that fails (Redis down: this process's half still holds, and the handler will tell the
+// user what cannot be done) go on to next.
+func (g *budget) middleware(next HandlerFunc) HandlerFunc {
+	return func(ctx context.Context, u *models.Update) {
+		ub := userBudgetOf(ctx)
+		if ub == nil || g.shared == nil {
+			next(ctx, u)
+			return
+		}
+		ok, _, err := g.shared.AllowUpdate(ctx, ub.id, g.limit.Rate, g.limit.Per, g.limit.Burst)
+		if err != nil {
+			g.log.Debug("shared budget", "update", u.ID, "err", g.redact(err))
+		} else if !ok {
+			setOutcome(ctx, outcomeOverBudget, nil)
+			g.refused(u, "shared_budget")
+			if g.users.over(ub, g.now(), canNotice(u)) == noticed {
+				g.notice(ctx, u)
+			}
+			return
+		}
+		next(ctx, u)
+	}
+}
+
+// userBudgetKey is the context key of an admitted update's userBudget.
+type userBudgetKey struct{}
+
+// withUserBudget returns ctx carrying ub (ctx itself when ub is nil).
+func withUserBudget(ctx context.Context, ub *userBudget) context.Context {
+	if ub == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, userBudgetKey{}, ub)
+}
+
+// userBudgetOf returns the userBudget in ctx, nil when none.
+func userBudgetOf(ctx context.Context) *userBudget {
+	ub, _ := ctx.Value(userBudgetKey{}).(*userBudget)
+	return ub
+}
+
+// budgetUser is whose budget u counts against: the user who sent it, or for a message
+// without one (a channel, an anonymous admin) its chat; 0 when neither is known.
+func budgetUser(u *models.Update) int64 {
+	if id := updateFrom(u); id != 0 {
+		return id
+	}
+	if u.Message != nil {
+		return u.Message.Chat.ID
+	}
+	return 0
+}
+
+// canNotice reports whether an update over budget gets a "too fast" answer when one is due:
+// a button tap (a toast) and a message in a private chat. In groups the bot stays quiet
+// rather than spend the group's message budget on it; inline queries get no answer.
+func canNotice(u *models.Update) bool {
+	switch {
+	case u.CallbackQuery != nil:
+		return u.CallbackQuery.ID != ""
+	case u.Message != nil:
+		return u.Message.Chat.Type == models.ChatTypePrivate && u.Message.Chat.ID != 0
+	}
+	return false
+}
 
 // budgetShards spreads the users over locks, for webhook mode's concurrent requests.
 const budgetShards = 16
@@ -226,5 +363,26 @@ func (sh *budgetShard) pushLocked(s *userBudget) {
 	sh.head = s
 	if sh.tail == nil {
 		sh.tail = s
+	}
+}
+
+// tooFastNotice returns the "too fast" answer sent through tg: a toast for a button tap, a
+// message in a private chat; nothing for other updates.
+func tooFastNotice(tg *botapi.Client) func(context.Context, *models.Update) error {
+	return func(ctx context.Context, u *models.Update) error {
+		var err error
+		switch {
+		case u.CallbackQuery != nil:
+			lang := normLang(u.CallbackQuery.From.LanguageCode)
+			_, err = tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID,
+				Text: tr(lang, "flood.too_fast")})
+		case u.Message != nil:
+			lang := langEN
+			if u.Message.From != nil {
+				lang = normLang(u.Message.From.LanguageCode)
+			}
+			_, err = tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: tr(lang, "flood.too_fast")})
+		}
+		return err
 	}
 }

@@ -1,8 +1,11 @@
 package telegram
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/go-telegram/bot/models"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -116,5 +119,86 @@ func BenchmarkUserBudgetAdmit(b *testing.B) {
 		if v == admitted {
 			u.done(s)
 		}
+	}
+}
+
+// sharedRoom is a RateLimiter with room for a number of updates in all.
+type sharedRoom struct {
+	room, calls int
+}
+
+func (s *sharedRoom) AllowUpdate(context.Context, int64, int, time.Duration, int) (bool, time.Duration, error) {
+	s.calls++
+	if s.room > 0 {
+		s.room--
+		return true, 0, nil
+	}
+	return false, time.Second, nil
+}
+
+// The budget's two halves: admit refuses beyond the burst (one notice, the rest dropped), the
+// middleware refuses what the shared limiter refuses, noticing at most once per window.
+func TestBudgetHalves(t *testing.T) {
+	now := t0
+	var notices []int64
+	notify := func(_ context.Context, u *models.Update) error { notices = append(notices, u.ID); return nil }
+	newG := func(burst int, shared RateLimiter) *budget {
+		return newBudget(Budget{Rate: 1, Per: time.Hour, Burst: burst}, shared, notify, func() time.Time { return now },
+			discard, nil, func(err error) string { return err.Error() })
+	}
+
+	// This process's half: the burst, then one notice verdict (which the Intake sends) and drops.
+	g := newG(3, nil)
+	verdicts := map[verdict]int{}
+	for i := range 10 {
+		_, v := g.admit(tapUpdate(int64(100+i), 9))
+		verdicts[v]++
+	}
+	if verdicts[admitted] != 3 || verdicts[noticed] != 1 || verdicts[dropped] != 6 {
+		t.Fatalf("10 taps at once with a burst of 3: %v; want 3 admitted, 1 noticed, 6 dropped", verdicts)
+	}
+
+	// The shared half, behind a per-process half with room.
+	shared := &sharedRoom{room: 2}
+	g = newG(100, shared)
+	var c counter
+	h := g.middleware(c.handle)
+	run := func(id int64) string {
+		ub, v := g.admit(tapUpdate(id, 9))
+		if v != admitted {
+			t.Fatalf("update %d: %v by this process's half", id, v)
+		}
+		defer g.done(ub)
+		ctx, o := trackOutcome(withUserBudget(context.Background(), ub))
+		h(ctx, tapUpdate(id, 9))
+		return o.name
+	}
+	var outcomes []string
+	for i := range 5 {
+		outcomes = append(outcomes, run(int64(i)))
+	}
+	if c.calls() != 2 || outcomes[1] != outcomeOK || outcomes[2] != outcomeOverBudget || g.overBudget.Load() != 3 {
+		t.Fatalf("shared room for 2 of 5: %d handled, outcomes %v, %d over budget; want 2, 3 over budget", c.calls(), outcomes, g.overBudget.Load())
+	}
+	if len(notices) != 1 || notices[0] != 2 {
+		t.Fatalf("notices %v, want one, for the first update over the shared budget (2)", notices)
+	}
+	now = now.Add(DefaultNoticeEvery / 2)
+	run(10)
+	now = now.Add(DefaultNoticeEvery / 2)
+	run(11)
+	run(12)
+	if len(notices) != 2 || notices[1] != 11 || g.notices.Load() != 2 {
+		t.Fatalf("notices %v, want a second one once the window passed, for 11", notices)
+	}
+	// An update that admit did not see (ProcessUpdate) does not touch the shared limiter.
+	calls := shared.calls
+	h(context.Background(), tapUpdate(300, 9))
+	if shared.calls != calls || c.calls() != 3 {
+		t.Fatalf("an update without admission: %d shared calls, %d handled; want none, 3", shared.calls-calls, c.calls())
+	}
+	// Nobody known: admitted without a budget.
+	if ub, v := g.admit(&models.Update{ID: 1, InlineQuery: &models.InlineQuery{}}); ub != nil || v != admitted {
+		t.Fatalf("update of nobody: %v, %v; want admitted without a budget", ub, v)
 	}
 }

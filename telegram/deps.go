@@ -5,14 +5,6 @@ import (
 	"time"
 )
 
-// Deduper tells the first delivery of an update from the later ones, across every process that
-// shares it (package storage's Store does, in Redis).
-type Deduper interface {
-	// FirstSeen reports true exactly once for each update id (within the time the marks
-	// are kept), false for every later call.
-	FirstSeen(ctx context.Context, updateID int64) (bool, error)
-}
-
 // RateLimiter keeps each user's budget of updates where every process that shares it counts
 // it (package storage's Store does, in Redis).
 type RateLimiter interface {

@@ -2,19 +2,37 @@ package telegram
 
 import (
 	"context"
+	"crypto/subtle"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/metrics"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
-// Every update passes the intake before a handler runs: first the user's budget in this
-// process (no I/O, no goroutine: an update over it is dropped, or answered "too fast" at most
-// once per Budget.NoticeEvery), then a handler slot (at most Options.MaxHandlers run at once;
-// long polling waits for one before it takes more updates, a webhook request waits
-// Options.WebhookWait and is then answered 503 so that Telegram delivers it again later);
-// in the handler, the user's budget shared in Redis comes before anything else.
+// HandlerFunc handles one update. It is go-telegram/bot's HandlerFunc without its *bot.Bot
+// parameter: every Bot API call of this package goes through botapi.Client (retries, error
+// kinds), the library's Bot is that client's business, and long polling, the webhook and
+// ProcessUpdate have none to pass.
+type HandlerFunc func(ctx context.Context, u *models.Update)
+
+// Middleware wraps a HandlerFunc with one cross-cutting step, in go-telegram/bot's shape.
+type Middleware func(next HandlerFunc) HandlerFunc
+
+// chain returns h wrapped in ms, the first outermost (go-telegram/bot's order).
+func chain(h HandlerFunc, ms ...Middleware) HandlerFunc {
+	for i := len(ms) - 1; i >= 0; i-- {
+		h = ms[i](h)
+	}
+	return h
+}
 
 // Defaults of the intake's options.
 const (
@@ -22,8 +40,103 @@ const (
 	DefaultWebhookWait = 2 * time.Second
 )
 
-// noticeTimeout bounds the sending of one "too fast" answer; it is not retried.
-const noticeTimeout = 5 * time.Second
+// Timeouts and waits of the intake.
+const (
+	// pollTimeout is the long-polling timeout asked of getUpdates (less a second, so the
+	// reply comes before the HTTP client gives up; see clientTimeout).
+	pollTimeout = 50 * time.Second
+	// firstPollBackoff and maxPollBackoff are the waits after a failed getUpdates: the first,
+	// and the most.
+	firstPollBackoff = 100 * time.Millisecond
+	maxPollBackoff   = 5 * time.Second
+	// noticeTimeout bounds the sending of one "too fast" answer; it is not retried.
+	noticeTimeout = 5 * time.Second
+	// busyRetryAfter is the Retry-After of a webhook request answered 503.
+	busyRetryAfter = "1"
+)
+
+// maxUpdateBody bounds the size of a webhook request body.
+const maxUpdateBody = 1 << 20
+
+// allowedUpdates are the kinds of update the bot asks Telegram for.
+var allowedUpdates = []string{"message", "callback_query", "inline_query", "chosen_inline_result"}
+
+// updateSource is where long polling takes updates from (botapi.Client).
+type updateSource interface {
+	DeleteWebhook(ctx context.Context, p *tgbot.DeleteWebhookParams) (bool, error)
+	GetUpdates(ctx context.Context, p botapi.GetUpdatesParams) ([]*models.Update, int64, error)
+}
+
+// intakeConfig configures an Intake.
+type intakeConfig struct {
+	Source      updateSource // long polling; nil when only the webhook is used
+	Handler     HandlerFunc  // the handler every admitted update reaches
+	Middlewares []Middleware // around Handler, the first outermost
+	// Budget is the per-process half of the users' budgets, checked before an update takes a
+	// handler slot (its shared half is one of Middlewares); nil: no budget.
+	Budget      *budget
+	MaxHandlers int           // 0 means DefaultMaxHandlers
+	WebhookWait time.Duration // 0 means DefaultWebhookWait
+	Logger      *slog.Logger  // not nil
+	Metrics     *metrics.Metrics
+	Redact      func(error) string // an error's text without secrets, for the log
+	// Base is the parent of the handlers' contexts, for its values (its end is not theirs:
+	// Shutdown ends them); nil means context.Background().
+	Base context.Context
+}
+
+// An Intake takes updates, by long polling (Poll) or from Telegram's webhook requests
+// (Webhook), and feeds each through its middlewares to the handler, on a handler goroutine.
+// Before an update takes a handler, the user's budget in this process is checked (no I/O, no
+// goroutine: an update over it is dropped, or answered "too fast" at most once per
+// Budget.NoticeEvery); then it waits for a handler slot (at most MaxHandlers run at once;
+// long polling waits for one before it takes more updates, a webhook request waits
+// WebhookWait and is then answered 503 so that Telegram delivers it again later). Shutdown
+// stops taking updates and waits for the ones in flight. Its methods are safe for
+// concurrent use.
+type Intake struct {
+	src    updateSource
+	handle HandlerFunc // Handler inside Middlewares
+	budget *budget
+	slots  chan struct{}
+	wait   time.Duration
+	log    *slog.Logger
+	met    *metrics.Metrics
+	redact func(error) string
+
+	// base is the context of handlers: it outlives Poll's and a webhook request's context so
+	// that Shutdown can let in-flight updates finish, and ends when Shutdown gives up waiting.
+	base     context.Context
+	baseStop context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	stopPoll context.CancelFunc // ends Poll's loop
+	wg       sync.WaitGroup     // handlers in flight
+
+	counters intakeCounters
+}
+
+// newIntake returns an Intake for c, taking no updates until Poll or Webhook is called.
+func newIntake(c intakeConfig) *Intake {
+	if c.MaxHandlers <= 0 {
+		c.MaxHandlers = DefaultMaxHandlers
+	}
+	if c.WebhookWait <= 0 {
+		c.WebhookWait = DefaultWebhookWait
+	}
+	if c.Redact == nil {
+		c.Redact = func(err error) string { return err.Error() }
+	}
+	in := &Intake{src: c.Source, handle: chain(c.Handler, c.Middlewares...), budget: c.Budget,
+		slots: make(chan struct{}, c.MaxHandlers), wait: c.WebhookWait, log: c.Logger, met: c.Metrics,
+		redact: c.Redact}
+	if c.Base == nil {
+		c.Base = context.Background()
+	}
+	in.base, in.baseStop = context.WithCancel(context.WithoutCancel(c.Base))
+	return in
+}
 
 // IntakeStats counts what the intake did with the updates it was given.
 type IntakeStats struct {
@@ -36,21 +149,169 @@ type IntakeStats struct {
 	Users       int   // users the per-process budget remembers now
 }
 
-// intakeCounters are the counters behind IntakeStats.
+// intakeCounters are the intake's own counters behind IntakeStats.
 type intakeCounters struct {
-	handled, overBudget, notices, busy atomic.Int64
-	running, peak                      atomic.Int64
+	handled, busy atomic.Int64
+	running, peak atomic.Int64
 }
 
-// Intake returns the intake's counters, for tests, load tools and metrics.
-func (b *Bot) Intake() IntakeStats {
-	c := &b.counters
-	s := IntakeStats{Handled: c.handled.Load(), OverBudget: c.overBudget.Load(), Notices: c.notices.Load(),
-		Busy: c.busy.Load(), Running: int(c.running.Load()), PeakRunning: int(c.peak.Load())}
-	if b.users != nil {
-		s.Users = b.users.size()
+// Stats returns the intake's counters, for tests, load tools and metrics.
+func (in *Intake) Stats() IntakeStats {
+	c := &in.counters
+	s := IntakeStats{Handled: c.handled.Load(), Busy: c.busy.Load(), Running: int(c.running.Load()),
+		PeakRunning: int(c.peak.Load())}
+	if in.budget != nil {
+		s.OverBudget, s.Notices = in.budget.overBudget.Load(), in.budget.notices.Load()
+		s.Users = in.budget.users.size()
 	}
 	return s
+}
+
+// Poll deletes any webhook, then takes updates by long polling and dispatches each, until ctx
+// ends or Shutdown is called (at once, returning nil, when Shutdown came first). While every
+// handler is busy it waits (and takes no more updates). An update is confirmed to Telegram
+// (by the offset of the next getUpdates) only after dispatch took it, so a stop never drops a
+// confirmed update. A failed getUpdates is logged and tried again after a wait that doubles
+// up to maxPollBackoff. Updates already taken are still being handled when it returns: call
+// Shutdown to wait for them. It fails only when deleteWebhook does.
+func (in *Intake) Poll(ctx context.Context) error {
+	in.mu.Lock()
+	if in.closed {
+		in.mu.Unlock()
+		return nil
+	}
+	ctx, stop := context.WithCancel(ctx)
+	in.stopPoll = stop
+	in.mu.Unlock()
+	defer stop()
+	if _, err := in.src.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
+		return err
+	}
+	var offset int64
+	var backoff time.Duration
+	for ctx.Err() == nil {
+		if backoff > 0 {
+			t := time.NewTimer(backoff)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-t.C:
+			}
+		}
+		ups, next, err := in.src.GetUpdates(ctx, botapi.GetUpdatesParams{Offset: offset,
+			Timeout: int((pollTimeout - time.Second) / time.Second), AllowedUpdates: allowedUpdates})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			in.log.Warn("telegram", "err", in.redact(err))
+			backoff = min(max(2*backoff, firstPollBackoff), maxPollBackoff)
+			continue
+		}
+		backoff = 0
+		for _, u := range ups {
+			if in.dispatch(ctx, u) != taken {
+				return nil // shut down, or stopped while waiting for a handler
+			}
+		}
+		offset = next
+	}
+	return nil
+}
+
+// Webhook returns the HTTP handler for Telegram's webhook requests. A request without the
+// right X-Telegram-Bot-Api-Secret-Token gets 401 and is ignored (so an empty secret refuses
+// every request: give setWebhook and Webhook the same non-empty secret); a body that is not
+// an update gets 400; an update over its user's budget gets 200 and no work; anything else
+// gets 200 as soon as a handler is free and is handled in the background (wait for it with
+// Shutdown). When no handler is free within WebhookWait, and after Shutdown, it answers 503
+// with Retry-After, so Telegram delivers the update again later.
+func (in *Intake) Webhook(secret string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+		if secret == "" || subtle.ConstantTimeCompare([]byte(got), []byte(secret)) != 1 {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if r.Method != http.MethodPost {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxUpdateBody))
+		var u *models.Update
+		if err == nil {
+			u, err = botapi.DecodeUpdate(body)
+		}
+		if err != nil {
+			http.Error(w, "bad update", http.StatusBadRequest)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), in.wait)
+		res := in.dispatch(ctx, u)
+		cancel()
+		switch res {
+		case closed:
+			w.Header().Set("Retry-After", busyRetryAfter)
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		case busy:
+			in.counters.busy.Add(1)
+			in.met.Throttled(updateKind(u), "busy")
+			w.Header().Set("Retry-After", busyRetryAfter)
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+}
+
+// Process feeds u through the middlewares to the handler and returns when it is handled. It
+// bypasses the admission (no per-process budget, no handler slot, and so no shared budget
+// either); it does nothing after Shutdown.
+func (in *Intake) Process(ctx context.Context, u *models.Update) {
+	if u == nil || !in.enter() {
+		return
+	}
+	defer in.wg.Done()
+	in.handle(ctx, u)
+}
+
+// Shutdown stops taking updates and waits until the updates in flight are handled, or ctx
+// ends (then it cancels their contexts, waits for them to return and returns ctx's error).
+func (in *Intake) Shutdown(ctx context.Context) error {
+	in.mu.Lock()
+	in.closed = true
+	if in.stopPoll != nil {
+		in.stopPoll()
+	}
+	in.mu.Unlock()
+	done := make(chan struct{})
+	go func() { in.wg.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+		in.baseStop()
+		<-done
+	}
+	in.baseStop()
+	return err
+}
+
+// enter counts a new update in flight unless the intake is shut down.
+func (in *Intake) enter() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed {
+		return false
+	}
+	in.wg.Add(1)
+	return true
 }
 
 // admission is what dispatch did with an update.
@@ -58,148 +319,116 @@ type admission int
 
 const (
 	taken  admission = iota // handled in the background, or refused by the budget
-	closed                  // the bot is shut down: the update was not taken
+	closed                  // the intake is shut down: the update was not taken
 	busy                    // no handler was free before ctx ended: the update was not taken
 )
 
-// budgetUser is whose budget u counts against: the user who sent it, or for a message
-// without one (a channel, an anonymous admin) its chat; 0 when neither is known.
-func budgetUser(u *models.Update) int64 {
-	if id := updateFrom(u); id != 0 {
-		return id
-	}
-	if u.Message != nil {
-		return u.Message.Chat.ID
-	}
-	return 0
-}
-
-// dispatch passes u through the intake: the per-process budget, then a handler slot, waited
-// for until ctx ends; the handler runs in the background.
-func (b *Bot) dispatch(ctx context.Context, u *models.Update) admission {
+// dispatch passes u through the admission: the per-process budget, then a handler slot,
+// waited for until ctx ends; the handler runs in the background.
+func (in *Intake) dispatch(ctx context.Context, u *models.Update) admission {
 	if u == nil {
 		return taken
 	}
-	if !b.enter() {
+	if !in.enter() {
 		return closed
 	}
 	var ub *userBudget
-	if b.users != nil {
-		if id := budgetUser(u); id != 0 {
-			var v verdict
-			if ub, v = b.users.admit(id, b.now(), canNotice(u)); v != admitted {
-				b.refused(u, v)
-				b.wg.Done()
-				return taken
-			}
+	if in.budget != nil {
+		var v verdict
+		if ub, v = in.budget.admit(u); v != admitted {
+			in.refused(u, v)
+			in.wg.Done()
+			return taken
 		}
 	}
 	select {
-	case b.slots <- struct{}{}:
+	case in.slots <- struct{}{}:
 	default:
 		select {
-		case b.slots <- struct{}{}:
+		case in.slots <- struct{}{}:
 		case <-ctx.Done():
-			if b.users != nil {
-				b.users.done(ub)
-			}
-			b.wg.Done()
+			in.budget.done(ub)
+			in.wg.Done()
 			return busy
 		}
 	}
-	b.counters.handled.Add(1)
-	b.running(1)
+	in.counters.handled.Add(1)
+	in.running(1)
 	go func() {
-		defer b.endHandler(ub)
-		b.handle(b.base, u, ub)
+		defer in.endHandler(ub)
+		in.handle(withUserBudget(in.base, ub), u)
 	}()
 	return taken
 }
 
 // endHandler ends a handler (of an update of ub, when given): the user's count in flight, the
 // count of handlers running, then its slot, then its share of Shutdown's wait.
-func (b *Bot) endHandler(ub *userBudget) {
-	if ub != nil {
-		b.users.done(ub)
-	}
-	b.running(-1)
-	<-b.slots
-	b.wg.Done()
+func (in *Intake) endHandler(ub *userBudget) {
+	in.budget.done(ub)
+	in.running(-1)
+	<-in.slots
+	in.wg.Done()
 }
 
 // running counts handlers starting (+1) or ending (-1).
-func (b *Bot) running(d int64) {
-	n := b.counters.running.Add(d)
-	for p := b.counters.peak.Load(); n > p && !b.counters.peak.CompareAndSwap(p, n); p = b.counters.peak.Load() {
+func (in *Intake) running(d int64) {
+	n := in.counters.running.Add(d)
+	for p := in.counters.peak.Load(); n > p && !in.counters.peak.CompareAndSwap(p, n); p = in.counters.peak.Load() {
 	}
-	b.met.HandlerRunning(int(d))
+	in.met.HandlerRunning(int(d))
 }
 
 // refused counts an update that the per-process budget refused and, when the user is due
 // one, sends the "too fast" answer in the background on a free handler slot (none free: no
 // answer). A dropped update costs no goroutine and no I/O.
-func (b *Bot) refused(u *models.Update, v verdict) {
-	b.counters.overBudget.Add(1)
-	b.met.Throttled(updateKind(u), "budget")
+func (in *Intake) refused(u *models.Update, v verdict) {
+	in.budget.refused(u, "budget")
 	if v != noticed {
 		return
 	}
 	select {
-	case b.slots <- struct{}{}:
+	case in.slots <- struct{}{}:
 	default:
 		return
 	}
-	b.wg.Add(1) // the caller holds one, so Shutdown is still waiting
-	b.running(1)
+	in.wg.Add(1) // the caller holds one, so Shutdown is still waiting
+	in.running(1)
 	go func() {
-		defer b.endHandler(nil)
-		ctx, cancel := context.WithTimeout(b.base, noticeTimeout)
+		defer in.endHandler(nil)
+		ctx, cancel := context.WithTimeout(in.base, noticeTimeout)
 		defer cancel()
-		b.tooFast(ctx, u)
+		in.budget.notice(ctx, u)
 	}()
 }
 
-// overShared handles an update that the budget shared in Redis refused, inside its handler:
-// the "too fast" answer if the user is due one.
-func (b *Bot) overShared(ctx context.Context, u *models.Update, ub *userBudget) {
-	b.counters.overBudget.Add(1)
-	b.met.Throttled(updateKind(u), "shared_budget")
-	if b.users.over(ub, b.now(), canNotice(u)) == noticed {
-		b.tooFast(ctx, u)
+// updateKind names the kind of update for logs and metrics.
+func updateKind(u *models.Update) string {
+	switch {
+	case u.Message != nil:
+		return "message"
+	case u.CallbackQuery != nil:
+		return "callback_query"
+	case u.InlineQuery != nil:
+		return "inline_query"
+	case u.ChosenInlineResult != nil:
+		return "chosen_inline_result"
+	case u.EditedMessage != nil:
+		return "edited_message"
 	}
+	return "other"
 }
 
-// canNotice reports whether an update over budget gets a "too fast" answer when one is due:
-// a button tap (a toast) and a message in a private chat. In groups the bot stays quiet
-// rather than spend the group's message budget on it; inline queries get no answer.
-func canNotice(u *models.Update) bool {
+// updateFrom returns the id of the user who caused u, 0 when unknown.
+func updateFrom(u *models.Update) int64 {
 	switch {
+	case u.Message != nil && u.Message.From != nil:
+		return u.Message.From.ID
 	case u.CallbackQuery != nil:
-		return u.CallbackQuery.ID != ""
-	case u.Message != nil:
-		return u.Message.Chat.Type == models.ChatTypePrivate && u.Message.Chat.ID != 0
+		return u.CallbackQuery.From.ID
+	case u.InlineQuery != nil && u.InlineQuery.From != nil:
+		return u.InlineQuery.From.ID
+	case u.ChosenInlineResult != nil:
+		return u.ChosenInlineResult.From.ID
 	}
-	return false
-}
-
-// tooFast sends the "too fast" answer to u, once, without retrying (a failure is counted in
-// the metrics under its Bot API method).
-func (b *Bot) tooFast(ctx context.Context, u *models.Update) {
-	b.counters.notices.Add(1)
-	var err error
-	switch {
-	case u.CallbackQuery != nil:
-		lang := normLang(u.CallbackQuery.From.LanguageCode)
-		_, err = b.tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID,
-			Text: tr(lang, "flood.too_fast")})
-	case u.Message != nil:
-		lang := langEN
-		if u.Message.From != nil {
-			lang = normLang(u.Message.From.LanguageCode)
-		}
-		_, err = b.tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: tr(lang, "flood.too_fast")})
-	}
-	if err != nil {
-		b.log.Debug("too fast notice", "update", u.ID, "err", b.scrub(err))
-	}
+	return 0
 }
