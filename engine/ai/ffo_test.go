@@ -13,7 +13,11 @@ import (
 	"github.com/reversibot/reversi/engine"
 )
 
-var ffoFlag = flag.Bool("ffo", false, "solve the full FFO #40-#49 suite (slow)")
+var (
+	ffoFlag  = flag.Bool("ffo", false, "solve the full FFO suites named by -ffo.files (slow)")
+	ffoFiles = flag.String("ffo.files", "ffo40-49.txt", "comma-separated files of testdata that -ffo solves")
+	ffoOnly  = flag.String("ffo.only", "", "comma-separated FFO numbers that -ffo solves (default: all)")
+)
 
 // ffoCase is one line of testdata/ffo40-49.txt.
 type ffoCase struct {
@@ -23,9 +27,12 @@ type ffoCase struct {
 	best  []engine.Square
 }
 
-func loadFFO(t testing.TB) []ffoCase {
+func loadFFO(t testing.TB) []ffoCase { return loadFFOFile(t, "ffo40-49.txt") }
+
+// loadFFOFile reads a file of testdata in the format of ffo40-49.txt.
+func loadFFOFile(t testing.TB, name string) []ffoCase {
 	t.Helper()
-	f, err := os.Open("testdata/ffo40-49.txt")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +71,22 @@ func loadFFO(t testing.TB) []ffoCase {
 
 func TestFFOFull(t *testing.T) {
 	if !*ffoFlag {
-		t.Skip("run with -ffo to solve FFO #40-#49")
+		t.Skip("run with -ffo to solve FFO #40-#49 (and -ffo.files ffo40-49.txt,ffo50-59.txt for #50-#59)")
 	}
-	for _, c := range loadFFO(t) {
+	var cases []ffoCase
+	for _, name := range strings.Split(*ffoFiles, ",") {
+		cases = append(cases, loadFFOFile(t, name)...)
+	}
+	only := map[string]bool{}
+	for _, n := range strings.Split(*ffoOnly, ",") {
+		if n != "" {
+			only["ffo"+n] = true
+		}
+	}
+	for _, c := range cases {
+		if len(only) > 0 && !only[c.name] {
+			continue
+		}
 		start := time.Now()
 		r, err := SolveStats(context.Background(), c.pos)
 		if err != nil {
