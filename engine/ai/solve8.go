@@ -85,16 +85,11 @@ func (s *searcher8) solve(p, o uint64, alpha, beta int) int {
 // last1 scores the last empty square sq.
 func last1(p, o uint64, sq int) int {
 	np := popcnt(p)
-	near := neighbours8(1 << uint(sq))
-	if near&o != 0 {
-		if f := flips8(p, o, sq); f != 0 {
-			return 2*(np+popcnt(f)+1) - 64
-		}
+	if c := lastFlipCount8(p, sq); c != 0 {
+		return 2*(np+c+1) - 64
 	}
-	if near&p != 0 {
-		if f := flips8(o, p, sq); f != 0 {
-			return 2*(np-popcnt(f)) - 64
-		}
+	if c := lastFlipCount8(o, sq); c != 0 {
+		return 2*(np-c) - 64
 	}
 	// Nobody can play the last square: it goes to the winner.
 	d := 2*np - 63
