@@ -52,9 +52,15 @@ func (s *searcher8) endSlot(p, o uint64, n int) (hit, victim *endEntry) {
 	return nil, b
 }
 
+// hash8 mixes a position into 64 bits of which every one depends on every square: the tables
+// index by the low bits, so a mix that left them blind to some squares (once the case: rows 7
+// and 8 did not reach the low 17 bits) would crowd positions that differ only there, such as
+// the replies at the root, into the same buckets.
 func hash8(p, o uint64) uint64 {
 	h := p*0x9e3779b97f4a7c15 ^ (o+0x632be59bd9b4e019)*0xc2b2ae3d27d4eb4f
-	return h ^ h>>31
+	h ^= h >> 32
+	h *= 0xd6e8feb86659fd93
+	return h ^ h>>32
 }
 
 // oddEmpties returns the empty squares that lie in quadrants holding an odd number of them.
