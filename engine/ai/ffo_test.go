@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -102,6 +103,27 @@ func TestFFOFull(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("%s: best move %v, want one of %v", c.name, r.Move, c.best)
+		}
+	}
+}
+
+// TestFFOQuick solves the quickest FFO positions besides #40 (which TestFFO40Line solves) in
+// the normal test run (not under -race, where TestFFO40Line and TestSolverAgainstMinimax
+// cover the solver): the exact published score and one of the published best moves.
+func TestFFOQuick(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("solves FFO #44 (23 empties): about a second, but tens of seconds under -race")
+	}
+	for _, c := range loadFFO(t) {
+		if c.name != "ffo44" {
+			continue
+		}
+		best, score, err := Solve(context.Background(), c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if score != c.score || !slices.Contains(c.best, best) {
+			t.Errorf("%s: %v %+d, want %+d by one of %v", c.name, best, score, c.score, c.best)
 		}
 	}
 }
