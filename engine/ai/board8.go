@@ -155,3 +155,52 @@ func toSquare8(b int) engine.Square { return engine.SquareAt(b&7, b>>3) }
 
 // fromSquare8 turns an engine square of an 8×8 board into a bit index.
 func fromSquare8(sq engine.Square) int { return sq.Row()*8 + sq.Col() }
+
+// Counting the flips of the last empty square. When only sq is empty, every other square of
+// a line through sq holds a disc, so the flips along that line depend only on which of its
+// squares are the mover's. lastFlips8[sq][l] maps that pattern, gathered into a byte by
+// gather8, to the number of discs flipped along line l (row, column, diagonal, anti-diagonal).
+var lastFlips8 [64][4][256]uint8
+
+// gather8 packs the squares of x on line l through sq into a byte, one bit per square of the
+// line (rows and diagonals by column, columns by row).
+func gather8(x uint64, sq, l int) uint8 {
+	switch l {
+	case 0:
+		return uint8(x >> uint(sq&^7))
+	case 1:
+		return uint8(((x >> uint(sq&7)) & fileA8) * 0x0102040810204080 >> 56)
+	case 2:
+		return uint8((x & lineDiag8[sq]) * fileA8 >> 56)
+	}
+	return uint8((x & lineAnti8[sq]) * fileA8 >> 56)
+}
+
+// lastFlipCount8 is the number of discs p flips by playing sq when sq is the only empty square.
+func lastFlipCount8(p uint64, sq int) int {
+	t := &lastFlips8[sq]
+	return int(t[0][uint8(p>>uint(sq&^7))]) +
+		int(t[1][uint8(((p>>uint(sq&7))&fileA8)*0x0102040810204080>>56)]) +
+		int(t[2][uint8((p&lineDiag8[sq])*fileA8>>56)]) +
+		int(t[3][uint8((p&lineAnti8[sq])*fileA8>>56)])
+}
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		b := uint64(1) << uint(sq)
+		for l, line := range [4]uint64{lineRow8[sq], lineCol8[sq], lineDiag8[sq], lineAnti8[sq]} {
+			line &^= b
+			// Every subset of the line's other squares is the mover's part of one pattern.
+			for sub := uint64(0); ; sub = (sub - line) & line {
+				f := flips8(sub, line&^sub, sq)
+				lastFlips8[sq][l][gather8(sub, sq, l)] = uint8(popcnt(f))
+				if gather8(sub, sq, l) == 0 && sub != 0 {
+					panic("ai: gather8 loses squares")
+				}
+				if sub == line {
+					break
+				}
+			}
+		}
+	}
+}

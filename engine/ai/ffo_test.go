@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,11 @@ import (
 	"github.com/reversibot/reversi/engine"
 )
 
-var ffoFlag = flag.Bool("ffo", false, "solve the full FFO #40-#49 suite (slow)")
+var (
+	ffoFlag  = flag.Bool("ffo", false, "solve the full FFO suites named by -ffo.files (slow)")
+	ffoFiles = flag.String("ffo.files", "ffo40-49.txt", "comma-separated files of testdata that -ffo solves")
+	ffoOnly  = flag.String("ffo.only", "", "comma-separated FFO numbers that -ffo solves (default: all)")
+)
 
 // ffoCase is one line of testdata/ffo40-49.txt.
 type ffoCase struct {
@@ -23,9 +28,12 @@ type ffoCase struct {
 	best  []engine.Square
 }
 
-func loadFFO(t testing.TB) []ffoCase {
+func loadFFO(t testing.TB) []ffoCase { return loadFFOFile(t, "ffo40-49.txt") }
+
+// loadFFOFile reads a file of testdata in the format of ffo40-49.txt.
+func loadFFOFile(t testing.TB, name string) []ffoCase {
 	t.Helper()
-	f, err := os.Open("testdata/ffo40-49.txt")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +72,22 @@ func loadFFO(t testing.TB) []ffoCase {
 
 func TestFFOFull(t *testing.T) {
 	if !*ffoFlag {
-		t.Skip("run with -ffo to solve FFO #40-#49")
+		t.Skip("run with -ffo to solve FFO #40-#49 (and -ffo.files ffo40-49.txt,ffo50-59.txt for #50-#59)")
 	}
-	for _, c := range loadFFO(t) {
+	var cases []ffoCase
+	for _, name := range strings.Split(*ffoFiles, ",") {
+		cases = append(cases, loadFFOFile(t, name)...)
+	}
+	only := map[string]bool{}
+	for _, n := range strings.Split(*ffoOnly, ",") {
+		if n != "" {
+			only["ffo"+n] = true
+		}
+	}
+	for _, c := range cases {
+		if len(only) > 0 && !only[c.name] {
+			continue
+		}
 		start := time.Now()
 		r, err := SolveStats(context.Background(), c.pos)
 		if err != nil {
@@ -82,6 +103,27 @@ func TestFFOFull(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("%s: best move %v, want one of %v", c.name, r.Move, c.best)
+		}
+	}
+}
+
+// TestFFOQuick solves the quickest FFO positions besides #40 (which TestFFO40Line solves) in
+// the normal test run (not under -race, where TestFFO40Line and TestSolverAgainstMinimax
+// cover the solver): the exact published score and one of the published best moves.
+func TestFFOQuick(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("solves FFO #44 (23 empties): about a second, but tens of seconds under -race")
+	}
+	for _, c := range loadFFO(t) {
+		if c.name != "ffo44" {
+			continue
+		}
+		best, score, err := Solve(context.Background(), c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if score != c.score || !slices.Contains(c.best, best) {
+			t.Errorf("%s: %v %+d, want %+d by one of %v", c.name, best, score, c.score, c.best)
 		}
 	}
 }

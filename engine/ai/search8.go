@@ -249,17 +249,24 @@ func (s *searcher8) rootIteration(p, o uint64, root []rootMove8, d int) (int, bo
 	alpha, beta := -infScore, infScore
 	best := -1
 	margin := s.cfg.margin
+	exactRoot := d > 1 && d == popcnt(^(p|o))
 	for i := range root {
 		m := &root[i]
 		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
 		var v int
 		if i == 0 {
-			v = s.aspiration(no, np, d, m.score, d > 1 && d == popcnt(^(p|o)))
+			v = s.aspiration(no, np, d, m.score, exactRoot)
 		} else {
 			a := alpha - margin
 			v = -s.pvs(no, np, d-1, -a-1, -a)
 			if v > a && !s.abort {
-				v = -s.pvs(no, np, d-1, -beta, -a)
+				if exactRoot && margin == 0 {
+					// A move better than the best so far: find its exact value with narrow
+					// windows from the bound just proved rather than with (a, +inf).
+					v = s.aspiration(no, np, d, v, true)
+				} else {
+					v = -s.pvs(no, np, d-1, -beta, -a)
+				}
 			}
 			m.exact = v > a
 		}
@@ -328,35 +335,41 @@ func (s *searcher8) pv(p, o uint64, pv []engine.Square, depth int) []engine.Squa
 	return pv
 }
 
-// aspiration searches the first root move (the position after it is (p, o)) to depth d-1 and
-// returns its value for the side at the root. With narrow set it starts with a window around
-// guess, the move's value in the previous iteration, and widens it until the value is inside.
+// aspiration searches a root move (the position after it is (p, o)) to depth d-1 and returns
+// its value for the side at the root. With narrow set (exact searches only) it asks a series
+// of narrow questions "is the score t, above it or below it?", starting from guess (in
+// hundredths, e.g. the move's value in the previous iteration) and stepping one score at a
+// time toward the answer; each question proves a bound (fail-soft, so sometimes a better one
+// than asked) and the table keeps the work for the next. Far from the true score such proofs
+// are cheap, and they avoid the wide windows whose searches cost most.
 func (s *searcher8) aspiration(p, o uint64, d, guess int, narrow bool) int {
 	if !narrow {
 		return -s.pvs(p, o, d-1, -infScore, infScore)
 	}
-	g := floorDiv100(guess)
-	g -= g & 1 // exact scores on 8×8 are even
-	w := 1     // first ask whether the score is exactly g
-	lo, hi := max(g-w, -64), min(g+w, 64)
+	lo, hi := -64, 64 // the score is known to lie in [lo, hi]; exact scores on 8×8 are even
+	t := floorDiv100(guess)
+	t -= t & 1
+	t = min(max(t, lo), hi)
 	for {
-		a, b := lo*100-100, hi*100+100
-		if lo <= -64 {
+		a, b := t*100-100, t*100+100
+		if t <= lo {
 			a = -infScore
 		}
-		if hi >= 64 {
+		if t >= hi {
 			b = infScore
 		}
 		v := -s.pvs(p, o, d-1, -b, -a)
 		switch {
 		case s.abort:
 			return v
-		case v <= a:
-			w *= 2
-			hi, lo = lo, max(lo-w, -64)
 		case v >= b:
-			w *= 2
-			lo, hi = hi, min(hi+w, 64)
+			lo = max(t+2, ceilDiv100(v))
+			lo += lo & 1
+			t = lo
+		case v <= a:
+			hi = min(t-2, floorDiv100(v))
+			hi -= hi & 1
+			t = hi
 		default:
 			return v
 		}

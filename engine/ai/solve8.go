@@ -16,6 +16,9 @@ var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f0000
 const (
 	shallowEmpties = 6
 	hashEmpties    = 9
+	// etcEmpties: from here on a node first looks its replies up in the table (enhanced
+	// transposition cut-off).
+	etcEmpties = 12
 	// deepOrderEmpties: from here on moves are ordered with the evaluation too.
 	deepOrderEmpties = 14
 	// searchOrderEmpties: from here on moves are ordered by a shallow search of depth
@@ -49,9 +52,15 @@ func (s *searcher8) endSlot(p, o uint64, n int) (hit, victim *endEntry) {
 	return nil, b
 }
 
+// hash8 mixes a position into 64 bits of which every one depends on every square: the tables
+// index by the low bits, so a mix that left them blind to some squares (once the case: rows 7
+// and 8 did not reach the low 17 bits) would crowd positions that differ only there, such as
+// the replies at the root, into the same buckets.
 func hash8(p, o uint64) uint64 {
 	h := p*0x9e3779b97f4a7c15 ^ (o+0x632be59bd9b4e019)*0xc2b2ae3d27d4eb4f
-	return h ^ h>>31
+	h ^= h >> 32
+	h *= 0xd6e8feb86659fd93
+	return h ^ h>>32
 }
 
 // oddEmpties returns the empty squares that lie in quadrants holding an odd number of them.
@@ -85,16 +94,11 @@ func (s *searcher8) solve(p, o uint64, alpha, beta int) int {
 // last1 scores the last empty square sq.
 func last1(p, o uint64, sq int) int {
 	np := popcnt(p)
-	near := neighbours8(1 << uint(sq))
-	if near&o != 0 {
-		if f := flips8(p, o, sq); f != 0 {
-			return 2*(np+popcnt(f)+1) - 64
-		}
+	if c := lastFlipCount8(p, sq); c != 0 {
+		return 2*(np+c+1) - 64
 	}
-	if near&p != 0 {
-		if f := flips8(o, p, sq); f != 0 {
-			return 2*(np-popcnt(f)) - 64
-		}
+	if c := lastFlipCount8(o, sq); c != 0 {
+		return 2*(np-c) - 64
 	}
 	// Nobody can play the last square: it goes to the winner.
 	d := 2*np - 63
@@ -219,40 +223,49 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 		}
 		return -s.solveDeep(o, p, -beta, -alpha, n, true)
 	}
-	var list [32]move8
-	cnt := s.orderEnd(p, o, moves, ttMove, list[:0])
 	alpha0 := alpha
 	best, bestMove := -65, -1
-	for i := 0; i < cnt; i++ {
-		m := &list[i]
-		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
-		var v int
-		if n-1 < shallowEmpties {
-			if i == 0 {
-				v = -s.solveShallow(no, np, -beta, -alpha, ^(np | no), false)
-			} else {
-				v = -s.solveShallow(no, np, -alpha-1, -alpha, ^(np | no), false)
-				if v > alpha && v < beta {
-					v = -s.solveShallow(no, np, -beta, -v, ^(np | no), false)
-				}
-			}
-		} else if i == 0 {
-			v = -s.solveDeep(no, np, -beta, -alpha, n-1, false)
-		} else {
-			v = -s.solveDeep(no, np, -alpha-1, -alpha, n-1, false)
-			if v > alpha && v < beta && !s.abort {
-				v = -s.solveDeep(no, np, -beta, -v, n-1, false)
-			}
-		}
+	searched := false
+	// The table's move first, before paying for the ordering of the others: at a cut node it
+	// usually refutes on its own.
+	if ttMove >= 0 && moves&(1<<uint(ttMove)) != 0 {
+		f := flips8(p, o, ttMove)
+		v := s.solveChild(p|f|1<<uint(ttMove), o&^f, alpha, beta, n-1, true)
 		if s.abort {
 			return 0
 		}
-		if v > best {
-			best, bestMove = v, m.sq
-			if v > alpha {
-				alpha = v
-				if v >= beta {
-					break
+		best, bestMove, searched = v, ttMove, true
+		alpha = max(alpha, v)
+		moves &^= 1 << uint(ttMove)
+	}
+	if best < beta && n >= etcEmpties {
+		// Enhanced transposition cut-off: a reply already known to refute beta.
+		for m := moves; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			f := flips8(p, o, sq)
+			if h, _ := s.endSlot(o&^f, p|f|1<<uint(sq), n-1); h != nil && -int(h.hi) >= beta {
+				best, bestMove = -int(h.hi), sq
+				break
+			}
+		}
+	}
+	if best < beta && moves != 0 {
+		var list [32]move8
+		cnt := s.orderEnd(p, o, moves, list[:0])
+		for i := 0; i < cnt; i++ {
+			m := &list[i]
+			v := s.solveChild(p|m.flips|1<<uint(m.sq), o&^m.flips, alpha, beta, n-1, !searched)
+			searched = true
+			if s.abort {
+				return 0
+			}
+			if v > best {
+				best, bestMove = v, m.sq
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						break
+					}
 				}
 			}
 		}
@@ -275,6 +288,32 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 	return best
 }
 
+// solveChild returns the score for the side to move of the move that led to (o, p) — the
+// child position has the opponent o to move with n empty squares — within (alpha, beta): a
+// full window for the first move, else a null window at alpha and a re-search when it
+// fails high inside the window.
+func (s *searcher8) solveChild(p, o uint64, alpha, beta, n int, first bool) int {
+	if n < shallowEmpties {
+		empty := ^(p | o)
+		if first {
+			return -s.solveShallow(o, p, -beta, -alpha, empty, false)
+		}
+		v := -s.solveShallow(o, p, -alpha-1, -alpha, empty, false)
+		if v > alpha && v < beta {
+			v = -s.solveShallow(o, p, -beta, -v, empty, false)
+		}
+		return v
+	}
+	if first {
+		return -s.solveDeep(o, p, -beta, -alpha, n, false)
+	}
+	v := -s.solveDeep(o, p, -alpha-1, -alpha, n, false)
+	if v > alpha && v < beta && !s.abort {
+		v = -s.solveDeep(o, p, -beta, -v, n, false)
+	}
+	return v
+}
+
 // move8 is a move with its flips and ordering key.
 type move8 struct {
 	flips uint64
@@ -295,8 +334,8 @@ var squareValue8 = [64]int{
 }
 
 // orderEnd fills list with the moves sorted fastest-first: fewest replies for the opponent
-// (corners counted twice), then parity and square value; the table move goes first.
-func (s *searcher8) orderEnd(p, o, moves uint64, ttMove int, list []move8) int {
+// (corners counted twice), then parity and square value.
+func (s *searcher8) orderEnd(p, o, moves uint64, list []move8) int {
 	odd := oddEmpties(^(p | o))
 	n := popcnt(^(p | o))
 	deep := n >= deepOrderEmpties
@@ -321,9 +360,6 @@ func (s *searcher8) orderEnd(p, o, moves uint64, ttMove int, list []move8) int {
 		}
 		// Fewer empty squares next to our discs leaves the opponent fewer future moves.
 		key -= popcnt(neighbours8(np) &^ no)
-		if sq == ttMove {
-			key = 1 << 20
-		}
 		list = append(list, move8{flips: f, sq: sq, key: key})
 	}
 	// Insertion sort, best key first.

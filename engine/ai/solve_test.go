@@ -132,3 +132,20 @@ func TestSolverAgainstMinimax(t *testing.T) {
 		})
 	}
 }
+
+// TestLastFlipCount8 checks the table count of the last square's flips against flips8 on
+// random full boards with one empty square, for both sides.
+func TestLastFlipCount8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200000; i++ {
+		sq := rng.IntN(64)
+		p := rng.Uint64() &^ (1 << uint(sq))
+		o := ^p &^ (1 << uint(sq))
+		for _, side := range [2][2]uint64{{p, o}, {o, p}} {
+			want := popcnt(flips8(side[0], side[1], sq))
+			if got := lastFlipCount8(side[0], sq); got != want {
+				t.Fatalf("p=%#x sq=%d: %d flips, want %d", side[0], sq, got, want)
+			}
+		}
+	}
+}
