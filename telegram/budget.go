@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
@@ -375,13 +376,13 @@ func tooFastNotice(tg *botapi.Client) func(context.Context, *models.Update) erro
 		case u.CallbackQuery != nil:
 			lang := normLang(u.CallbackQuery.From.LanguageCode)
 			_, err = tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID,
-				Text: tr(lang, "flood.too_fast")})
+				Text: tr(lang, i18n.KeyFloodTooFast)})
 		case u.Message != nil:
 			lang := langEN
 			if u.Message.From != nil {
 				lang = normLang(u.Message.From.LanguageCode)
 			}
-			_, err = tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: tr(lang, "flood.too_fast")})
+			_, err = tg.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.Message.Chat.ID, Text: tr(lang, i18n.KeyFloodTooFast)})
 		}
 		return err
 	}

@@ -85,7 +85,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		}
 	}()
 	if perr != nil {
-		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	if gameScoped(t, c) {
 		if ok, err := b.scopeTap(ctx, t, &c); !ok {
@@ -99,7 +99,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	switch c.Action {
 	case render.ActionNoop:
 		if c.Game != "" {
-			return t.answer(ctx, tr(t.user.lang, "err.occupied"), false)
+			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOccupied), false)
 		}
 		return t.answer(ctx, "", false)
 	case render.ActionMove:
@@ -119,7 +119,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return t.answer(ctx, tr(t.user.lang, "game.hint", sq.String()), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), true)
 	case render.ActionUndo:
 		res, err := b.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
 		if err != nil {
@@ -131,10 +131,10 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		if err != nil {
 			var idle *game.IdleError
 			if errors.As(err, &idle) {
-				return t.answer(ctx, tr(t.user.lang, "game.idle_wait", i18n.Duration(t.user.lang, idle.Left)), true)
+				return t.answer(ctx, tr(t.user.lang, i18n.KeyGameIdleWait, i18n.Duration(t.user.lang, idle.Left)), true)
 			}
 			if errors.Is(err, game.ErrNotIdle) {
-				return t.answer(ctx, tr(t.user.lang, "game.claim_own_turn"), true)
+				return t.answer(ctx, tr(t.user.lang, i18n.KeyGameClaimOwnTurn), true)
 			}
 			return t.fail(ctx, err)
 		}
@@ -158,7 +158,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		b.boards.Refresh(t.game)
 		return nil
 	}
-	return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 }
 
 // touch records that the user has talked to the bot (game.Players.TouchUser): a game's
@@ -184,7 +184,7 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	if err != nil {
 		if t.stray && errors.Is(err, game.ErrStale) {
 			// Not one of the game's boards: it does not catch up; /board posts one.
-			return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
+			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
 		}
 		ferr := t.fail(ctx, err)
 		switch {
@@ -236,7 +236,7 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user 
 func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	g := t.game
 	if t.stray {
-		return t.answer(ctx, tr(t.user.lang, "err.old_board"), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
@@ -288,7 +288,7 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	res, err := b.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
-			return t.answer(ctx, tr(t.user.lang, "err.own_lobby"), true)
+			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOwnLobby), true)
 		}
 		return t.fail(ctx, err)
 	}
@@ -308,9 +308,9 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		key := "find.not_queued"
+		key := i18n.KeyFindNotQueued
 		if left {
-			key = "find.cancelled"
+			key = i18n.KeyFindCancelled
 		}
 		return b.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
 	}
@@ -322,14 +322,14 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		return t.fail(ctx, game.ErrNotYourGame)
 	}
 	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
-		func() error { return t.answer(ctx, tr(t.user.lang, "lobby.cancelled"), false) })
+		func() error { return t.answer(ctx, tr(t.user.lang, i18n.KeyLobbyCancelled), false) })
 }
 
 // tapMenu walks the AI menu: size, level, colour, then the game starts in that chat.
 func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 	lang := t.user.lang
 	if t.ref.ChatID == 0 {
-		return t.answer(ctx, tr(lang, "err.bad_request"), true)
+		return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 	}
 	if !t.private {
 		lang = b.chatLang(ctx, t.ref.ChatID, lang)
@@ -395,24 +395,24 @@ func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	case 2:
 		lang = langRU
 	default:
-		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	if t.ref.ChatID == 0 {
-		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	if err := b.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
 		return t.fail(ctx, err)
 	}
-	if err := t.answer(ctx, tr(lang, "lang.set"), false); err != nil {
+	if err := t.answer(ctx, tr(lang, i18n.KeyLangSet), false); err != nil {
 		return err
 	}
-	return b.edit(ctx, t.ref, content{Text: tr(lang, "lang.set")})
+	return b.edit(ctx, t.ref, content{Text: tr(lang, i18n.KeyLangSet)})
 }
 
 // tapMainMenu follows an entry of the /start menu.
 func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
 	if t.ref.ChatID == 0 {
-		return t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	lang := t.user.lang
 	if !t.private {
@@ -434,7 +434,7 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.reply(ctx, m, tr(lang, "menu.friend_how"))
+		return b.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
 	case present.MenuFind:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
@@ -444,7 +444,7 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.replyKey(ctx, m, "rules.text")
+		return b.replyKey(ctx, m, i18n.KeyRulesText)
 	case present.MenuStats:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
@@ -453,5 +453,5 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 	case present.MenuStyle, present.MenuStyleButtons, present.MenuStyleImage:
 		return b.tapStyle(ctx, t, m, c.Arg)
 	}
-	return t.answer(ctx, tr(lang, "err.bad_request"), true)
+	return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 }

@@ -79,7 +79,7 @@ func (b *Bot) reply(ctx context.Context, m *msgCtx, text string) error {
 }
 
 // replyKey sends the text key in the chat's language.
-func (b *Bot) replyKey(ctx context.Context, m *msgCtx, key string, args ...any) error {
+func (b *Bot) replyKey(ctx context.Context, m *msgCtx, key i18n.Key, args ...any) error {
 	return b.reply(ctx, m, tr(m.lang, key, args...))
 }
 
@@ -95,7 +95,7 @@ func (b *Bot) replyErr(ctx context.Context, m *msgCtx, err error) error {
 }
 
 // errKey is the text key of a host error.
-func errKey(err error) string { return "err." + string(game.ErrorCode(err)) }
+func errKey(err error) i18n.Key { return i18n.Key("err." + string(game.ErrorCode(err))) }
 
 // parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
 // text that is not a command, or a command for another bot.
@@ -138,21 +138,21 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	}
 	if !isCmd {
 		if text == "" {
-			return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
+			return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 		}
 		if _, err := engine.ParseSquare(strings.ToLower(text)); err == nil && len(text) <= 3 {
 			return true, b.typedMove(ctx, m, text)
 		}
-		return true, b.replyKey(ctx, m, "err.bad_move", quote(text))
+		return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
 	var err error
 	switch cmd {
 	case "start":
 		err = b.cmdStart(ctx, m)
 	case "help":
-		err = b.replyKey(ctx, m, "help.text")
+		err = b.replyKey(ctx, m, i18n.KeyHelpText)
 	case "rules":
-		err = b.replyKey(ctx, m, "rules.text")
+		err = b.replyKey(ctx, m, i18n.KeyRulesText)
 	case "ai":
 		err = b.cmdAI(ctx, m)
 	case "new":
@@ -167,7 +167,7 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 		err = b.cmdResign(ctx, m)
 	case "move":
 		if len(args) != 1 {
-			err = b.replyKey(ctx, m, "cmd.move")
+			err = b.replyKey(ctx, m, i18n.KeyCmdMove)
 		} else {
 			err = b.typedMove(ctx, m, args[0])
 		}
@@ -180,7 +180,7 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	case "style":
 		err = b.cmdStyle(ctx, m)
 	default:
-		err = b.replyKey(ctx, m, "err.unknown_command")
+		err = b.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
 	}
 	return true, err
 }
@@ -197,12 +197,12 @@ func (b *Bot) cmdStart(ctx context.Context, m *msgCtx) error {
 // joinInvite joins the invite lobby id from a deep link.
 func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
-		return b.replyKey(ctx, m, "err.no_game")
+		return b.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
 	res, err := b.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
-			return b.replyKey(ctx, m, "err.own_lobby")
+			return b.replyKey(ctx, m, i18n.KeyErrOwnLobby)
 		}
 		return b.replyErr(ctx, m, err)
 	}
@@ -217,7 +217,7 @@ func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
 	b.met.GameStarted(g.Flow.String())
 	for _, ref := range res.Lobby { // the lobby's messages, if it was one
 		lang := present.ViewLang(g, ref)
-		text := tr(lang, "game.players", present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
+		text := tr(lang, i18n.KeyGamePlayers, present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
 		if err := b.edit(ctx, ref, content{Text: text}); err != nil {
 			b.log.Warn("edit lobby", "game", g.ID, "err", b.scrub(err))
 		}
@@ -283,7 +283,7 @@ func (b *Bot) tellAIBusy(id string) {
 		return
 	}
 	g := res.Game
-	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), "err.busy"), nil); err != nil {
+	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
 		b.log.Warn("tell AI busy", "game", id, "err", b.scrub(err))
 	}
 }
@@ -346,7 +346,7 @@ func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 	}
 	size, level, color, ok := parseGameArgs(m.args)
 	if !ok {
-		return b.replyKey(ctx, m, "cmd.ai")
+		return b.replyKey(ctx, m, i18n.KeyCmdAI)
 	}
 	if size == 0 {
 		size = 8
@@ -378,7 +378,7 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 		if ok && level != 0 {
 			return b.replyErr(ctx, m, game.ErrBadSize)
 		}
-		return b.replyKey(ctx, m, "cmd.new")
+		return b.replyKey(ctx, m, i18n.KeyCmdNew)
 	}
 	if size == 0 {
 		size = 8
@@ -393,7 +393,7 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	if res.Game.Flow == game.FlowInvite {
-		if err := b.replyKey(ctx, m, "invite.created", size, size); err != nil {
+		if err := b.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
 			return err
 		}
 	}
@@ -422,11 +422,11 @@ func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang stri
 // cmdFind looks for a random opponent.
 func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
-		return b.replyKey(ctx, m, "err.private_only")
+		return b.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
 	size, level, _, ok := parseGameArgs(m.args)
 	if !ok || level != 0 {
-		return b.replyKey(ctx, m, "cmd.find")
+		return b.replyKey(ctx, m, i18n.KeyCmdFind)
 	}
 	if size == 0 {
 		size = 8
@@ -436,9 +436,9 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	if res.Queued {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, "find.queued", size, size),
+		_, err := b.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
 			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-				{present.Button(tr(m.lang, "lobby.cancel"), render.Callback{Action: render.ActionCancel}.Encode())}}})
+				{present.Button(tr(m.lang, i18n.KeyLobbyCancel), render.Callback{Action: render.ActionCancel}.Encode())}}})
 		return err
 	}
 	g := res.Game
@@ -447,7 +447,7 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 			continue
 		}
 		lang := normLang(p.Lang)
-		if _, err := b.sendText(ctx, p.ChatID, tr(lang, "find.paired", present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
+		if _, err := b.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
 			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
 		}
 	}
@@ -461,14 +461,14 @@ func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	if left {
-		return b.replyKey(ctx, m, "find.cancelled")
+		return b.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
 		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
+			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	return b.replyKey(ctx, m, "find.not_queued")
+	return b.replyKey(ctx, m, i18n.KeyFindNotQueued)
 }
 
 // cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
@@ -479,7 +479,7 @@ func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error
 	}
 	for _, ref := range res.Game.Boards {
 		lang := present.ViewLang(res.Game, ref)
-		if err := b.edit(ctx, ref, content{Text: tr(lang, "lobby.cancelled")}); err != nil {
+		if err := b.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
 			b.log.Warn("edit lobby", "game", id, "err", b.scrub(err))
 		}
 	}
@@ -510,7 +510,7 @@ func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 	}
 	if cur.Game.Status == game.StatusLobby {
 		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, "lobby.cancelled") })
+			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
 	res, err := b.svc.Resign(ctx, cur.Game.ID, m.user.id)
 	if err != nil {
@@ -524,7 +524,7 @@ func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	sq, err := engine.ParseSquare(strings.ToLower(text))
 	if err != nil {
-		return b.replyKey(ctx, m, "err.bad_move", quote(text))
+		return b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err != nil {
@@ -553,21 +553,21 @@ func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	st := p.Stats
-	lines := []string{tr(m.lang, "stats.header", m.user.name, st.Rating)}
+	lines := []string{tr(m.lang, i18n.KeyStatsHeader, m.user.name, st.Rating)}
 	if st.Wins+st.Losses+st.Draws > 0 {
-		lines = append(lines, tr(m.lang, "stats.people", st.Wins, st.Losses, st.Draws))
+		lines = append(lines, tr(m.lang, i18n.KeyStatsPeople, st.Wins, st.Losses, st.Draws))
 	}
 	header := false
 	for l := 1; l <= game.MaxLevel; l++ {
 		if r, ok := st.VsAI[l]; ok && r.Wins+r.Losses+r.Draws > 0 {
 			if !header {
-				lines, header = append(lines, tr(m.lang, "stats.ai_header")), true
+				lines, header = append(lines, tr(m.lang, i18n.KeyStatsAIHeader)), true
 			}
-			lines = append(lines, tr(m.lang, "stats.ai_line", present.LevelName(m.lang, l), r.Wins, r.Losses, r.Draws))
+			lines = append(lines, tr(m.lang, i18n.KeyStatsAILine, present.LevelName(m.lang, l), r.Wins, r.Losses, r.Draws))
 		}
 	}
 	if len(lines) == 1 {
-		lines = append(lines, tr(m.lang, "stats.none"))
+		lines = append(lines, tr(m.lang, i18n.KeyStatsNone))
 	}
 	text := strings.Join(lines, "\n")
 	return b.reply(ctx, m, text)
@@ -584,15 +584,15 @@ func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	if len(top) == 0 {
-		return b.replyKey(ctx, m, "top.empty")
+		return b.replyKey(ctx, m, i18n.KeyTopEmpty)
 	}
-	title := "top.global"
+	title := i18n.KeyTopGlobal
 	if chat != 0 {
-		title = "top.group"
+		title = i18n.KeyTopGroup
 	}
 	lines := []string{tr(m.lang, title)}
 	for i, e := range top {
-		lines = append(lines, tr(m.lang, "top.line", i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
+		lines = append(lines, tr(m.lang, i18n.KeyTopLine, i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
 	}
 	return b.reply(ctx, m, strings.Join(lines, "\n"))
 }
@@ -612,7 +612,7 @@ func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err)
 	}
 	m.lang = lang
-	return b.replyKey(ctx, m, "lang.set")
+	return b.replyKey(ctx, m, i18n.KeyLangSet)
 }
 
 // setLang stores a language choice.

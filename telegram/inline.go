@@ -12,6 +12,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/boards"
+	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
 
@@ -49,16 +50,16 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	signer, nonce, made := b.signer(), newNonce(), b.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
 	for _, n := range sizes {
-		text := tr(w.lang, "inline.text", w.name, n, n)
+		text := tr(w.lang, i18n.KeyInlineText, w.name, n, n)
 		join := invitation{creator: w.id, size: n, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-			{present.Button(tr(w.lang, "lobby.join"), join)},
-			{present.Button(tr(w.lang, "lobby.cancel"), present.CallbackData(render.ActionCancel, "", 0))},
+			{present.Button(tr(w.lang, i18n.KeyLobbyJoin), join)},
+			{present.Button(tr(w.lang, i18n.KeyLobbyCancel), present.CallbackData(render.ActionCancel, "", 0))},
 		}}
 		results = append(results, &models.InlineQueryResultArticle{
 			ID:                  inlineResultID(n, nonce),
-			Title:               tr(w.lang, "inline.title", n),
-			Description:         tr(w.lang, "inline.description", n),
+			Title:               tr(w.lang, i18n.KeyInlineTitle, n),
+			Description:         tr(w.lang, i18n.KeyInlineDescription, n),
 			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
 			ReplyMarkup:         kb,
 		})
@@ -111,20 +112,20 @@ func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Play
 // button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
 // creator is believed only when the bot signed the data; the invitation must be fresh and
 // not yet used on another message. Otherwise key names the answer and nothing is opened.
-func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key string, err error) {
+func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key i18n.Key, err error) {
 	inv, ok := readInvitation(b.signer(), c)
 	if !ok || !b.svc.ValidSize(inv.size) {
 		b.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
-		return nil, "err.bad_invitation", nil
+		return nil, i18n.KeyErrBadInvitation, nil
 	}
 	if !inv.fresh(b.now()) {
-		return nil, "err.invitation_expired", nil
+		return nil, i18n.KeyErrInvitationExpired, nil
 	}
 	if mine, err := b.claimInvitation(ctx, inv, inlineID); err != nil {
 		return nil, "", err
 	} else if !mine {
 		b.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
-		return nil, "err.bad_invitation", nil
+		return nil, i18n.KeyErrBadInvitation, nil
 	}
 	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // recoverPanics is the middleware that turns a panic in next into an error line in the log
@@ -37,12 +39,12 @@ func (b *Bot) apologize(ctx context.Context, u *models.Update) {
 	switch {
 	case u.CallbackQuery != nil:
 		lang := normLang(u.CallbackQuery.From.LanguageCode)
-		_ = b.answer(ctx, u.CallbackQuery.ID, tr(lang, "err.internal"), true)
+		_ = b.answer(ctx, u.CallbackQuery.ID, tr(lang, i18n.KeyErrInternal), true)
 	case u.Message != nil && u.Message.Chat.ID != 0:
 		lang := langEN
 		if u.Message.From != nil {
 			lang = normLang(u.Message.From.LanguageCode)
 		}
-		_, _ = b.sendText(ctx, u.Message.Chat.ID, tr(lang, "err.internal"), nil)
+		_, _ = b.sendText(ctx, u.Message.Chat.ID, tr(lang, i18n.KeyErrInternal), nil)
 	}
 }

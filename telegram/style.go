@@ -7,6 +7,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
 
@@ -49,7 +50,7 @@ func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
 	if err := b.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
-	return b.replyKey(ctx, m, "style.set", present.StyleName(m.lang, style))
+	return b.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
 }
 
 // restyle posts the board of the game in play in m's private chat again, after the user
@@ -106,7 +107,7 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if err := b.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
-	return b.edit(ctx, t.ref, content{Text: tr(m.lang, "style.set", present.StyleName(m.lang, style))})
+	return b.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
 }
 
 // styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a

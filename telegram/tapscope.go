@@ -7,6 +7,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/boards"
+	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // A message is bound to a game only by the bot itself, when it posts the game there (or a
@@ -53,7 +54,7 @@ func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, e
 		return b.scopeInline(ctx, t, c)
 	}
 	if t.ref.ChatID == 0 {
-		return false, t.answer(ctx, tr(t.user.lang, "err.bad_request"), true)
+		return false, t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	g, ok, err := b.tappedGame(ctx, t, c.Game)
 	if !ok {
@@ -150,7 +151,7 @@ func (b *Bot) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Cal
 		// Not the tapper's game either: what a spectator's tap would be told.
 		return t.fail(ctx, game.ErrNotYourGame)
 	}
-	return t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
+	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrForeignBoard), true)
 }
 
 // editsTapped reports whether the tap c, which names no game, replaces the content of the
@@ -175,7 +176,7 @@ func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 	g, err := b.svc.LookupChat(ctx, t.ref.ChatID)
 	if err == nil && boards.Has(g, t.ref) {
 		b.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
-		return false, t.answer(ctx, tr(t.user.lang, "err.foreign_board"), true)
+		return false, t.answer(ctx, tr(t.user.lang, i18n.KeyErrForeignBoard), true)
 	}
 	return true, nil
 }

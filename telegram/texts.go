@@ -19,7 +19,7 @@ const (
 )
 
 // tr returns the text key of package i18n in lang, formatted with args.
-func tr(lang, key string, args ...any) string { return i18n.T(lang, i18n.Key(key), args...) }
+func tr(lang string, key i18n.Key, args ...any) string { return i18n.T(lang, key, args...) }
 
 // normLang maps a Telegram language_code, or a stored choice, to a language the bot speaks.
 func normLang(code string) string { return i18n.Pick(code) }

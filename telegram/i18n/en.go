@@ -3,43 +3,43 @@ package i18n
 // en is the canonical list of keys; the comment after a text with arguments names them.
 var en = map[Key]string{
 	// Command menu (setMyCommands): at most 256 characters each.
-	"cmd.start":  "Start: main menu",
-	"cmd.ai":     "Play the bot: /ai [size] [level 1-6] [black|white|random]",
-	"cmd.new":    "Challenge a person: a lobby in a group, an invite link in private",
-	"cmd.find":   "Find a random opponent: /find [size]",
-	"cmd.cancel": "Stop looking for an opponent",
-	"cmd.board":  "Show the current board again",
-	"cmd.move":   "Make a move: /move d3",
-	"cmd.resign": "Resign the current game (or cancel your lobby)",
-	"cmd.stats":  "Your results and rating",
-	"cmd.top":    "Best players (in a group: of this group)",
-	"cmd.rules":  "How to play Reversi",
-	"cmd.help":   "What the bot can do",
-	"cmd.lang":   "Language: /lang ru or /lang en",
-	"cmd.style":  "8×8 boards as buttons or a picture: /style buttons|image",
+	KeyCmdStart:  "Start: main menu",
+	KeyCmdAI:     "Play the bot: /ai [size] [level 1-6] [black|white|random]",
+	KeyCmdNew:    "Challenge a person: a lobby in a group, an invite link in private",
+	KeyCmdFind:   "Find a random opponent: /find [size]",
+	KeyCmdCancel: "Stop looking for an opponent",
+	KeyCmdBoard:  "Show the current board again",
+	KeyCmdMove:   "Make a move: /move d3",
+	KeyCmdResign: "Resign the current game (or cancel your lobby)",
+	KeyCmdStats:  "Your results and rating",
+	KeyCmdTop:    "Best players (in a group: of this group)",
+	KeyCmdRules:  "How to play Reversi",
+	KeyCmdHelp:   "What the bot can do",
+	KeyCmdLang:   "Language: /lang ru or /lang en",
+	KeyCmdStyle:  "8×8 boards as buttons or a picture: /style buttons|image",
 
 	// /start and its menu.
-	"start.welcome":     "Hello, %s! I host games of Reversi (Othello): against me, against a friend, in a group or against a random opponent. What shall we play?", // user name
-	"menu.ai":           "🤖 Play the bot",
-	"menu.friend":       "👥 Play a friend",
-	"menu.find":         "🎲 Random opponent",
-	"menu.rules":        "📖 Rules",
-	"menu.stats":        "📊 My stats",
-	"menu.lang":         "🌐 Язык: русский",
-	"menu.back":         "« Back",
-	"menu.style":        "🎨 Board style",
-	"menu.choose_size":  "Choose the board size:",
-	"menu.choose_level": "Choose the bot's level:",
-	"menu.choose_color": "Choose your colour (black moves first):",
-	"menu.size":         "%[1]d×%[1]d", // board size
-	"menu.friend_how":   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
-	"color.black":       "⚫ Black",
-	"color.white":       "⚪ White",
-	"color.random":      "🎲 Random",
-	"color.name_black":  "black",
-	"color.name_white":  "white",
+	KeyStartWelcome:    "Hello, %s! I host games of Reversi (Othello): against me, against a friend, in a group or against a random opponent. What shall we play?", // user name
+	KeyMenuAI:          "🤖 Play the bot",
+	KeyMenuFriend:      "👥 Play a friend",
+	KeyMenuFind:        "🎲 Random opponent",
+	KeyMenuRules:       "📖 Rules",
+	KeyMenuStats:       "📊 My stats",
+	KeyMenuLang:        "🌐 Язык: русский",
+	KeyMenuBack:        "« Back",
+	KeyMenuStyle:       "🎨 Board style",
+	KeyMenuChooseSize:  "Choose the board size:",
+	KeyMenuChooseLevel: "Choose the bot's level:",
+	KeyMenuChooseColor: "Choose your colour (black moves first):",
+	KeyMenuSize:        "%[1]d×%[1]d", // board size
+	KeyMenuFriendHow:   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
+	KeyColorBlack:      "⚫ Black",
+	KeyColorWhite:      "⚪ White",
+	KeyColorRandom:     "🎲 Random",
+	KeyColorNameBlack:  "black",
+	KeyColorNameWhite:  "white",
 
-	"help.text": `What I can do:
+	KeyHelpText: `What I can do:
 
 /ai [size] [level] [colour] — play against me. Sizes 8, 10, 12, 16; levels 1 (Beginner) to 6 (Master); colour black, white or random. Example: /ai 8 3 white.
 /new [size] — challenge a person: in a group it opens a game anyone can join; in a private chat it gives you an invitation to forward.
@@ -54,7 +54,7 @@ var en = map[Key]string{
 
 You can also type my name in any chat to offer a game there.`,
 
-	"rules.text": `How to play Reversi
+	KeyRulesText: `How to play Reversi
 
 The board is a square of cells: 8×8 is the classic, 10×10, 12×12 and 16×16 make longer games. Columns are letters from the left (a, b, c…), rows are numbers from the top (1, 2, 3…): a1 is the top-left corner.
 
@@ -71,151 +71,151 @@ Moving here: tap a cell of the board. On large boards a picture shows the positi
 If your opponent leaves the game on their turn for too long, you may claim the win. Against me you can take back a move, and on levels 1-3 ask for a hint.`,
 
 	// AI levels, weakest first.
-	"level.1":    "Beginner",
-	"level.2":    "Novice",
-	"level.3":    "Casual",
-	"level.4":    "Club player",
-	"level.5":    "Expert",
-	"level.6":    "Master",
-	"level.line": "Level %d: %s", // level number, level name
+	KeyLevel1:    "Beginner",
+	KeyLevel2:    "Novice",
+	KeyLevel3:    "Casual",
+	KeyLevel4:    "Club player",
+	KeyLevel5:    "Expert",
+	KeyLevel6:    "Master",
+	KeyLevelLine: "Level %d: %s", // level number, level name
 
 	// Errors of package host (err.<code>); shown as short alerts (at most 200 characters).
-	"err.no_game":         "There is no game here. Start one with /ai, /new or /find.",
-	"err.not_your_game":   "This is not your game: only the two players can move.",
-	"err.not_your_turn":   "It is not your turn.",
-	"err.stale":           "The board has changed since you saw it. Look again and make your move.",
-	"err.off_board":       "That square is not on this board.",
-	"err.occupied":        "That square is taken.",
-	"err.illegal":         "You cannot move there: the move must flip at least one disc.",
-	"err.game_over":       "This game is over.",
-	"err.not_started":     "The game has not started yet: waiting for a second player.",
-	"err.not_over":        "The game is still going.",
-	"err.conflict":        "Someone moved at the same moment. Please tap again.",
-	"err.already_playing": "A game is already going on here. Finish it or /resign first.",
-	"err.own_lobby":       "This is your own game: wait for someone else to join.",
-	"err.lobby_taken":     "Someone else has already joined this game.",
-	"err.not_ai_game":     "That works only in games against the bot.",
-	"err.no_hint":         "Hints are available on levels 1-3 only.",
-	"err.nothing_to_undo": "There is no move of yours to take back.",
-	"err.not_idle":        "Your opponent still has time to move.",
-	"err.people_only":     "That works only in games between people.",
-	"err.bad_size":        "Board sizes: 8, 10, 12 or 16.",
-	"err.bad_level":       "Levels go from 1 to 6.",
-	"err.bad_request":     "I could not understand that request.",
-	"err.busy":            "I am busy thinking about many games. Tap the board again in a moment.",
-	"err.internal":        "Something went wrong on my side. Please try again.",
+	KeyErrNoGame:         "There is no game here. Start one with /ai, /new or /find.",
+	KeyErrNotYourGame:    "This is not your game: only the two players can move.",
+	KeyErrNotYourTurn:    "It is not your turn.",
+	KeyErrStale:          "The board has changed since you saw it. Look again and make your move.",
+	KeyErrOffBoard:       "That square is not on this board.",
+	KeyErrOccupied:       "That square is taken.",
+	KeyErrIllegal:        "You cannot move there: the move must flip at least one disc.",
+	KeyErrGameOver:       "This game is over.",
+	KeyErrNotStarted:     "The game has not started yet: waiting for a second player.",
+	KeyErrNotOver:        "The game is still going.",
+	KeyErrConflict:       "Someone moved at the same moment. Please tap again.",
+	KeyErrAlreadyPlaying: "A game is already going on here. Finish it or /resign first.",
+	KeyErrOwnLobby:       "This is your own game: wait for someone else to join.",
+	KeyErrLobbyTaken:     "Someone else has already joined this game.",
+	KeyErrNotAIGame:      "That works only in games against the bot.",
+	KeyErrNoHint:         "Hints are available on levels 1-3 only.",
+	KeyErrNothingToUndo:  "There is no move of yours to take back.",
+	KeyErrNotIdle:        "Your opponent still has time to move.",
+	KeyErrPeopleOnly:     "That works only in games between people.",
+	KeyErrBadSize:        "Board sizes: 8, 10, 12 or 16.",
+	KeyErrBadLevel:       "Levels go from 1 to 6.",
+	KeyErrBadRequest:     "I could not understand that request.",
+	KeyErrBusy:           "I am busy thinking about many games. Tap the board again in a moment.",
+	KeyErrInternal:       "Something went wrong on my side. Please try again.",
 	// Errors of the Telegram layer.
-	"err.unknown_command": "I do not know that command. /help lists what I can do.",
-	"err.bad_move":        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
-	"err.private_only":    "That works in a private chat with me.",
-	"err.group_only":      "That works in a group.",
-	"err.old_button":      "This button is out of date.",
-	"err.queued_already":  "You are already looking for an opponent. /cancel stops the search.",
+	KeyErrUnknownCommand: "I do not know that command. /help lists what I can do.",
+	KeyErrBadMove:        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
+	KeyErrPrivateOnly:    "That works in a private chat with me.",
+	KeyErrGroupOnly:      "That works in a group.",
+	KeyErrOldButton:      "This button is out of date.",
+	KeyErrQueuedAlready:  "You are already looking for an opponent. /cancel stops the search.",
 
 	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
-	"err.foreign_board":      "That button does not belong to this message. Nothing was done.",
-	"err.old_board":          "This board is out of date. Send /board to get the current one.",
-	"err.bad_invitation":     "This invitation is not valid here. Post a new one.",
-	"err.invitation_expired": "This invitation has expired. Post a new one.",
+	KeyErrForeignBoard:      "That button does not belong to this message. Nothing was done.",
+	KeyErrOldBoard:          "This board is out of date. Send /board to get the current one.",
+	KeyErrBadInvitation:     "This invitation is not valid here. Post a new one.",
+	KeyErrInvitationExpired: "This invitation has expired. Post a new one.",
 
 	// Lobbies, invitations, inline mode.
-	"lobby.text":          "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
-	"lobby.text_color":    "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
-	"lobby.join":          "✅ Join",
-	"lobby.cancel":        "✖ Cancel",
-	"lobby.cancelled":     "The game was cancelled.",
-	"lobby.random_colors": "colours drawn at random",
-	"invite.created":      "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
-	"invite.text":         "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
-	"invite.button":       "▶ Play",
-	"invite.joined":       "%s accepted your invitation. The game is on!",                                // joiner name
-	"inline.title":        "Reversi %[1]d×%[1]d",                                                         // board size
-	"inline.description":  "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
-	"inline.text":         "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
-	"joined":              "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
+	KeyLobbyText:         "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
+	KeyLobbyTextColor:    "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
+	KeyLobbyJoin:         "✅ Join",
+	KeyLobbyCancel:       "✖ Cancel",
+	KeyLobbyCancelled:    "The game was cancelled.",
+	KeyLobbyRandomColors: "colours drawn at random",
+	KeyInviteCreated:     "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
+	KeyInviteText:        "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
+	KeyInviteButton:      "▶ Play",
+	KeyInviteJoined:      "%s accepted your invitation. The game is on!",                                // joiner name
+	KeyInlineTitle:       "Reversi %[1]d×%[1]d",                                                         // board size
+	KeyInlineDescription: "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
+	KeyInlineText:        "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
+	KeyJoined:            "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
 
 	// Matchmaking.
-	"find.queued":     "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
-	"find.paired":     "Opponent found: %s. You play %s.",                                                          // opponent name, colour name (color.name_*)
-	"find.cancelled":  "You are no longer looking for an opponent.",
-	"find.not_queued": "You were not looking for an opponent.",
+	KeyFindQueued:    "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
+	KeyFindPaired:    "Opponent found: %s. You play %s.",                                                          // opponent name, colour name (color.name_*)
+	KeyFindCancelled: "You are no longer looking for an opponent.",
+	KeyFindNotQueued: "You were not looking for an opponent.",
 
 	// The text under a board.
-	"game.players":     "⚫ %s vs ⚪ %s",     // black name, white name
-	"game.score":       "⚫ %d : %d ⚪",      // black discs, white discs
-	"game.turn":        "%s to move (%s).", // name, colour symbol
-	"game.your_turn":   "Your move (%s).",  // colour symbol
-	"game.last_move":   "Last move: %s.",   // square
-	"game.thinking":    "I am thinking…",
-	"game.bot_name":    "Bot (%s)",                                                        // level name
-	"game.size":        "Board %[1]d×%[1]d",                                               // board size
-	"game.moves_page":  "Moves %d-%d of %d",                                               // first, last, total
-	"game.idle_claim":  "%s has not moved for %s. You may claim the win.",                 // idle name, Duration
-	"game.idle_wait":   "You can claim the win if your opponent does not move within %s.", // Duration
-	"game.hint":        "Try %s.",                                                         // square
-	"game.undone":      "Moves taken back: %d.",                                           // moves taken back
-	"game.pass":        "%s has no legal move and passes.",                                // name of the player who passes
-	"game.passes_both": "Neither side can move.",
+	KeyGamePlayers:    "⚫ %s vs ⚪ %s",     // black name, white name
+	KeyGameScore:      "⚫ %d : %d ⚪",      // black discs, white discs
+	KeyGameTurn:       "%s to move (%s).", // name, colour symbol
+	KeyGameYourTurn:   "Your move (%s).",  // colour symbol
+	KeyGameLastMove:   "Last move: %s.",   // square
+	KeyGameThinking:   "I am thinking…",
+	KeyGameBotName:    "Bot (%s)",                                                        // level name
+	KeyGameSize:       "Board %[1]d×%[1]d",                                               // board size
+	KeyGameMovesPage:  "Moves %d-%d of %d",                                               // first, last, total
+	KeyGameIdleClaim:  "%s has not moved for %s. You may claim the win.",                 // idle name, Duration
+	KeyGameIdleWait:   "You can claim the win if your opponent does not move within %s.", // Duration
+	KeyGameHint:       "Try %s.",                                                         // square
+	KeyGameUndone:     "Moves taken back: %d.",                                           // moves taken back
+	KeyGamePass:       "%s has no legal move and passes.",                                // name of the player who passes
+	KeyGamePassesBoth: "Neither side can move.",
 
 	// Buttons under a board.
-	"btn.undo":    "↩ Undo",
-	"btn.hint":    "💡 Hint",
-	"btn.resign":  "🏳 Resign",
-	"btn.rematch": "🔁 Rematch",
-	"btn.claim":   "⏰ Claim win",
+	KeyBtnUndo:    "↩ Undo",
+	KeyBtnHint:    "💡 Hint",
+	KeyBtnResign:  "🏳 Resign",
+	KeyBtnRematch: "🔁 Rematch",
+	KeyBtnClaim:   "⏰ Claim win",
 
 	// /style.
-	"style.choose":        "How should I draw 8×8 boards for you? Buttons: the board is a keyboard you tap. Picture: an image with buttons for your legal moves. Now: %s.", // style name
-	"style.buttons":       "⬛ Buttons",
-	"style.image":         "🖼 Picture",
-	"style.name_buttons":  "buttons",
-	"style.name_image":    "picture",
-	"style.set":           "8×8 boards will be drawn as %s.", // style name
-	"game.claim_own_turn": "It is your turn: you can claim the win only while your opponent keeps you waiting.",
-	"btn.refresh":         "🔄 Refresh",
-	"btn.picture":         "🖼 Picture",
-	"btn.keyboard":        "⌨ Buttons",
-	"btn.prev":            "◀",
-	"btn.next":            "▶",
-	"btn.new_game":        "🆕 New game",
+	KeyStyleChoose:      "How should I draw 8×8 boards for you? Buttons: the board is a keyboard you tap. Picture: an image with buttons for your legal moves. Now: %s.", // style name
+	KeyStyleButtons:     "⬛ Buttons",
+	KeyStyleImage:       "🖼 Picture",
+	KeyStyleNameButtons: "buttons",
+	KeyStyleNameImage:   "picture",
+	KeyStyleSet:         "8×8 boards will be drawn as %s.", // style name
+	KeyGameClaimOwnTurn: "It is your turn: you can claim the win only while your opponent keeps you waiting.",
+	KeyBtnRefresh:       "🔄 Refresh",
+	KeyBtnPicture:       "🖼 Picture",
+	KeyBtnKeyboard:      "⌨ Buttons",
+	KeyBtnPrev:          "◀",
+	KeyBtnNext:          "▶",
+	KeyBtnNewGame:       "🆕 New game",
 
 	// Results.
-	"result.win":      "%s wins %d : %d.",                  // winner name, winner discs, loser discs
-	"result.draw":     "Draw, %d : %d.",                    // discs, discs
-	"result.resign":   "%s resigned. %s wins.",             // loser name, winner name
-	"result.timeout":  "%s did not move in time. %s wins.", // idle name, winner name
-	"result.abandon":  "The game was abandoned.",
-	"result.record":   "Game record: %s", // record
-	"result.you_win":  "You win! 🎉",
-	"result.you_lose": "You lose. Another try?",
+	KeyResultWin:     "%s wins %d : %d.",                  // winner name, winner discs, loser discs
+	KeyResultDraw:    "Draw, %d : %d.",                    // discs, discs
+	KeyResultResign:  "%s resigned. %s wins.",             // loser name, winner name
+	KeyResultTimeout: "%s did not move in time. %s wins.", // idle name, winner name
+	KeyResultAbandon: "The game was abandoned.",
+	KeyResultRecord:  "Game record: %s", // record
+	KeyResultYouWin:  "You win! 🎉",
+	KeyResultYouLose: "You lose. Another try?",
 
 	// /stats and /top.
-	"stats.header":    "%s — rating %d",                                // name, rating
-	"stats.people":    "Against people: %d wins, %d losses, %d draws.", // wins, losses, draws
-	"stats.ai_header": "Against the bot:",
-	"stats.ai_line":   "%s: %d wins, %d losses, %d draws", // level name, wins, losses, draws
-	"stats.none":      "No finished games yet.",
-	"top.global":      "Best players:",
-	"top.group":       "Best players of this group:",
-	"top.line":        "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
-	"top.empty":       "Nobody has finished a rated game yet.",
+	KeyStatsHeader:   "%s — rating %d",                                // name, rating
+	KeyStatsPeople:   "Against people: %d wins, %d losses, %d draws.", // wins, losses, draws
+	KeyStatsAIHeader: "Against the bot:",
+	KeyStatsAILine:   "%s: %d wins, %d losses, %d draws", // level name, wins, losses, draws
+	KeyStatsNone:     "No finished games yet.",
+	KeyTopGlobal:     "Best players:",
+	KeyTopGroup:      "Best players of this group:",
+	KeyTopLine:       "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
+	KeyTopEmpty:      "Nobody has finished a rated game yet.",
 
 	// /lang.
-	"lang.current": "Language: English. /lang ru switches to Russian.",
-	"lang.set":     "I will speak English.",
-	"lang.unknown": "I speak English (en) and Russian (ru): /lang en or /lang ru.",
+	KeyLangCurrent: "Language: English. /lang ru switches to Russian.",
+	KeyLangSet:     "I will speak English.",
+	KeyLangUnknown: "I speak English (en) and Russian (ru): /lang en or /lang ru.",
 
 	// Units for Duration.
-	"unit.days":    "%d d",   // n
-	"unit.hours":   "%d h",   // n
-	"unit.minutes": "%d min", // n
+	KeyUnitDays:    "%d d",   // n
+	KeyUnitHours:   "%d h",   // n
+	KeyUnitMinutes: "%d min", // n
 
 	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
-	"err.set_aside": "Your game could not be read and was set aside; start a new one with /ai or /new.",
+	KeyErrSetAside: "Your game could not be read and was set aside; start a new one with /ai or /new.",
 
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
-	"err.opponent_busy": "The other player is in another game right now. Try again when it is over.",
+	KeyErrOpponentBusy: "The other player is in another game right now. Try again when it is over.",
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
-	"flood.too_fast": "Too fast — wait a moment.",
+	KeyFloodTooFast: "Too fast — wait a moment.",
 }

@@ -102,7 +102,7 @@ func Level(lang string, n int) string {
 func Error(lang, code string) string {
 	k := Key("err." + code)
 	if !Has(EN, k) {
-		k = "err.internal"
+		k = KeyErrInternal
 	}
 	return T(lang, k)
 }
@@ -117,13 +117,13 @@ func Duration(lang string, d time.Duration) string {
 	days, h, mins := m/(24*60), m/60%24, m%60
 	var parts []string
 	if days > 0 {
-		parts = append(parts, T(lang, "unit.days", days))
+		parts = append(parts, T(lang, KeyUnitDays, days))
 	}
 	if h > 0 {
-		parts = append(parts, T(lang, "unit.hours", h))
+		parts = append(parts, T(lang, KeyUnitHours, h))
 	}
 	if mins > 0 && days == 0 {
-		parts = append(parts, T(lang, "unit.minutes", mins))
+		parts = append(parts, T(lang, KeyUnitMinutes, mins))
 	}
 	return strings.Join(parts, " ")
 }

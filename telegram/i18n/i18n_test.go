@@ -96,7 +96,7 @@ func TestTelegramLimits(t *testing.T) {
 				if n := utf8.RuneCountInString(s); n > 160 {
 					t.Errorf("%s %q: %d characters for an alert", lang, k, n)
 				}
-			case strings.HasPrefix(string(k), "btn.") || strings.HasPrefix(string(k), "menu.") && k != "menu.friend_how" ||
+			case strings.HasPrefix(string(k), "btn.") || strings.HasPrefix(string(k), "menu.") && k != i18n.KeyMenuFriendHow ||
 				strings.HasPrefix(string(k), "color.") || strings.HasPrefix(string(k), "level."):
 				if n := utf8.RuneCountInString(s); n > 40 {
 					t.Errorf("%s button %q: %d characters", lang, k, n)
@@ -119,12 +119,12 @@ func TestHostErrorsHaveTexts(t *testing.T) {
 			t.Errorf("no text for host code %q", code)
 		}
 		for _, lang := range i18n.Langs() {
-			if got := i18n.Error(lang, code); got == "" || got == i18n.T(lang, "err.internal") && code != "internal" {
+			if got := i18n.Error(lang, code); got == "" || got == i18n.T(lang, i18n.KeyErrInternal) && code != "internal" {
 				t.Errorf("Error(%s, %q) = %q", lang, code, got)
 			}
 		}
 	}
-	if got := i18n.Error(i18n.RU, "no_such_code"); got != i18n.T(i18n.RU, "err.internal") {
+	if got := i18n.Error(i18n.RU, "no_such_code"); got != i18n.T(i18n.RU, i18n.KeyErrInternal) {
 		t.Errorf("Error of an unknown code = %q", got)
 	}
 }
@@ -149,13 +149,13 @@ func TestPick(t *testing.T) {
 }
 
 func TestTextsAndFormatting(t *testing.T) {
-	if got := i18n.T(i18n.EN, "game.score", 30, 34); got != "⚫ 30 : 34 ⚪" {
+	if got := i18n.T(i18n.EN, i18n.KeyGameScore, 30, 34); got != "⚫ 30 : 34 ⚪" {
 		t.Errorf("score = %q", got)
 	}
-	if got := i18n.T(i18n.RU, "menu.size", 10); got != "10×10" {
+	if got := i18n.T(i18n.RU, i18n.KeyMenuSize, 10); got != "10×10" {
 		t.Errorf("size = %q", got)
 	}
-	if got := i18n.T("xx", "btn.undo"); got != i18n.T(i18n.EN, "btn.undo") {
+	if got := i18n.T("xx", i18n.KeyBtnUndo); got != i18n.T(i18n.EN, i18n.KeyBtnUndo) {
 		t.Errorf("unknown language gives %q", got)
 	}
 	if got := i18n.T(i18n.EN, "no.such.key"); got != "no.such.key" {
@@ -189,7 +189,7 @@ func TestTextsAndFormatting(t *testing.T) {
 		}
 	}
 	for _, lang := range i18n.Langs() {
-		rules := i18n.T(lang, "rules.text")
+		rules := i18n.T(lang, i18n.KeyRulesText)
 		for _, must := range []string{"8×8", "16×16", "a1", "d3", "/move d3"} {
 			if !strings.Contains(rules, must) {
 				t.Errorf("%s rules do not mention %q", lang, must)

@@ -40,7 +40,7 @@ func ViewLang(g *game.Game, ref game.MessageRef) string {
 func PlayerName(g *game.Game, i int, lang string) string {
 	p := g.Players[i]
 	if p.UserID == 0 && g.AILevel > 0 {
-		return tr(lang, "game.bot_name", LevelName(lang, g.AILevel))
+		return tr(lang, i18n.KeyGameBotName, LevelName(lang, g.AILevel))
 	}
 	return p.Name
 }
@@ -100,20 +100,20 @@ func controls(g *game.Game, lang string, turn, seer int) [][]models.InlineKeyboa
 		if g.Reason == game.EndAbandoned {
 			return nil
 		}
-		return [][]models.InlineKeyboardButton{{Button(tr(lang, "btn.rematch"), CallbackData(render.ActionRematch, g.ID, ply))}}
+		return [][]models.InlineKeyboardButton{{Button(tr(lang, i18n.KeyBtnRematch), CallbackData(render.ActionRematch, g.ID, ply))}}
 	case game.StatusPlaying:
 		if g.AILevel > 0 {
 			row := []models.InlineKeyboardButton{}
 			if g.AILevel <= game.MaxHintLevel {
-				row = append(row, Button(tr(lang, "btn.hint"), CallbackData(render.ActionHint, g.ID, ply)))
+				row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(render.ActionHint, g.ID, ply)))
 			}
-			row = append(row, Button(tr(lang, "btn.undo"), CallbackData(render.ActionUndo, g.ID, ply)),
-				Button(tr(lang, "btn.resign"), CallbackData(render.ActionResign, g.ID, ply)))
+			row = append(row, Button(tr(lang, i18n.KeyBtnUndo), CallbackData(render.ActionUndo, g.ID, ply)),
+				Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply)))
 			return [][]models.InlineKeyboardButton{row}
 		}
-		row := []models.InlineKeyboardButton{Button(tr(lang, "btn.resign"), CallbackData(render.ActionResign, g.ID, ply))}
+		row := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply))}
 		if seer < 0 || seer != turn {
-			row = append(row, Button(tr(lang, "btn.claim"), CallbackData(render.ActionClaim, g.ID, ply)))
+			row = append(row, Button(tr(lang, i18n.KeyBtnClaim), CallbackData(render.ActionClaim, g.ID, ply)))
 		}
 		return [][]models.InlineKeyboardButton{row}
 	}
@@ -148,7 +148,7 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		text = note + "\n" + text
 	}
 	if g.Status == game.StatusFinished && len(g.Moves) > 0 {
-		text += "\n" + tr(lang, "result.record", eg.Record())
+		text += "\n" + tr(lang, i18n.KeyResultRecord, eg.Record())
 	}
 	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, int(eg.Position().Side()), viewer(g, ref))}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
@@ -213,7 +213,7 @@ func passNote(g *game.Game, eg *engine.Game, lang string) string {
 	if passer == engine.White {
 		sym = render.WhiteDisc
 	}
-	return tr(lang, "game.pass", sym+" "+PlayerName(g, int(passer), lang))
+	return tr(lang, i18n.KeyGamePass, sym+" "+PlayerName(g, int(passer), lang))
 }
 
 // textBoard draws a position as lines of symbols, for inline messages of large boards:

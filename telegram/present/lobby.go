@@ -5,6 +5,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // Lobby is the invitation to game g, in lang; its first button joins the game. An invite
@@ -16,24 +17,24 @@ func Lobby(g *game.Game, lang, username string) Content {
 	var join models.InlineKeyboardButton
 	switch g.Flow {
 	case game.FlowInvite:
-		text = tr(lang, "invite.text", creator, g.Size, g.Size)
-		join = models.InlineKeyboardButton{Text: tr(lang, "invite.button"),
+		text = tr(lang, i18n.KeyInviteText, creator, g.Size, g.Size)
+		join = models.InlineKeyboardButton{Text: tr(lang, i18n.KeyInviteButton),
 			URL: "https://t.me/" + username + "?start=j" + g.ID}
 	case game.FlowInline:
-		text = tr(lang, "inline.text", creator, g.Size, g.Size)
-		join = Button(tr(lang, "lobby.join"), CallbackData(render.ActionJoin, g.ID, 0))
+		text = tr(lang, i18n.KeyInlineText, creator, g.Size, g.Size)
+		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(render.ActionJoin, g.ID, 0))
 	default:
 		switch g.CreatorColor {
 		case 0, 1:
-			text = tr(lang, "lobby.text_color", creator, g.Size, g.Size, ColorName(lang, int(g.CreatorColor)))
+			text = tr(lang, i18n.KeyLobbyTextColor, creator, g.Size, g.Size, ColorName(lang, int(g.CreatorColor)))
 		default:
-			text = tr(lang, "lobby.text", creator, g.Size, g.Size, tr(lang, "lobby.random_colors"))
+			text = tr(lang, i18n.KeyLobbyText, creator, g.Size, g.Size, tr(lang, i18n.KeyLobbyRandomColors))
 		}
-		join = Button(tr(lang, "lobby.join"), CallbackData(render.ActionJoin, g.ID, 0))
+		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(render.ActionJoin, g.ID, 0))
 	}
 	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 		{join},
-		{Button(tr(lang, "lobby.cancel"), CallbackData(render.ActionCancel, g.ID, 0))},
+		{Button(tr(lang, i18n.KeyLobbyCancel), CallbackData(render.ActionCancel, g.ID, 0))},
 	}}
 	return Content{Text: text, Keyboard: kb}
 }
@@ -41,7 +42,7 @@ func Lobby(g *game.Game, lang, username string) Content {
 // ColorName names colour i (0 black, 1 white) in words.
 func ColorName(lang string, i int) string {
 	if i == 1 {
-		return tr(lang, "color.name_white")
+		return tr(lang, i18n.KeyColorNameWhite)
 	}
-	return tr(lang, "color.name_black")
+	return tr(lang, i18n.KeyColorNameBlack)
 }

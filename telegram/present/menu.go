@@ -69,17 +69,17 @@ type MenuState struct {
 func DrawMenu(m Menu, lang string, s MenuState) Content {
 	switch m {
 	case MenuMain:
-		return Content{Text: tr(lang, "start.welcome", s.Name), Keyboard: mainMenu(lang)}
+		return Content{Text: tr(lang, i18n.KeyStartWelcome, s.Name), Keyboard: mainMenu(lang)}
 	case MenuSize:
-		return Content{Text: tr(lang, "menu.choose_size"), Keyboard: sizeMenu()}
+		return Content{Text: tr(lang, i18n.KeyMenuChooseSize), Keyboard: sizeMenu()}
 	case MenuLevel:
-		return Content{Text: tr(lang, "menu.choose_level"), Keyboard: levelMenu(lang, s.Size)}
+		return Content{Text: tr(lang, i18n.KeyMenuChooseLevel), Keyboard: levelMenu(lang, s.Size)}
 	case MenuColor:
-		return Content{Text: tr(lang, "menu.choose_color"), Keyboard: colorMenu(lang, s.Size, s.Level)}
+		return Content{Text: tr(lang, i18n.KeyMenuChooseColor), Keyboard: colorMenu(lang, s.Size, s.Level)}
 	case MenuLang:
-		return Content{Text: tr(lang, "lang.unknown"), Keyboard: langMenu()}
+		return Content{Text: tr(lang, i18n.KeyLangUnknown), Keyboard: langMenu()}
 	case MenuStyle:
-		return Content{Text: tr(lang, "style.choose", StyleName(lang, s.Style)), Keyboard: styleMenu(lang, s.Back)}
+		return Content{Text: tr(lang, i18n.KeyStyleChoose, StyleName(lang, s.Style)), Keyboard: styleMenu(lang, s.Back)}
 	}
 	return Content{}
 }
@@ -102,10 +102,10 @@ func mainMenu(lang string) *models.InlineKeyboardMarkup {
 		other = langArgEN
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-		{menuButton(lang, "menu.ai", MenuSize)},
-		{menuButton(lang, "menu.friend", MenuFriend), menuButton(lang, "menu.find", MenuFind)},
-		{menuButton(lang, "menu.rules", MenuRules), menuButton(lang, "menu.stats", MenuStats)},
-		{menuButton(lang, "menu.style", MenuStyle), Button(tr(lang, "menu.lang"), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
+		{menuButton(lang, i18n.KeyMenuAI, MenuSize)},
+		{menuButton(lang, i18n.KeyMenuFriend, MenuFriend), menuButton(lang, i18n.KeyMenuFind, MenuFind)},
+		{menuButton(lang, i18n.KeyMenuRules, MenuRules), menuButton(lang, i18n.KeyMenuStats, MenuStats)},
+		{menuButton(lang, i18n.KeyMenuStyle, MenuStyle), Button(tr(lang, i18n.KeyMenuLang), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
 	}}
 }
 
@@ -145,7 +145,7 @@ func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
 		return Button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-		{c("color.black", 0), c("color.white", 1), c("color.random", 2)},
+		{c(i18n.KeyColorBlack, 0), c(i18n.KeyColorWhite, 1), c(i18n.KeyColorRandom, 2)},
 	}}
 }
 
@@ -160,16 +160,16 @@ func langMenu() *models.InlineKeyboardMarkup {
 // StyleName names a style in words.
 func StyleName(lang string, s game.Style) string {
 	if s == game.StyleImage {
-		return tr(lang, "style.name_image")
+		return tr(lang, i18n.KeyStyleNameImage)
 	}
-	return tr(lang, "style.name_buttons")
+	return tr(lang, i18n.KeyStyleNameButtons)
 }
 
 // styleMenu offers the two styles; back adds a row returning to the main menu.
 func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
-	rows := [][]models.InlineKeyboardButton{{menuButton(lang, "style.buttons", MenuStyleButtons), menuButton(lang, "style.image", MenuStyleImage)}}
+	rows := [][]models.InlineKeyboardButton{{menuButton(lang, i18n.KeyStyleButtons, MenuStyleButtons), menuButton(lang, i18n.KeyStyleImage, MenuStyleImage)}}
 	if back {
-		rows = append(rows, []models.InlineKeyboardButton{menuButton(lang, "menu.back", MenuMain)})
+		rows = append(rows, []models.InlineKeyboardButton{menuButton(lang, i18n.KeyMenuBack, MenuMain)})
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
