@@ -53,7 +53,7 @@ return moved
 // record is there when it runs is moved: no step can turn a record that does not read or replay
 // into one that does. ErrNotFound when there is neither the record nor an aside copy.
 func (s *Store) SetAside(ctx context.Context, id string, via ...game.MessageRef) (key string, moved bool, err error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return "", false, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
@@ -84,7 +84,7 @@ func (s *Store) AsideKey(id string) string { return s.k.aside(id) }
 // AsideRecord returns the record SetAside moved aside for game id, as it was; ErrNotFound when
 // there is none (never set aside, or expired).
 func (s *Store) AsideRecord(ctx context.Context, id string) ([]byte, error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.aside(id)).Bytes()
@@ -94,7 +94,7 @@ func (s *Store) AsideRecord(ctx context.Context, id string) ([]byte, error) {
 // GameRecord returns the stored record of game id as it is, readable or not, for operator tools
 // and tests; ErrNotFound when there is none.
 func (s *Store) GameRecord(ctx context.Context, id string) ([]byte, error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
@@ -106,7 +106,7 @@ func (s *Store) GameRecord(ctx context.Context, id string) ([]byte, error) {
 // tests (planting one that does not read). It fails with ErrInvalid for an id that cannot be a
 // game's.
 func (s *Store) PutGameRecord(ctx context.Context, id string, data []byte) error {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return invalidf("game id %q", id)
 	}
 	return wrap("put game record", s.rdb.Set(ctx, s.k.game(id), data, s.opt.IdleTTL).Err())

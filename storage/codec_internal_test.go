@@ -37,13 +37,13 @@ func FuzzWaiterDecode(f *testing.F) {
 
 func TestValidIDs(t *testing.T) {
 	for i := 0; i < 100; i++ {
-		if id := newID(); !validID(id) || len(id) != idLen {
+		if id := newID(); !game.ValidID(id) || len(id) != idLen {
 			t.Fatalf("newID() = %q, not a valid id", id)
 		}
 	}
 	for _, id := range []string{"", "abc}", "{x}", "a b", "toolongtoolong", "ä"} {
-		if validID(id) {
-			t.Errorf("validID(%q) = true, want false", id)
+		if game.ValidID(id) {
+			t.Errorf("game.ValidID(%q) = true, want false", id)
 		}
 	}
 }

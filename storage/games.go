@@ -62,8 +62,6 @@ return 0
 const (
 	idLen      = 10
 	idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	maxIDLen   = 12
-	maxInline  = 256
 )
 
 func newID() string {
@@ -82,35 +80,6 @@ func newID() string {
 	return string(b[:])
 }
 
-// validID reports whether id could be a game ID. Ids come back in callback data, which
-// anyone can forge, so nothing else reaches a key.
-func validID(id string) bool {
-	if len(id) == 0 || len(id) > maxIDLen {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// validInline reports whether id may be used as an inline message ID in a key: 1…256
-// printable ASCII bytes without braces (so no key's hash tag depends on what a client sent).
-func validInline(id string) bool {
-	if len(id) == 0 || len(id) > maxInline {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c <= ' ' || c >= 0x7f || c == '{' || c == '}' {
-			return false
-		}
-	}
-	return true
-}
-
 func (s *Store) ttlFor(st game.Status) time.Duration {
 	switch st {
 	case game.StatusLobby:
@@ -124,7 +93,7 @@ func (s *Store) ttlFor(st game.Status) time.Duration {
 // Game returns the game with the given ID, or ErrNotFound; a record that does not decode gives
 // a *CorruptError (wrapping ErrInvalid).
 func (s *Store) Game(ctx context.Context, id string) (*game.Game, error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return nil, game.ErrNotFound
 	}
 	data, err := s.rdb.Get(ctx, s.k.game(id)).Bytes()
@@ -144,7 +113,7 @@ func (s *Store) Game(ctx context.Context, id string) (*game.Game, error) {
 // only a style cannot be read, g comes back with err, and that style is StyleButtons.
 func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g *game.Game, styles []game.Style, err error) {
 	styles = make([]game.Style, len(users))
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return nil, styles, game.ErrNotFound
 	}
 	var get *redis.StringCmd
@@ -243,7 +212,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *game.Game) error {
 // version bytes the write must find. A game id that cannot be one gives ErrNotFound, a version
 // out of range ErrConflict.
 func (s *Store) nextVersion(g *game.Game) (c game.Game, data []byte, expect [4]byte, err error) {
-	if !validID(g.ID) {
+	if !game.ValidID(g.ID) {
 		return c, nil, expect, game.ErrNotFound
 	}
 	if g.Version < 1 || g.Version >= maxVersion {
@@ -278,7 +247,7 @@ func (s *Store) bindingKeys(g *game.Game, via ...game.MessageRef) []string {
 		}
 	}
 	inline := func(id string) {
-		if validInline(id) {
+		if game.ValidInlineID(id) {
 			add(s.k.inline(id))
 		}
 	}
@@ -336,7 +305,7 @@ func (s *Store) UnbindChat(ctx context.Context, chatID int64, gameID string) err
 
 // GameByInline returns the game of the inline message inlineID, or ErrNotFound.
 func (s *Store) GameByInline(ctx context.Context, inlineID string) (*game.Game, error) {
-	if !validInline(inlineID) {
+	if !game.ValidInlineID(inlineID) {
 		return nil, game.ErrNotFound
 	}
 	return s.gameByBinding(ctx, s.k.inline(inlineID))
@@ -344,7 +313,7 @@ func (s *Store) GameByInline(ctx context.Context, inlineID string) (*game.Game, 
 
 // UnbindInline removes the binding of inlineID if it still points at gameID.
 func (s *Store) UnbindInline(ctx context.Context, inlineID string, gameID string) error {
-	if !validInline(inlineID) {
+	if !game.ValidInlineID(inlineID) {
 		return nil
 	}
 	return wrap("unbind inline", deleteIfValue.Run(ctx, s.rdb, []string{s.k.inline(inlineID)}, gameID).Err())

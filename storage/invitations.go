@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/reversibot/reversi/game"
 )
 
 // claimInvitation binds an inline invitation (its creator and nonce) to the first message that
@@ -35,7 +36,7 @@ func (k keys) invitation(creator, nonce int64) string {
 // message claimed it first. So an invitation's data, copied onto another message, opens
 // nothing there.
 func (s *Store) ClaimInvitation(ctx context.Context, creator, nonce int64, inlineID string, ttl time.Duration) (bool, error) {
-	if !validInline(inlineID) || ttl <= 0 {
+	if !game.ValidInlineID(inlineID) || ttl <= 0 {
 		return false, invalidf("claim invitation %d/%d for %q", creator, nonce, inlineID)
 	}
 	n, err := claimInvitation.Run(ctx, s.rdb, []string{s.k.invitation(creator, nonce)}, inlineID, ttl.Milliseconds()).Int()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -233,7 +232,7 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
 	if g.Status != game.StatusFinished {
 		return invalidf("record result of a game in status %v", g.Status)
 	}
-	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
+	if g.Outcome == game.OutcomeNone || !game.ValidID(g.ID) {
 		return nil
 	}
 	if !game.ValidOutcome(g.Outcome) {
@@ -308,16 +307,7 @@ func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]game.RankEntry,
 		e.Draws, _ = strconv.Atoi(v[5])
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Rating != b.Rating {
-			return a.Rating > b.Rating
-		}
-		if a.Wins != b.Wins {
-			return a.Wins > b.Wins
-		}
-		return a.UserID < b.UserID
-	})
+	game.SortRanking(out)
 	if len(out) > n {
 		out = out[:n]
 	}

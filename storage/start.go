@@ -139,13 +139,13 @@ func (s *Store) StartGame(ctx context.Context, g *game.Game, h game.Hosting) (ex
 	}
 	inline := "0"
 	if h.InlineID != "" {
-		if !validInline(h.InlineID) {
+		if !game.ValidInlineID(h.InlineID) {
 			return nil, invalidf("start game in inline message %q", h.InlineID)
 		}
 		keys, inline = append(keys, s.k.inline(h.InlineID)), "1"
 	}
 	if h.RematchOf != "" {
-		if !validID(h.RematchOf) {
+		if !game.ValidID(h.RematchOf) {
 			return nil, invalidf("rematch of %q", h.RematchOf)
 		}
 		keys = append(keys, s.k.rematch(h.RematchOf))

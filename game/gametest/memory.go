@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -160,7 +159,7 @@ func (m *Memory) state(id string) string {
 
 // read returns a copy of the game id. m.mu is held.
 func (m *Memory) read(id string) (*game.Game, error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return nil, game.ErrNotFound
 	}
 	r := m.live(id)
@@ -226,10 +225,10 @@ func (m *Memory) StartGame(_ context.Context, g *game.Game, h game.Hosting) (*ga
 			return nil, fmt.Errorf("%w: start game in chat 0", game.ErrInvalid)
 		}
 	}
-	if h.InlineID != "" && !validInline(h.InlineID) {
+	if h.InlineID != "" && !game.ValidInlineID(h.InlineID) {
 		return nil, fmt.Errorf("%w: inline message %q", game.ErrInvalid, h.InlineID)
 	}
-	if h.RematchOf != "" && !validID(h.RematchOf) {
+	if h.RematchOf != "" && !game.ValidID(h.RematchOf) {
 		return nil, fmt.Errorf("%w: rematch of %q", game.ErrInvalid, h.RematchOf)
 	}
 	m.mu.Lock()
@@ -280,7 +279,7 @@ func (m *Memory) StartGame(_ context.Context, g *game.Game, h game.Hosting) (*ga
 
 // next checks a compare-and-set of g and returns its next version, updated now. m.mu is held.
 func (m *Memory) next(g *game.Game) (*game.Game, error) {
-	if !validID(g.ID) {
+	if !game.ValidID(g.ID) {
 		return nil, game.ErrNotFound
 	}
 	if g.Version < 1 || g.Version >= math.MaxUint32 {
@@ -411,7 +410,7 @@ func (m *Memory) UnbindChat(_ context.Context, chatID int64, gameID string) erro
 func (m *Memory) GameByInline(_ context.Context, inlineID string) (*game.Game, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !validInline(inlineID) {
+	if !game.ValidInlineID(inlineID) {
 		return nil, game.ErrNotFound
 	}
 	id := m.boundInline(inlineID)
@@ -431,7 +430,7 @@ func (m *Memory) AsideKey(id string) string { return "aside:" + id }
 // SetAside moves the record of game id out of play, as game.Store documents, and frees every
 // chat and inline message bound to it.
 func (m *Memory) SetAside(_ context.Context, id string, _ ...game.MessageRef) (string, bool, error) {
-	if !validID(id) {
+	if !game.ValidID(id) {
 		return "", false, game.ErrNotFound
 	}
 	m.mu.Lock()
@@ -672,7 +671,7 @@ func (m *Memory) SetChatLang(_ context.Context, chatID int64, lang string) error
 // ClaimInvitation binds an inline invitation to the first message that uses it, as
 // game.Invitations documents.
 func (m *Memory) ClaimInvitation(_ context.Context, creator, nonce int64, inlineID string, ttl time.Duration) (bool, error) {
-	if !validInline(inlineID) || ttl <= 0 {
+	if !game.ValidInlineID(inlineID) || ttl <= 0 {
 		return false, fmt.Errorf("%w: claim invitation %d/%d for %q", game.ErrInvalid, creator, nonce, inlineID)
 	}
 	key := strconv.FormatInt(creator, 10) + ":" + strconv.FormatInt(nonce, 10)
@@ -720,7 +719,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 	if g.Status != game.StatusFinished {
 		return fmt.Errorf("%w: record result of a game in status %v", game.ErrInvalid, g.Status)
 	}
-	if g.Outcome == game.OutcomeNone || !validID(g.ID) {
+	if g.Outcome == game.OutcomeNone || !game.ValidID(g.ID) {
 		return nil
 	}
 	if !game.ValidOutcome(g.Outcome) {
@@ -826,16 +825,7 @@ func (m *Memory) Top(_ context.Context, chatID int64, n int) ([]game.RankEntry, 
 		out = append(out, game.RankEntry{UserID: u, Name: p.Name, Rating: p.Stats.Rating,
 			Wins: p.Stats.Wins, Losses: p.Stats.Losses, Draws: p.Stats.Draws})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Rating != b.Rating {
-			return a.Rating > b.Rating
-		}
-		if a.Wins != b.Wins {
-			return a.Wins > b.Wins
-		}
-		return a.UserID < b.UserID
-	})
+	game.SortRanking(out)
 	if len(out) > n {
 		out = out[:n]
 	}
@@ -852,31 +842,4 @@ func newID() string {
 		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
 	}
 	return string(b[:])
-}
-
-// validID reports whether id could be a game ID (as the Redis store judges it).
-func validID(id string) bool {
-	if len(id) == 0 || len(id) > 12 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// validInline reports whether id may be an inline message ID (as the Redis store judges it).
-func validInline(id string) bool {
-	if len(id) == 0 || len(id) > 256 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c <= ' ' || c >= 0x7f || c == '{' || c == '}' {
-			return false
-		}
-	}
-	return true
 }
