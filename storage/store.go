@@ -24,14 +24,15 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// Default TTLs used for the zero values in Options.
+// Default TTLs used for the zero values in Options: the game's lifetimes are package game's
+// (every store shares them), the rest are Redis's own.
 const (
-	DefaultFinishedTTL = 24 * time.Hour
-	DefaultIdleTTL     = 7 * 24 * time.Hour
-	DefaultLobbyTTL    = time.Hour
-	DefaultQueueTTL    = 10 * time.Minute
+	DefaultFinishedTTL = game.DefaultFinishedTTL
+	DefaultIdleTTL     = game.DefaultIdleTTL
+	DefaultLobbyTTL    = game.DefaultLobbyTTL
+	DefaultQueueTTL    = game.DefaultQueueTTL
 	DefaultDedupeTTL   = time.Hour
-	DefaultResultTTL   = 2 * DefaultFinishedTTL
+	DefaultResultTTL   = game.DefaultResultTTL
 	DefaultGroupTopTTL = 180 * 24 * time.Hour
 )
 

@@ -14,15 +14,6 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// The TTLs a Memory uses for the zero values of MemoryOptions: those of package storage.
-const (
-	DefaultFinishedTTL = 24 * time.Hour
-	DefaultIdleTTL     = 7 * 24 * time.Hour
-	DefaultLobbyTTL    = time.Hour
-	DefaultQueueTTL    = 10 * time.Minute
-	DefaultResultTTL   = 2 * DefaultFinishedTTL
-)
-
 // MemoryOptions tune a Memory. The zero value is ready to use.
 type MemoryOptions struct {
 	// Now is the clock of timestamps, queue deadlines, leases and every expiry; nil means
@@ -99,11 +90,11 @@ func NewMemory(opt MemoryOptions) *Memory {
 			*d = v
 		}
 	}
-	def(&opt.FinishedTTL, DefaultFinishedTTL)
-	def(&opt.IdleTTL, DefaultIdleTTL)
-	def(&opt.LobbyTTL, DefaultLobbyTTL)
-	def(&opt.QueueTTL, DefaultQueueTTL)
-	def(&opt.ResultTTL, DefaultResultTTL)
+	def(&opt.FinishedTTL, game.DefaultFinishedTTL)
+	def(&opt.IdleTTL, game.DefaultIdleTTL)
+	def(&opt.LobbyTTL, game.DefaultLobbyTTL)
+	def(&opt.QueueTTL, game.DefaultQueueTTL)
+	def(&opt.ResultTTL, game.DefaultResultTTL)
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}

@@ -39,7 +39,7 @@ func TestMemoryExpiry(t *testing.T) {
 	if _, ok, err := m.AcquireLease(ctx, "x", time.Minute); !ok || err != nil {
 		t.Fatalf("AcquireLease = %v, %v", ok, err)
 	}
-	c.Add(gametest.DefaultQueueTTL)
+	c.Add(game.DefaultQueueTTL)
 	if _, ok, _ := m.AcquireLease(ctx, "x", time.Minute); !ok {
 		t.Fatal("a lease outlived its TTL")
 	}
@@ -49,7 +49,7 @@ func TestMemoryExpiry(t *testing.T) {
 	if _, err := m.GameByChat(ctx, -1); err != nil {
 		t.Fatalf("a lobby expired before LobbyTTL: %v", err)
 	}
-	c.Add(gametest.DefaultLobbyTTL)
+	c.Add(game.DefaultLobbyTTL)
 	if _, err := m.Game(ctx, lobby.ID); !errors.Is(err, game.ErrNotFound) {
 		t.Fatalf("Game of a lobby after LobbyTTL = %v, want ErrNotFound", err)
 	}

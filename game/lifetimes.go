@@ -1,0 +1,19 @@
+package game
+
+import "time"
+
+// How long a store keeps what it holds, unless told otherwise: every Store implementation
+// uses these for its zero options, so games expire alike in Redis and in memory.
+const (
+	// DefaultFinishedTTL keeps a finished game (for /board and a rematch) for a day.
+	DefaultFinishedTTL = 24 * time.Hour
+	// DefaultIdleTTL keeps a game in play for a week after its last move.
+	DefaultIdleTTL = 7 * 24 * time.Hour
+	// DefaultLobbyTTL keeps a lobby nobody joined for an hour.
+	DefaultLobbyTTL = time.Hour
+	// DefaultQueueTTL keeps a matchmaking entry for ten minutes.
+	DefaultQueueTTL = 10 * time.Minute
+	// DefaultResultTTL remembers that a game's result was recorded for twice as long as the
+	// finished game lives, so a result is never counted twice.
+	DefaultResultTTL = 2 * DefaultFinishedTTL
+)
