@@ -3,6 +3,7 @@ package gametest
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -559,8 +560,10 @@ func testInvitations(t *testing.T, s game.Store) {
 	}
 	_, err := iv.ClaimInvitation(bg, 1, 9, "AAAAAQ", 0)
 	wantCode(t, "ClaimInvitation without a TTL", err, game.ErrInvalid)
-	_, err = iv.ClaimInvitation(bg, 1, 9, "", time.Minute)
-	wantCode(t, "ClaimInvitation of no message", err, game.ErrInvalid)
+	for _, bad := range []string{"", "has space", "{x}"} {
+		_, err = iv.ClaimInvitation(bg, 1, 9, bad, time.Minute)
+		wantCode(t, "ClaimInvitation of message "+strconv.Quote(bad), err, game.ErrInvalid)
+	}
 }
 
 func finished(id string, b, w int64, o game.Outcome) *game.Game {
