@@ -47,22 +47,7 @@ func BenchmarkEditBoardInProcess(b *testing.B) {
 	if _, err := u.Send(u.ID(), "/start"); err != nil {
 		b.Fatal(err)
 	}
-	var kb strings.Builder
-	kb.WriteString(`{"inline_keyboard":[`)
-	for r := range 8 {
-		if r > 0 {
-			kb.WriteByte(',')
-		}
-		kb.WriteByte('[')
-		for c := range 8 {
-			if c > 0 {
-				kb.WriteByte(',')
-			}
-			fmt.Fprintf(&kb, `{"text":"·","callback_data":"v1:m:%d%d:123456"}`, r, c)
-		}
-		kb.WriteByte(']')
-	}
-	kb.WriteString(`]}`)
+	kb := boardKeyboard(func(r, c int) string { return fmt.Sprintf("v1:m:%d%d:123456", r, c) }, "")
 	send := func(method string, v url.Values) int {
 		req := httptest.NewRequest(http.MethodPost, "/bot"+srv.Token()+"/"+method, strings.NewReader(v.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -71,7 +56,7 @@ func BenchmarkEditBoardInProcess(b *testing.B) {
 		return rec.Code
 	}
 	chat := fmt.Sprint(u.ID())
-	if code := send("sendMessage", url.Values{"chat_id": {chat}, "text": {"move 0"}, "reply_markup": {kb.String()}}); code != 200 {
+	if code := send("sendMessage", url.Values{"chat_id": {chat}, "text": {"move 0"}, "reply_markup": {kb}}); code != 200 {
 		b.Fatalf("sendMessage: %d", code)
 	}
 	m, _ := srv.LastMessage(u.ID())
@@ -80,7 +65,7 @@ func BenchmarkEditBoardInProcess(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if code := send("editMessageText", url.Values{"chat_id": {chat}, "message_id": {id}, "text": {fmt.Sprintf("move %d", i)}, "reply_markup": {kb.String()}}); code != 200 {
+		if code := send("editMessageText", url.Values{"chat_id": {chat}, "message_id": {id}, "text": {fmt.Sprintf("move %d", i)}, "reply_markup": {kb}}); code != 200 {
 			b.Fatalf("edit: %d", code)
 		}
 	}
@@ -96,6 +81,38 @@ func BenchmarkEditBoardJSON(b *testing.B) {
 	if _, err := u.Send(u.ID(), "/start"); err != nil {
 		b.Fatal(err)
 	}
+	kb := boardKeyboard(func(r, c int) string { return fmt.Sprintf("1mAbCdEfGh,%d,%d", 10*r+c, 7) },
+		`[{"text":"🏳 Resign","callback_data":"1rAbCdEfGh,7"},{"text":"↻ Board","callback_data":"1bAbCdEfGh,7"}]`)
+	post := func(method, body string) int {
+		req := httptest.NewRequest(http.MethodPost, "/bot"+srv.Token()+"/"+method, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	chat := fmt.Sprint(u.ID())
+	if code := post("sendMessage", `{"chat_id":`+chat+`,"text":"move 0","reply_markup":`+kb+`}`); code != 200 {
+		b.Fatalf("sendMessage: %d", code)
+	}
+	m, _ := srv.LastMessage(u.ID())
+	bodies := [2]string{}
+	for i := range bodies {
+		bodies[i] = fmt.Sprintf(`{"chat_id":%s,"message_id":%d,"text":"Alice vs Bob\nmove %d","reply_markup":%s}`, chat, m.ID, i, kb)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(bodies[0])))
+	i := 0
+	for b.Loop() {
+		i++
+		if code := post("editMessageText", bodies[i%2]); code != 200 {
+			b.Fatalf("edit: %d", code)
+		}
+	}
+}
+
+// boardKeyboard returns the reply_markup JSON of an 8×8 board whose button at row r, column c
+// carries data(r, c), followed by the rows in extra (JSON arrays, "" for none).
+func boardKeyboard(data func(r, c int) string, extra string) string {
 	var kb strings.Builder
 	kb.WriteString(`{"inline_keyboard":[`)
 	for r := range 8 {
@@ -107,34 +124,13 @@ func BenchmarkEditBoardJSON(b *testing.B) {
 			if c > 0 {
 				kb.WriteByte(',')
 			}
-			fmt.Fprintf(&kb, `{"text":"·","callback_data":"1mAbCdEfGh,%d,%d"}`, 10*r+c, 7)
+			fmt.Fprintf(&kb, `{"text":"·","callback_data":%q}`, data(r, c))
 		}
 		kb.WriteByte(']')
 	}
-	kb.WriteString(`,[{"text":"🏳 Resign","callback_data":"1rAbCdEfGh,7"},{"text":"↻ Board","callback_data":"1bAbCdEfGh,7"}]]}`)
-	post := func(method, body string) int {
-		req := httptest.NewRequest(http.MethodPost, "/bot"+srv.Token()+"/"+method, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, req)
-		return rec.Code
+	if extra != "" {
+		kb.WriteString("," + extra)
 	}
-	chat := fmt.Sprint(u.ID())
-	if code := post("sendMessage", `{"chat_id":`+chat+`,"text":"move 0","reply_markup":`+kb.String()+`}`); code != 200 {
-		b.Fatalf("sendMessage: %d", code)
-	}
-	m, _ := srv.LastMessage(u.ID())
-	bodies := [2]string{}
-	for i := range bodies {
-		bodies[i] = fmt.Sprintf(`{"chat_id":%s,"message_id":%d,"text":"Alice vs Bob\nmove %d","reply_markup":%s}`, chat, m.ID, i, kb.String())
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(bodies[0])))
-	i := 0
-	for b.Loop() {
-		i++
-		if code := post("editMessageText", bodies[i%2]); code != 200 {
-			b.Fatalf("edit: %d", code)
-		}
-	}
+	kb.WriteString(`]}`)
+	return kb.String()
 }
