@@ -102,6 +102,8 @@ type Bot struct {
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
+	play *play // the steps that commands, taps and inline mode share
+
 	// base is the context of the work that handlers leave behind (board edits, their checks,
 	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
 	// ends when Shutdown gives up waiting.
@@ -128,6 +130,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, errors.New("bot: no game service or players")
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
+	b.play = &play{bot: b}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -36,7 +36,7 @@ type tap struct {
 // needs nothing but the user's ID, which the update carries.
 func (t *tap) resolve(ctx context.Context) {
 	if t.lazy {
-		t.user, t.lazy = t.b.whoIs(ctx, &t.q.From), false
+		t.user, t.lazy = t.b.play.whoIs(ctx, &t.q.From), false
 	}
 }
 
@@ -66,7 +66,7 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	if perr == nil && c.Action == render.ActionMove {
 		t.user, t.lazy = who{id: q.From.ID, name: displayName(&q.From), lang: normLang(q.From.LanguageCode)}, true
 	} else {
-		t.user = b.whoIs(ctx, &q.From)
+		t.user = b.play.whoIs(ctx, &q.From)
 	}
 	if q.InlineMessageID != "" {
 		t.ref = game.MessageRef{InlineID: q.InlineMessageID}
@@ -161,20 +161,12 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 }
 
-// touch records that the user has talked to the bot (game.Players.TouchUser): a game's
-// result counts only for users who have.
-func (b *Bot) touch(ctx context.Context, w who) {
-	if err := b.players.TouchUser(ctx, w.id, w.name); err != nil {
-		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
-	}
-}
-
 // stepDone answers a tap whose step succeeded and redraws the boards of its game.
 func (b *Bot) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	b.afterStep(res)
+	b.play.afterStep(res)
 	return nil
 }
 
@@ -191,7 +183,7 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 		case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
 			b.catchUp(ctx, c.Game, t.ref, t.user.id)
 		case errors.Is(err, game.ErrNotYourTurn):
-			b.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
+			b.play.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
 		}
 		return ferr
 	}
@@ -199,9 +191,9 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		b.log.Warn("answer", "err", b.scrub(err))
 	}
-	b.afterStep(res)
+	b.play.afterStep(res)
 	if res.NeedAI {
-		b.aiReply(ctx, res.Game.ID)
+		b.play.aiReply(ctx, res.Game.ID)
 	}
 	return nil
 }
@@ -226,7 +218,7 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user 
 		}
 	}
 	if res.NeedAI {
-		b.aiReply(ctx, id)
+		b.play.aiReply(ctx, id)
 		return
 	}
 	b.boards.Redraw(g, ref)
@@ -267,7 +259,7 @@ func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	if res.Existing {
 		return nil
 	}
-	return b.started(ctx, res)
+	return b.play.started(ctx, res)
 }
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
@@ -284,7 +276,7 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 		}
 		id = g.ID
 	}
-	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
+	b.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	res, err := b.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
@@ -295,7 +287,7 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	return b.started(ctx, res)
+	return b.play.started(ctx, res)
 }
 
 // tapCancel cancels a lobby (its creator only) or the user's search.
@@ -321,7 +313,7 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 	if g.Players[0].UserID != t.user.id {
 		return t.fail(ctx, game.ErrNotYourGame)
 	}
-	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
+	return b.play.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
 		func() error { return t.answer(ctx, tr(t.user.lang, i18n.KeyLobbyCancelled), false) })
 }
 
@@ -332,7 +324,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 	}
 	if !t.private {
-		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+		lang = b.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	switch c.Action {
 	case render.ActionSize:
@@ -355,7 +347,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		}
 		return b.editMenu(ctx, t.ref, present.MenuColor, lang, present.MenuState{Size: c.Page, Level: c.Arg})
 	case render.ActionColor:
-		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
+		b.play.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := game.ChooseRandom
 		switch c.Arg {
 		case 0:
@@ -364,7 +356,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 			color = game.ChooseWhite
 		}
 		var failed error
-		err := b.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
+		err := b.play.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
 			failed = err
 			return t.fail(ctx, err)
 		})
@@ -400,7 +392,7 @@ func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
-	if err := b.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
+	if err := b.play.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
 		return t.fail(ctx, err)
 	}
 	if err := t.answer(ctx, tr(lang, i18n.KeyLangSet), false); err != nil {
@@ -416,7 +408,7 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 	}
 	lang := t.user.lang
 	if !t.private {
-		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+		lang = b.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
 	switch present.Menu(c.Arg) {

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -41,26 +39,6 @@ func displayName(u *models.User) string {
 		name = "#" + strconv.FormatInt(u.ID, 10)
 	}
 	return name
-}
-
-// whoIs resolves the user: their stored language choice beats Telegram's language_code.
-func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
-	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, err := b.players.Profile(ctx, u.ID); err == nil {
-		if p.Lang != "" {
-			w.lang = normLang(p.Lang)
-		}
-		w.style = p.Style
-	}
-	return w
-}
-
-// chatLang is the language of a group chat: its /lang choice, else fallback.
-func (b *Bot) chatLang(ctx context.Context, chatID int64, fallback string) string {
-	if l, err := b.players.ChatLang(ctx, chatID); err == nil && l != "" {
-		return normLang(l)
-	}
-	return fallback
 }
 
 // msgCtx is one incoming message being handled.
@@ -128,10 +106,10 @@ func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) 
 	if !isCmd && !private {
 		return false, nil // group chatter (or a command for another bot)
 	}
-	m := &msgCtx{chat: msg.Chat.ID, private: private, user: b.whoIs(ctx, msg.From), args: args}
+	m := &msgCtx{chat: msg.Chat.ID, private: private, user: b.play.whoIs(ctx, msg.From), args: args}
 	m.lang = m.user.lang
 	if !private {
-		m.lang = b.chatLang(ctx, m.chat, m.user.lang)
+		m.lang = b.play.chatLang(ctx, m.chat, m.user.lang)
 	}
 	if err := b.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
 		b.log.Warn("touch user", "user", m.user.id, "err", b.scrub(err))
@@ -206,105 +184,7 @@ func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 		}
 		return b.replyErr(ctx, m, err)
 	}
-	return b.started(ctx, res)
-}
-
-// started shows a game that has just begun (a lobby joined, a pairing, a rematch): the lobby
-// message (if any, other than inline) says so, every board chat gets a board, and the AI moves
-// if it is its turn.
-func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
-	g := res.Game
-	b.met.GameStarted(g.Flow.String())
-	for _, ref := range res.Lobby { // the lobby's messages, if it was one
-		lang := present.ViewLang(g, ref)
-		text := tr(lang, i18n.KeyGamePlayers, present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
-		if err := b.edit(ctx, ref, content{Text: text}); err != nil {
-			b.log.Warn("edit lobby", "game", g.ID, "err", b.scrub(err))
-		}
-	}
-	var firstErr error
-	for _, chat := range boards.Chats(g) {
-		if err := b.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
-			firstErr = err
-		}
-	}
-	if g.InlineID != "" {
-		ref := game.MessageRef{InlineID: g.InlineID}
-		if !boards.Has(g, ref) {
-			if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
-		b.boards.Redraw(g, ref)
-	}
-	if res.NeedAI {
-		b.aiReply(ctx, g.ID)
-	}
-	return firstErr
-}
-
-// aiReply lets the AI move and redraws the boards. When the AI is already thinking about the
-// game (for an earlier update, here or in another process), it does nothing: that reply
-// draws the boards when it lands.
-func (b *Bot) aiReply(ctx context.Context, id string) {
-	start := time.Now()
-	res, err := b.svc.AIReply(ctx, id)
-	if err != nil {
-		b.log.Warn("ai reply", "game", id, "err", b.scrub(err))
-		if errors.Is(err, game.ErrBusy) {
-			b.tellAIBusy(id)
-		}
-		return
-	}
-	if res.Thinking {
-		return
-	}
-	if len(res.Played) > 0 && res.Game.AILevel > 0 {
-		b.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
-		b.met.Move("ai")
-	}
-	b.afterStep(res)
-}
-
-// tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
-// slot or remote worker was busy, or no worker answered), so the player knows that a tap on
-// the board wakes it again. A stopping bot says nothing: its searches end on purpose.
-func (b *Bot) tellAIBusy(id string) {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed || b.base.Err() != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(b.base, 10*time.Second)
-	defer cancel()
-	res, err := b.svc.Game(ctx, id)
-	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
-		return
-	}
-	g := res.Game
-	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
-		b.log.Warn("tell AI busy", "game", id, "err", b.scrub(err))
-	}
-}
-
-// owedAI lets the AI move when it owes one (its last search was cut short, or the process
-// stopped before it answered): a player's tap or /board is enough to wake it.
-func (b *Bot) owedAI(ctx context.Context, id string) {
-	if res, err := b.svc.Game(ctx, id); err == nil && res.NeedAI {
-		b.aiReply(ctx, id)
-	}
-}
-
-// afterStep redraws the boards of a step's game and counts a finished game.
-func (b *Bot) afterStep(res *game.Snapshot) {
-	if res == nil || res.Game == nil {
-		return
-	}
-	b.boards.Refresh(res.Game)
-	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
-		b.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
-	}
+	return b.play.started(ctx, res)
 }
 
 // parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
@@ -354,20 +234,7 @@ func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 	if level == 0 {
 		level = 2
 	}
-	return b.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return b.replyErr(ctx, m, err) })
-}
-
-// newAIGame starts an AI game in chat and posts its board.
-func (b *Bot) newAIGame(ctx context.Context, chat int64, w who, private bool, size, level int, color game.Choice, fail func(error) error) error {
-	p := w.player(0)
-	if private {
-		p.ChatID = chat
-	}
-	res, err := b.svc.NewAIGame(ctx, p, chat, size, level, color)
-	if err != nil {
-		return fail(err)
-	}
-	return b.started(ctx, res)
+	return b.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return b.replyErr(ctx, m, err) })
 }
 
 // cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
@@ -451,7 +318,7 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
 		}
 	}
-	return b.started(ctx, res)
+	return b.play.started(ctx, res)
 }
 
 // cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
@@ -465,25 +332,10 @@ func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
 	}
 	cur, err := b.svc.Current(ctx, m.chat)
 	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
-		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
+		return b.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
 			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
 	return b.replyKey(ctx, m, i18n.KeyFindNotQueued)
-}
-
-// cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
-func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error) error, ok func() error) error {
-	res, err := b.svc.Resign(ctx, id, w.id)
-	if err != nil {
-		return fail(err)
-	}
-	for _, ref := range res.Game.Boards {
-		lang := present.ViewLang(res.Game, ref)
-		if err := b.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
-			b.log.Warn("edit lobby", "game", id, "err", b.scrub(err))
-		}
-	}
-	return ok()
 }
 
 // cmdBoard posts the board of the chat's game again.
@@ -498,7 +350,7 @@ func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
 	if err := b.boards.Post(ctx, cur.Game, m.chat); err != nil {
 		return err
 	}
-	b.owedAI(ctx, cur.Game.ID)
+	b.play.owedAI(ctx, cur.Game.ID)
 	return nil
 }
 
@@ -509,14 +361,14 @@ func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
 		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == game.StatusLobby {
-		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
+		return b.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
 			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
 	res, err := b.svc.Resign(ctx, cur.Game.ID, m.user.id)
 	if err != nil {
 		return b.replyErr(ctx, m, err)
 	}
-	b.afterStep(res)
+	b.play.afterStep(res)
 	return nil
 }
 
@@ -534,14 +386,14 @@ func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	if err != nil {
 		rerr := b.replyErr(ctx, m, err)
 		if errors.Is(err, game.ErrNotYourTurn) {
-			b.owedAI(ctx, cur.Game.ID)
+			b.play.owedAI(ctx, cur.Game.ID)
 		}
 		return rerr
 	}
 	b.met.Move("human")
-	b.afterStep(res)
+	b.play.afterStep(res)
 	if res.NeedAI {
-		b.aiReply(ctx, res.Game.ID)
+		b.play.aiReply(ctx, res.Game.ID)
 	}
 	return nil
 }
@@ -608,17 +460,9 @@ func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
 		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
-	if err := b.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
+	if err := b.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
 		return b.replyErr(ctx, m, err)
 	}
 	m.lang = lang
 	return b.replyKey(ctx, m, i18n.KeyLangSet)
-}
-
-// setLang stores a language choice.
-func (b *Bot) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
-	if private {
-		return b.players.SetLang(ctx, user, lang)
-	}
-	return b.players.SetChatLang(ctx, chat, lang)
 }

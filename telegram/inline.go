@@ -37,8 +37,8 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	if q.From == nil {
 		return nil
 	}
-	w := b.whoIs(ctx, q.From)
-	b.touch(ctx, w)
+	w := b.play.whoIs(ctx, q.From)
+	b.play.touch(ctx, w)
 	sizes := append([]int(nil), game.Sizes...)
 	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
 		for i, s := range sizes {
@@ -79,8 +79,8 @@ func (b *Bot) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) 
 	if r.InlineMessageID == "" || !ok || !b.svc.ValidSize(size) {
 		return nil
 	}
-	w := b.whoIs(ctx, &r.From)
-	b.touch(ctx, w)
+	w := b.play.whoIs(ctx, &r.From)
+	b.play.touch(ctx, w)
 	if nonce != 0 {
 		inv := invitation{creator: w.id, size: size, nonce: nonce}
 		if mine, err := b.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {

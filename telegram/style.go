@@ -2,7 +2,6 @@ package telegram
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/reversibot/reversi/game"
@@ -47,45 +46,10 @@ func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
 		return err
 	}
 	m.user.style = style
-	if err := b.restyle(ctx, m); err != nil {
+	if err := b.play.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
 	return b.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
-}
-
-// restyle posts the board of the game in play in m's private chat again, after the user
-// changed style: a text message cannot be edited into a photo or back. The old board message
-// loses its buttons, so a tap on it cannot make it the chat's board again.
-func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
-	if !m.private {
-		return nil
-	}
-	cur, err := b.svc.Current(ctx, m.chat)
-	if errors.Is(err, game.ErrNoGame) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	g := cur.Game
-	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
-		return nil
-	}
-	if err := b.boards.Post(ctx, g, m.chat); err != nil {
-		return err
-	}
-	for _, ref := range g.Boards {
-		if ref.InlineID == "" && ref.ChatID == m.chat {
-			// Through the message's edit queue, so a redraw of the old board already on its way
-			// cannot put the buttons back after they were cleared.
-			b.boards.Queue(ref, func(ctx context.Context) {
-				if err := b.editMarkup(ctx, ref, nil); err != nil {
-					b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
-				}
-			})
-		}
-	}
-	return nil
 }
 
 // tapStyle handles the entries of the style menu.
@@ -104,7 +68,7 @@ func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 		return err
 	}
 	m.user.style = style
-	if err := b.restyle(ctx, m); err != nil {
+	if err := b.play.restyle(ctx, m); err != nil {
 		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
 	}
 	return b.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
