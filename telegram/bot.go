@@ -102,7 +102,8 @@ type Bot struct {
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
-	play *play // the steps that commands, taps and inline mode share
+	play   *play       // the steps that commands, taps and inline mode share
+	inline *inlineMode // inline queries, chosen inline results, invitations
 
 	// base is the context of the work that handlers leave behind (board edits, their checks,
 	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
@@ -131,6 +132,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
 	b.play = &play{bot: b}
+	b.inline = &inlineMode{bot: b, play: b.play}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -287,9 +289,9 @@ func (b *Bot) route(ctx context.Context, u *models.Update) {
 	case u.CallbackQuery != nil:
 		handled, err = true, b.onCallback(ctx, u.CallbackQuery)
 	case u.InlineQuery != nil:
-		handled, err = true, b.onInlineQuery(ctx, u.InlineQuery)
+		handled, err = true, b.inline.onInlineQuery(ctx, u.InlineQuery)
 	case u.ChosenInlineResult != nil:
-		handled, err = true, b.onChosenInline(ctx, u.ChosenInlineResult)
+		handled, err = true, b.inline.onChosenInline(ctx, u.ChosenInlineResult)
 	}
 	switch {
 	case err != nil:

@@ -267,7 +267,7 @@ func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	id := c.Game
 	if t.game == nil {
-		g, key, err := b.openInvitation(ctx, t.ref.InlineID, c)
+		g, key, err := b.inline.openInvitation(ctx, t.ref.InlineID, c)
 		if key != "" {
 			return t.answer(ctx, tr(t.user.lang, key), true)
 		}
