@@ -104,6 +104,7 @@ type Bot struct {
 
 	play   *play       // the steps that commands, taps and inline mode share
 	inline *inlineMode // inline queries, chosen inline results, invitations
+	cmds   *commands   // the messages: commands and typed moves
 
 	// base is the context of the work that handlers leave behind (board edits, their checks,
 	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
@@ -133,6 +134,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
 	b.play = &play{bot: b}
 	b.inline = &inlineMode{bot: b, play: b.play}
+	b.cmds = &commands{bot: b, play: b.play}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -285,7 +287,7 @@ func (b *Bot) route(ctx context.Context, u *models.Update) {
 	var err error
 	switch {
 	case u.Message != nil:
-		handled, err = b.onMessage(ctx, u.Message)
+		handled, err = b.cmds.onMessage(ctx, u.Message)
 	case u.CallbackQuery != nil:
 		handled, err = true, b.onCallback(ctx, u.CallbackQuery)
 	case u.InlineQuery != nil:

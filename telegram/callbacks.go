@@ -426,22 +426,22 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
+		return b.cmds.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
 	case present.MenuFind:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.cmdFind(ctx, m)
+		return b.cmds.cmdFind(ctx, m)
 	case present.MenuRules:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.replyKey(ctx, m, i18n.KeyRulesText)
+		return b.cmds.replyKey(ctx, m, i18n.KeyRulesText)
 	case present.MenuStats:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.cmdStats(ctx, m)
+		return b.cmds.cmdStats(ctx, m)
 	case present.MenuStyle, present.MenuStyleButtons, present.MenuStyleImage:
 		return b.tapStyle(ctx, t, m, c.Arg)
 	}

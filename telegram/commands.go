@@ -15,6 +15,13 @@ import (
 	"github.com/reversibot/reversi/telegram/present"
 )
 
+// commands handles the messages: the /commands (with their arguments and deep-link payloads)
+// and the moves typed in a private chat, each answered in the chat's language.
+type commands struct {
+	bot  *Bot  // the clients, the Service, the Players and the board Editor
+	play *play // the steps shared with taps
+}
+
 // who is the user behind an update, with the language to answer them in.
 type who struct {
 	id   int64
@@ -51,19 +58,19 @@ type msgCtx struct {
 }
 
 // reply sends a plain text answer.
-func (b *Bot) reply(ctx context.Context, m *msgCtx, text string) error {
-	_, err := b.sendText(ctx, m.chat, text, nil)
+func (cs *commands) reply(ctx context.Context, m *msgCtx, text string) error {
+	_, err := cs.bot.sendText(ctx, m.chat, text, nil)
 	return err
 }
 
 // replyKey sends the text key in the chat's language.
-func (b *Bot) replyKey(ctx context.Context, m *msgCtx, key i18n.Key, args ...any) error {
-	return b.reply(ctx, m, tr(m.lang, key, args...))
+func (cs *commands) replyKey(ctx context.Context, m *msgCtx, key i18n.Key, args ...any) error {
+	return cs.reply(ctx, m, tr(m.lang, key, args...))
 }
 
 // replyErr answers a failed step of the host with its text.
-func (b *Bot) replyErr(ctx context.Context, m *msgCtx, err error) error {
-	if e := b.replyKey(ctx, m, errKey(err)); e != nil {
+func (cs *commands) replyErr(ctx context.Context, m *msgCtx, err error) error {
+	if e := cs.replyKey(ctx, m, errKey(err)); e != nil {
 		return e
 	}
 	if game.ErrorCode(err).Internal() {
@@ -77,7 +84,7 @@ func errKey(err error) i18n.Key { return i18n.Key("err." + string(game.ErrorCode
 
 // parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
 // text that is not a command, or a command for another bot.
-func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
+func (cs *commands) parseCommand(text string) (cmd string, args []string, ok bool) {
 	if !strings.HasPrefix(text, "/") {
 		return "", nil, false
 	}
@@ -87,7 +94,7 @@ func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
 	}
 	cmd = strings.TrimPrefix(fields[0], "/")
 	if at := strings.IndexByte(cmd, '@'); at >= 0 {
-		if !strings.EqualFold(cmd[at+1:], b.username) {
+		if !strings.EqualFold(cmd[at+1:], cs.bot.username) {
 			return "", nil, false
 		}
 		cmd = cmd[:at]
@@ -96,95 +103,95 @@ func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
 }
 
 // onMessage handles a message: a command, or a typed move in a private chat.
-func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) {
+func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, error) {
 	if msg.From == nil || msg.From.IsBot || msg.Chat.ID == 0 {
 		return false, nil
 	}
 	text := strings.TrimSpace(msg.Text)
 	private := msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == msg.From.ID
-	cmd, args, isCmd := b.parseCommand(text)
+	cmd, args, isCmd := cs.parseCommand(text)
 	if !isCmd && !private {
 		return false, nil // group chatter (or a command for another bot)
 	}
-	m := &msgCtx{chat: msg.Chat.ID, private: private, user: b.play.whoIs(ctx, msg.From), args: args}
+	m := &msgCtx{chat: msg.Chat.ID, private: private, user: cs.play.whoIs(ctx, msg.From), args: args}
 	m.lang = m.user.lang
 	if !private {
-		m.lang = b.play.chatLang(ctx, m.chat, m.user.lang)
+		m.lang = cs.play.chatLang(ctx, m.chat, m.user.lang)
 	}
-	if err := b.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
-		b.log.Warn("touch user", "user", m.user.id, "err", b.scrub(err))
+	if err := cs.bot.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
+		cs.bot.log.Warn("touch user", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
 	if !isCmd {
 		if text == "" {
-			return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+			return true, cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 		}
 		if _, err := engine.ParseSquare(strings.ToLower(text)); err == nil && len(text) <= 3 {
-			return true, b.typedMove(ctx, m, text)
+			return true, cs.typedMove(ctx, m, text)
 		}
-		return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+		return true, cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
 	var err error
 	switch cmd {
 	case "start":
-		err = b.cmdStart(ctx, m)
+		err = cs.cmdStart(ctx, m)
 	case "help":
-		err = b.replyKey(ctx, m, i18n.KeyHelpText)
+		err = cs.replyKey(ctx, m, i18n.KeyHelpText)
 	case "rules":
-		err = b.replyKey(ctx, m, i18n.KeyRulesText)
+		err = cs.replyKey(ctx, m, i18n.KeyRulesText)
 	case "ai":
-		err = b.cmdAI(ctx, m)
+		err = cs.cmdAI(ctx, m)
 	case "new":
-		err = b.cmdNew(ctx, m)
+		err = cs.cmdNew(ctx, m)
 	case "find":
-		err = b.cmdFind(ctx, m)
+		err = cs.cmdFind(ctx, m)
 	case "cancel":
-		err = b.cmdCancel(ctx, m)
+		err = cs.cmdCancel(ctx, m)
 	case "board":
-		err = b.cmdBoard(ctx, m)
+		err = cs.cmdBoard(ctx, m)
 	case "resign":
-		err = b.cmdResign(ctx, m)
+		err = cs.cmdResign(ctx, m)
 	case "move":
 		if len(args) != 1 {
-			err = b.replyKey(ctx, m, i18n.KeyCmdMove)
+			err = cs.replyKey(ctx, m, i18n.KeyCmdMove)
 		} else {
-			err = b.typedMove(ctx, m, args[0])
+			err = cs.typedMove(ctx, m, args[0])
 		}
 	case "stats":
-		err = b.cmdStats(ctx, m)
+		err = cs.cmdStats(ctx, m)
 	case "top":
-		err = b.cmdTop(ctx, m)
+		err = cs.cmdTop(ctx, m)
 	case "lang":
-		err = b.cmdLang(ctx, m)
+		err = cs.cmdLang(ctx, m)
 	case "style":
-		err = b.cmdStyle(ctx, m)
+		err = cs.cmdStyle(ctx, m)
 	default:
-		err = b.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
+		err = cs.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
 	}
 	return true, err
 }
 
 // cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
-func (b *Bot) cmdStart(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
-		return b.joinInvite(ctx, m, m.args[0][1:])
+		return cs.joinInvite(ctx, m, m.args[0][1:])
 	}
-	err := b.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
+	err := cs.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
 	return err
 }
 
 // joinInvite joins the invite lobby id from a deep link.
-func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
+func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
-		return b.replyKey(ctx, m, i18n.KeyErrNoGame)
+		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
-	res, err := b.svc.Join(ctx, id, m.user.player(m.chat))
+	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
-			return b.replyKey(ctx, m, i18n.KeyErrOwnLobby)
+			return cs.replyKey(ctx, m, i18n.KeyErrOwnLobby)
 		}
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
-	return b.play.started(ctx, res)
+	return cs.play.started(ctx, res)
 }
 
 // parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
@@ -219,14 +226,14 @@ func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) 
 }
 
 // cmdAI starts a game against the AI; without arguments it shows the menu.
-func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdAI(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := b.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
 		return err
 	}
 	size, level, color, ok := parseGameArgs(m.args)
 	if !ok {
-		return b.replyKey(ctx, m, i18n.KeyCmdAI)
+		return cs.replyKey(ctx, m, i18n.KeyCmdAI)
 	}
 	if size == 0 {
 		size = 8
@@ -234,18 +241,18 @@ func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 	if level == 0 {
 		level = 2
 	}
-	return b.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return b.replyErr(ctx, m, err) })
+	return cs.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return cs.replyErr(ctx, m, err) })
 }
 
 // cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
-func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 	size, level, color, ok := parseGameArgs(m.args)
 	if !ok || level != 0 && size == 0 {
 		// A lone small number is a level; /new takes sizes only.
 		if ok && level != 0 {
-			return b.replyErr(ctx, m, game.ErrBadSize)
+			return cs.replyErr(ctx, m, game.ErrBadSize)
 		}
-		return b.replyKey(ctx, m, i18n.KeyCmdNew)
+		return cs.replyKey(ctx, m, i18n.KeyCmdNew)
 	}
 	if size == 0 {
 		size = 8
@@ -255,55 +262,55 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 	if m.private {
 		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
-	res, err := b.svc.OpenLobby(ctx, l)
+	res, err := cs.bot.svc.OpenLobby(ctx, l)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if res.Game.Flow == game.FlowInvite {
-		if err := b.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
+		if err := cs.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
 			return err
 		}
 	}
-	return b.postLobby(ctx, res.Game, m.chat, m.lang)
+	return cs.postLobby(ctx, res.Game, m.chat, m.lang)
 }
 
 // postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
 // before its buttons appear, so nobody can join a lobby whose message the join would not update.
-func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
-	c := present.Lobby(g, lang, b.username)
-	msg, err := b.sendText(ctx, chat, c.Text, nil)
+func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
+	c := present.Lobby(g, lang, cs.bot.username)
+	msg, err := cs.bot.sendText(ctx, chat, c.Text, nil)
 	if err != nil {
 		return err
 	}
 	ref := game.MessageRef{ChatID: chat, MessageID: msg.ID}
-	g, err = b.svc.AddBoard(ctx, g.ID, ref)
+	g, err = cs.bot.svc.AddBoard(ctx, g.ID, ref)
 	if err != nil {
 		return err
 	}
 	if g.Status != game.StatusLobby {
 		return nil // cancelled meanwhile
 	}
-	return b.editMarkup(ctx, ref, c.Keyboard)
+	return cs.bot.editMarkup(ctx, ref, c.Keyboard)
 }
 
 // cmdFind looks for a random opponent.
-func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
-		return b.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
+		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
 	size, level, _, ok := parseGameArgs(m.args)
 	if !ok || level != 0 {
-		return b.replyKey(ctx, m, i18n.KeyCmdFind)
+		return cs.replyKey(ctx, m, i18n.KeyCmdFind)
 	}
 	if size == 0 {
 		size = 8
 	}
-	res, err := b.svc.Find(ctx, m.user.player(m.chat), size)
+	res, err := cs.bot.svc.Find(ctx, m.user.player(m.chat), size)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if res.Queued {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
+		_, err := cs.bot.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
 			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 				{present.Button(tr(m.lang, i18n.KeyLobbyCancel), render.Callback{Action: render.ActionCancel}.Encode())}}})
 		return err
@@ -314,95 +321,95 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 			continue
 		}
 		lang := normLang(p.Lang)
-		if _, err := b.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
-			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
+		if _, err := cs.bot.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
+			cs.bot.log.Warn("paired", "game", g.ID, "err", cs.bot.scrub(err))
 		}
 	}
-	return b.play.started(ctx, res)
+	return cs.play.started(ctx, res)
 }
 
 // cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
-func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
-	left, err := b.svc.CancelFind(ctx, m.user.id)
+func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
+	left, err := cs.bot.svc.CancelFind(ctx, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if left {
-		return b.replyKey(ctx, m, i18n.KeyFindCancelled)
+		return cs.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
-	cur, err := b.svc.Current(ctx, m.chat)
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
-		return b.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
+		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
+			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	return b.replyKey(ctx, m, i18n.KeyFindNotQueued)
+	return cs.replyKey(ctx, m, i18n.KeyFindNotQueued)
 }
 
 // cmdBoard posts the board of the chat's game again.
-func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
-	cur, err := b.svc.Current(ctx, m.chat)
+func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == game.StatusLobby {
-		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
+		return cs.postLobby(ctx, cur.Game, m.chat, m.lang)
 	}
-	if err := b.boards.Post(ctx, cur.Game, m.chat); err != nil {
+	if err := cs.bot.boards.Post(ctx, cur.Game, m.chat); err != nil {
 		return err
 	}
-	b.play.owedAI(ctx, cur.Game.ID)
+	cs.play.owedAI(ctx, cur.Game.ID)
 	return nil
 }
 
 // cmdResign resigns the chat's game (or cancels the user's lobby).
-func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
-	cur, err := b.svc.Current(ctx, m.chat)
+func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == game.StatusLobby {
-		return b.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
+		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
+			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	res, err := b.svc.Resign(ctx, cur.Game.ID, m.user.id)
+	res, err := cs.bot.svc.Resign(ctx, cur.Game.ID, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
-	b.play.afterStep(res)
+	cs.play.afterStep(res)
 	return nil
 }
 
 // typedMove plays a move typed as text ("d3") on the chat's game.
-func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
+func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	sq, err := engine.ParseSquare(strings.ToLower(text))
 	if err != nil {
-		return b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+		return cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
-	cur, err := b.svc.Current(ctx, m.chat)
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
+	res, err := cs.bot.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
 	if err != nil {
-		rerr := b.replyErr(ctx, m, err)
+		rerr := cs.replyErr(ctx, m, err)
 		if errors.Is(err, game.ErrNotYourTurn) {
-			b.play.owedAI(ctx, cur.Game.ID)
+			cs.play.owedAI(ctx, cur.Game.ID)
 		}
 		return rerr
 	}
-	b.met.Move("human")
-	b.play.afterStep(res)
+	cs.bot.met.Move("human")
+	cs.play.afterStep(res)
 	if res.NeedAI {
-		b.play.aiReply(ctx, res.Game.ID)
+		cs.play.aiReply(ctx, res.Game.ID)
 	}
 	return nil
 }
 
 // cmdStats shows the user's results.
-func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
-	p, err := b.players.Profile(ctx, m.user.id)
+func (cs *commands) cmdStats(ctx context.Context, m *msgCtx) error {
+	p, err := cs.bot.players.Profile(ctx, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	st := p.Stats
 	lines := []string{tr(m.lang, i18n.KeyStatsHeader, m.user.name, st.Rating)}
@@ -422,21 +429,21 @@ func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
 		lines = append(lines, tr(m.lang, i18n.KeyStatsNone))
 	}
 	text := strings.Join(lines, "\n")
-	return b.reply(ctx, m, text)
+	return cs.reply(ctx, m, text)
 }
 
 // cmdTop shows the leaderboard: the group's in a group, the global one in private.
-func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	chat := int64(0)
 	if !m.private {
 		chat = m.chat
 	}
-	top, err := b.players.Top(ctx, chat, 10)
+	top, err := cs.bot.players.Top(ctx, chat, 10)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if len(top) == 0 {
-		return b.replyKey(ctx, m, i18n.KeyTopEmpty)
+		return cs.replyKey(ctx, m, i18n.KeyTopEmpty)
 	}
 	title := i18n.KeyTopGlobal
 	if chat != 0 {
@@ -446,23 +453,23 @@ func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
 	for i, e := range top {
 		lines = append(lines, tr(m.lang, i18n.KeyTopLine, i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
 	}
-	return b.reply(ctx, m, strings.Join(lines, "\n"))
+	return cs.reply(ctx, m, strings.Join(lines, "\n"))
 }
 
 // cmdLang sets the language: the user's in a private chat, the group's in a group.
-func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
-	if err := b.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
-		return b.replyErr(ctx, m, err)
+	if err := cs.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
+		return cs.replyErr(ctx, m, err)
 	}
 	m.lang = lang
-	return b.replyKey(ctx, m, i18n.KeyLangSet)
+	return cs.replyKey(ctx, m, i18n.KeyLangSet)
 }

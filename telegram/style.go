@@ -23,33 +23,33 @@ func parseStyle(s string) (game.Style, bool) {
 
 // cmdStyle sets how the user's 8×8 boards are drawn: /style image | buttons; without a valid
 // argument it shows the choice as buttons.
-func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdStyle(ctx context.Context, m *msgCtx) error {
 	var style game.Style
 	ok := len(m.args) == 1
 	if ok {
 		style, ok = parseStyle(m.args[0])
 	}
 	if !ok {
-		err := b.sendMenu(ctx, m.chat, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style})
+		err := cs.sendMenu(ctx, m.chat, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style})
 		return err
 	}
-	if err := b.setStyle(ctx, m, style); err != nil {
-		return b.replyErr(ctx, m, err)
+	if err := cs.setStyle(ctx, m, style); err != nil {
+		return cs.replyErr(ctx, m, err)
 	}
 	return nil
 }
 
 // setStyle stores the user's style and, in a private chat with a game in play, posts the
 // board again in the new style (see restyle); then it confirms.
-func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
-	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
+func (cs *commands) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
+	if err := cs.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
-	if err := b.play.restyle(ctx, m); err != nil {
-		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	if err := cs.play.restyle(ctx, m); err != nil {
+		cs.bot.log.Warn("restyle", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
-	return b.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
+	return cs.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
 }
 
 // tapStyle handles the entries of the style menu.
