@@ -105,6 +105,7 @@ type Bot struct {
 	play   *play       // the steps that commands, taps and inline mode share
 	inline *inlineMode // inline queries, chosen inline results, invitations
 	cmds   *commands   // the messages: commands and typed moves
+	taps   *taps       // the button taps
 
 	// base is the context of the work that handlers leave behind (board edits, their checks,
 	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
@@ -135,6 +136,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.play = &play{bot: b}
 	b.inline = &inlineMode{bot: b, play: b.play}
 	b.cmds = &commands{bot: b, play: b.play}
+	b.taps = &taps{bot: b, play: b.play, cmds: b.cmds, inline: b.inline}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -289,7 +291,7 @@ func (b *Bot) route(ctx context.Context, u *models.Update) {
 	case u.Message != nil:
 		handled, err = b.cmds.onMessage(ctx, u.Message)
 	case u.CallbackQuery != nil:
-		handled, err = true, b.onCallback(ctx, u.CallbackQuery)
+		handled, err = true, b.taps.onCallback(ctx, u.CallbackQuery)
 	case u.InlineQuery != nil:
 		handled, err = true, b.inline.onInlineQuery(ctx, u.InlineQuery)
 	case u.ChosenInlineResult != nil:

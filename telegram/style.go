@@ -53,25 +53,25 @@ func (cs *commands) setStyle(ctx context.Context, m *msgCtx, style game.Style) e
 }
 
 // tapStyle handles the entries of the style menu.
-func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
+func (ts *taps) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
 	if present.Menu(arg) == present.MenuStyle {
-		return b.editMenu(ctx, t.ref, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style, Back: true})
+		return ts.editMenu(ctx, t.ref, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style, Back: true})
 	}
 	style := game.StyleButtons
 	if present.Menu(arg) == present.MenuStyleImage {
 		style = game.StyleImage
 	}
-	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := ts.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
-	if err := b.play.restyle(ctx, m); err != nil {
-		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	if err := ts.play.restyle(ctx, m); err != nil {
+		ts.bot.log.Warn("restyle", "user", m.user.id, "err", ts.bot.scrub(err))
 	}
-	return b.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
+	return ts.bot.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
 }
 
 // styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a

@@ -151,6 +151,6 @@ func (cs *commands) sendMenu(ctx context.Context, chat int64, m present.Menu, la
 }
 
 // editMenu replaces the message ref with menu m of package present, drawn in lang with s.
-func (b *Bot) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
-	return b.edit(ctx, ref, present.DrawMenu(m, lang, s))
+func (ts *taps) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
+	return ts.bot.edit(ctx, ref, present.DrawMenu(m, lang, s))
 }
