@@ -14,8 +14,8 @@
 // fast" answer at most once per window and no other work; and a bound on the handlers running
 // at once (Options.MaxHandlers), which long polling waits for and a webhook request waits
 // for a short time before it is answered 503. On a handler, the update goes through the
-// middlewares (log, metrics, timeout, recover, shared budget, dedupe; one file each) to
-// Bot.route.
+// middlewares (log, metrics, timeout, recover, shared budget, dedupe; one file each) to the
+// handler (handler.go), which gives it to the commands, the taps or the inline mode.
 //
 // Every Bot API call goes through package telegram/botapi (go-telegram/bot's methods, with
 // retries and error kinds); getUpdates there confirms an update only once poll has taken it.
@@ -102,11 +102,6 @@ type Bot struct {
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
-	play   *play       // the steps that commands, taps and inline mode share
-	inline *inlineMode // inline queries, chosen inline results, invitations
-	cmds   *commands   // the messages: commands and typed moves
-	taps   *taps       // the button taps
-
 	// base is the context of the work that handlers leave behind (board edits, their checks,
 	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
 	// ends when Shutdown gives up waiting.
@@ -133,10 +128,6 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, errors.New("bot: no game service or players")
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
-	b.play = &play{bot: b}
-	b.inline = &inlineMode{bot: b, play: b.play}
-	b.cmds = &commands{bot: b, play: b.play}
-	b.taps = &taps{bot: b, play: b.play, cmds: b.cmds, inline: b.inline}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -171,7 +162,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 }
 
 // newIntake builds the intake of o's limits, whose handlers' contexts carry ctx's values and
-// whose middlewares lead each update to b.route:
+// whose middlewares lead each update to the route of b's handler:
 // the log line and the metrics (outermost, so they see every outcome), the handler's
 // deadline, the recovery from a panic (inside the deadline, so the apology has one), the
 // budget shared by all processes (when o.Budget is on), and dedupe last, so that an update
@@ -191,7 +182,7 @@ func (b *Bot) newIntake(ctx context.Context, o Options) *Intake {
 	if o.Dedupe != nil {
 		ms = append(ms, dedupe(o.Dedupe, b.log))
 	}
-	return newIntake(intakeConfig{Source: b.api, Handler: b.route, Middlewares: ms, Budget: g,
+	return newIntake(intakeConfig{Source: b.api, Handler: newHandler(b).route, Middlewares: ms, Budget: g,
 		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: b.log, Metrics: b.met,
 		Redact: b.scrub, Base: ctx})
 }
@@ -281,29 +272,6 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 // be on their way). It is for tests and fuzzing: it bypasses the intake's admission (no
 // budget, no handler slot) but not its middlewares; it does nothing after Shutdown.
 func (b *Bot) ProcessUpdate(ctx context.Context, u *models.Update) { b.in.Process(ctx, u) }
-
-// route is the handler at the end of the intake's middlewares: it gives u to the handler of
-// its kind and records the outcome (error, or ignored when nothing was for this bot).
-func (b *Bot) route(ctx context.Context, u *models.Update) {
-	var handled bool
-	var err error
-	switch {
-	case u.Message != nil:
-		handled, err = b.cmds.onMessage(ctx, u.Message)
-	case u.CallbackQuery != nil:
-		handled, err = true, b.taps.onCallback(ctx, u.CallbackQuery)
-	case u.InlineQuery != nil:
-		handled, err = true, b.inline.onInlineQuery(ctx, u.InlineQuery)
-	case u.ChosenInlineResult != nil:
-		handled, err = true, b.inline.onChosenInline(ctx, u.ChosenInlineResult)
-	}
-	switch {
-	case err != nil:
-		setOutcome(ctx, outcomeError, err)
-	case !handled:
-		setOutcome(ctx, outcomeIgnored, nil)
-	}
-}
 
 // scrub returns err's text with the token blanked out: the library's errors can carry the
 // request URL, which holds the token.
