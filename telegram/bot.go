@@ -14,8 +14,8 @@
 // fast" answer at most once per window and no other work; and a bound on the handlers running
 // at once (Options.MaxHandlers), which long polling waits for and a webhook request waits
 // for a short time before it is answered 503. On a handler, the update goes through the
-// middlewares (log, metrics, timeout, recover, shared budget, dedupe; one file each) to
-// Bot.route.
+// middlewares (log, metrics, timeout, recover, shared budget, dedupe; one file each) to the
+// handler (handler.go), which gives it to the commands, the taps or the inline mode.
 //
 // Every Bot API call goes through package telegram/botapi (go-telegram/bot's methods, with
 // retries and error kinds); getUpdates there confirms an update only once poll has taken it.
@@ -162,7 +162,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 }
 
 // newIntake builds the intake of o's limits, whose handlers' contexts carry ctx's values and
-// whose middlewares lead each update to b.route:
+// whose middlewares lead each update to the route of b's handler:
 // the log line and the metrics (outermost, so they see every outcome), the handler's
 // deadline, the recovery from a panic (inside the deadline, so the apology has one), the
 // budget shared by all processes (when o.Budget is on), and dedupe last, so that an update
@@ -182,7 +182,7 @@ func (b *Bot) newIntake(ctx context.Context, o Options) *Intake {
 	if o.Dedupe != nil {
 		ms = append(ms, dedupe(o.Dedupe, b.log))
 	}
-	return newIntake(intakeConfig{Source: b.api, Handler: b.route, Middlewares: ms, Budget: g,
+	return newIntake(intakeConfig{Source: b.api, Handler: newHandler(b).route, Middlewares: ms, Budget: g,
 		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: b.log, Metrics: b.met,
 		Redact: b.scrub, Base: ctx})
 }
@@ -272,29 +272,6 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 // be on their way). It is for tests and fuzzing: it bypasses the intake's admission (no
 // budget, no handler slot) but not its middlewares; it does nothing after Shutdown.
 func (b *Bot) ProcessUpdate(ctx context.Context, u *models.Update) { b.in.Process(ctx, u) }
-
-// route is the handler at the end of the intake's middlewares: it gives u to the handler of
-// its kind and records the outcome (error, or ignored when nothing was for this bot).
-func (b *Bot) route(ctx context.Context, u *models.Update) {
-	var handled bool
-	var err error
-	switch {
-	case u.Message != nil:
-		handled, err = b.onMessage(ctx, u.Message)
-	case u.CallbackQuery != nil:
-		handled, err = true, b.onCallback(ctx, u.CallbackQuery)
-	case u.InlineQuery != nil:
-		handled, err = true, b.onInlineQuery(ctx, u.InlineQuery)
-	case u.ChosenInlineResult != nil:
-		handled, err = true, b.onChosenInline(ctx, u.ChosenInlineResult)
-	}
-	switch {
-	case err != nil:
-		setOutcome(ctx, outcomeError, err)
-	case !handled:
-		setOutcome(ctx, outcomeIgnored, nil)
-	}
-}
 
 // scrub returns err's text with the token blanked out: the library's errors can carry the
 // request URL, which holds the token.

@@ -15,10 +15,20 @@ import (
 	"github.com/reversibot/reversi/telegram/present"
 )
 
+// taps handles the button taps (callback queries): moves, the move picker's pages, resign,
+// hint, undo, claim, rematch, joining and cancelling lobbies, and the menus; each tap is
+// checked against the message it was made on (tapscope.go) and answered exactly once.
+type taps struct {
+	bot    *Bot        // the clients, the Service and the board Editor
+	play   *play       // the steps shared with commands
+	cmds   *commands   // the main menu's entries that act as commands do
+	inline *inlineMode // a Join on an inline post opened from its invitation
+}
+
 // tap is one callback query being handled. Its answer is sent exactly once: by the first
 // call of answer, or with no text when the handler returns without answering.
 type tap struct {
-	b        *Bot
+	h        *taps // the handler of taps, whose Bot answers this one
 	q        *models.CallbackQuery
 	user     who // resolved (whoIs) unless lazy
 	lazy     bool
@@ -36,7 +46,7 @@ type tap struct {
 // needs nothing but the user's ID, which the update carries.
 func (t *tap) resolve(ctx context.Context) {
 	if t.lazy {
-		t.user, t.lazy = t.b.whoIs(ctx, &t.q.From), false
+		t.user, t.lazy = t.h.play.whoIs(ctx, &t.q.From), false
 	}
 }
 
@@ -46,7 +56,7 @@ func (t *tap) answer(ctx context.Context, text string, alert bool) error {
 		return nil
 	}
 	t.answered = true
-	return t.b.answer(ctx, t.q.ID, text, alert)
+	return t.h.bot.answer(ctx, t.q.ID, text, alert)
 }
 
 // fail answers the tap with the alert text of a host error; internal errors are returned.
@@ -60,13 +70,13 @@ func (t *tap) fail(ctx context.Context, err error) error {
 }
 
 // onCallback handles a button tap.
-func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
+func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
 	c, perr := render.ParseCallback(q.Data)
-	t := &tap{b: b, q: q}
+	t := &tap{h: ts, q: q}
 	if perr == nil && c.Action == render.ActionMove {
 		t.user, t.lazy = who{id: q.From.ID, name: displayName(&q.From), lang: normLang(q.From.LanguageCode)}, true
 	} else {
-		t.user = b.whoIs(ctx, &q.From)
+		t.user = ts.play.whoIs(ctx, &q.From)
 	}
 	if q.InlineMessageID != "" {
 		t.ref = game.MessageRef{InlineID: q.InlineMessageID}
@@ -88,11 +98,11 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	if gameScoped(t, c) {
-		if ok, err := b.scopeTap(ctx, t, &c); !ok {
+		if ok, err := ts.scopeTap(ctx, t, &c); !ok {
 			return err
 		}
 	} else if editsTapped(t, c) {
-		if ok, err := b.scopeMenu(ctx, t); !ok {
+		if ok, err := ts.scopeMenu(ctx, t); !ok {
 			return err
 		}
 	}
@@ -103,31 +113,31 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 		}
 		return t.answer(ctx, "", false)
 	case render.ActionMove:
-		return b.tapMove(ctx, t, c)
+		return ts.tapMove(ctx, t, c)
 	case render.ActionPage:
-		return b.tapPage(ctx, t, c)
+		return ts.tapPage(ctx, t, c)
 	case render.ActionResign:
-		res, err := b.svc.Resign(ctx, c.Game, t.user.id)
+		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return b.stepDone(ctx, t, res)
+		return ts.stepDone(ctx, t, res)
 	case render.ActionHint:
 		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		sq, err := b.svc.Hint(hctx, c.Game, t.user.id)
+		sq, err := ts.bot.svc.Hint(hctx, c.Game, t.user.id)
 		cancel()
 		if err != nil {
 			return t.fail(ctx, err)
 		}
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), true)
 	case render.ActionUndo:
-		res, err := b.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
+		res, err := ts.bot.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return b.stepDone(ctx, t, res)
+		return ts.stepDone(ctx, t, res)
 	case render.ActionClaim:
-		res, err := b.svc.ClaimIdle(ctx, c.Game, t.user.id)
+		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
 			var idle *game.IdleError
 			if errors.As(err, &idle) {
@@ -138,49 +148,41 @@ func (b *Bot) onCallback(ctx context.Context, q *models.CallbackQuery) (err erro
 			}
 			return t.fail(ctx, err)
 		}
-		return b.stepDone(ctx, t, res)
+		return ts.stepDone(ctx, t, res)
 	case render.ActionRematch:
-		return b.tapRematch(ctx, t, c)
+		return ts.tapRematch(ctx, t, c)
 	case render.ActionJoin:
-		return b.tapJoin(ctx, t, c)
+		return ts.tapJoin(ctx, t, c)
 	case render.ActionCancel:
-		return b.tapCancel(ctx, t, c)
+		return ts.tapCancel(ctx, t, c)
 	case render.ActionMenu:
-		return b.tapMainMenu(ctx, t, c)
+		return ts.tapMainMenu(ctx, t, c)
 	case render.ActionSize, render.ActionLevel, render.ActionColor:
-		return b.tapMenu(ctx, t, c)
+		return ts.tapMenu(ctx, t, c)
 	case render.ActionLang:
-		return b.tapLang(ctx, t, c)
+		return ts.tapLang(ctx, t, c)
 	case render.ActionRefresh:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		b.boards.Refresh(t.game)
+		ts.bot.boards.Refresh(t.game)
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 }
 
-// touch records that the user has talked to the bot (game.Players.TouchUser): a game's
-// result counts only for users who have.
-func (b *Bot) touch(ctx context.Context, w who) {
-	if err := b.players.TouchUser(ctx, w.id, w.name); err != nil {
-		b.log.Warn("touch user", "user", w.id, "err", b.scrub(err))
-	}
-}
-
 // stepDone answers a tap whose step succeeded and redraws the boards of its game.
-func (b *Bot) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error {
+func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	b.afterStep(res)
+	ts.play.afterStep(res)
 	return nil
 }
 
 // tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
-func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := b.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
+func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := ts.bot.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
 	if err != nil {
 		if t.stray && errors.Is(err, game.ErrStale) {
 			// Not one of the game's boards: it does not catch up; /board posts one.
@@ -189,19 +191,19 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 		ferr := t.fail(ctx, err)
 		switch {
 		case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
-			b.catchUp(ctx, c.Game, t.ref, t.user.id)
+			ts.catchUp(ctx, c.Game, t.ref, t.user.id)
 		case errors.Is(err, game.ErrNotYourTurn):
-			b.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
+			ts.play.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
 		}
 		return ferr
 	}
-	b.met.Move("human")
+	ts.bot.met.Move("human")
 	if err := t.answer(ctx, "", false); err != nil {
-		b.log.Warn("answer", "err", b.scrub(err))
+		ts.bot.log.Warn("answer", "err", ts.bot.scrub(err))
 	}
-	b.afterStep(res)
+	ts.play.afterStep(res)
 	if res.NeedAI {
-		b.aiReply(ctx, res.Game.ID)
+		ts.play.aiReply(ctx, res.Game.ID)
 	}
 	return nil
 }
@@ -211,8 +213,8 @@ func (b *Bot) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 // the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
 // only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64) {
-	res, err := b.svc.Game(ctx, id)
+func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64) {
+	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
 		return
 	}
@@ -221,19 +223,19 @@ func (b *Bot) catchUp(ctx context.Context, id string, ref game.MessageRef, user 
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
 			return
 		}
-		if g, err = b.svc.AddBoard(ctx, id, ref); err != nil {
+		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
 			return
 		}
 	}
 	if res.NeedAI {
-		b.aiReply(ctx, id)
+		ts.play.aiReply(ctx, id)
 		return
 	}
-	b.boards.Redraw(g, ref)
+	ts.bot.boards.Redraw(g, ref)
 }
 
 // tapPage shows another page of the move picker in the tapped message.
-func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	g := t.game
 	if t.stray {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
@@ -245,19 +247,19 @@ func (b *Bot) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 		return nil // an inline message not recorded: a move's catch-up records it
 	}
 	if game.Ply(g) != c.Ply {
-		b.boards.Redraw(g, t.ref)
+		ts.bot.boards.Redraw(g, t.ref)
 		return nil
 	}
-	cont, err := present.Board(g, t.ref, c.Page, b.styleOf(ctx, g, t.ref))
+	cont, err := present.Board(g, t.ref, c.Page, ts.bot.styleOf(ctx, g, t.ref))
 	if err != nil {
 		return err
 	}
-	return b.editMarkup(ctx, t.ref, cont.Keyboard)
+	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
 }
 
 // tapRematch starts (or finds) the rematch of a finished game.
-func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := b.svc.Rematch(ctx, c.Game, t.user.id)
+func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
+	res, err := ts.bot.svc.Rematch(ctx, c.Game, t.user.id)
 	if err != nil {
 		return t.fail(ctx, err)
 	}
@@ -267,15 +269,15 @@ func (b *Bot) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	if res.Existing {
 		return nil
 	}
-	return b.started(ctx, res)
+	return ts.play.started(ctx, res)
 }
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
 // on the first tap if chosen_inline_result did not come first).
-func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	id := c.Game
 	if t.game == nil {
-		g, key, err := b.openInvitation(ctx, t.ref.InlineID, c)
+		g, key, err := ts.inline.openInvitation(ctx, t.ref.InlineID, c)
 		if key != "" {
 			return t.answer(ctx, tr(t.user.lang, key), true)
 		}
@@ -284,8 +286,8 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 		}
 		id = g.ID
 	}
-	b.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
-	res, err := b.svc.Join(ctx, id, t.user.player(0))
+	ts.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
+	res, err := ts.bot.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
 			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOwnLobby), true)
@@ -295,13 +297,13 @@ func (b *Bot) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	return b.started(ctx, res)
+	return ts.play.started(ctx, res)
 }
 
 // tapCancel cancels a lobby (its creator only) or the user's search.
-func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 	if c.Game == "" && t.ref.InlineID == "" {
-		left, err := b.svc.CancelFind(ctx, t.user.id)
+		left, err := ts.bot.svc.CancelFind(ctx, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
@@ -312,7 +314,7 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 		if left {
 			key = i18n.KeyFindCancelled
 		}
-		return b.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
+		return ts.bot.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
 	}
 	id, g := c.Game, t.game
 	if g.Status != game.StatusLobby {
@@ -321,30 +323,30 @@ func (b *Bot) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 	if g.Players[0].UserID != t.user.id {
 		return t.fail(ctx, game.ErrNotYourGame)
 	}
-	return b.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
+	return ts.play.cancelLobby(ctx, id, t.user, func(err error) error { return t.fail(ctx, err) },
 		func() error { return t.answer(ctx, tr(t.user.lang, i18n.KeyLobbyCancelled), false) })
 }
 
 // tapMenu walks the AI menu: size, level, colour, then the game starts in that chat.
-func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 	lang := t.user.lang
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 	}
 	if !t.private {
-		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+		lang = ts.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	switch c.Action {
 	case render.ActionSize:
-		if !b.svc.ValidSize(c.Arg) {
+		if !ts.bot.svc.ValidSize(c.Arg) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, present.MenuLevel, lang, present.MenuState{Size: c.Arg})
+		return ts.editMenu(ctx, t.ref, present.MenuLevel, lang, present.MenuState{Size: c.Arg})
 	case render.ActionLevel:
-		if !b.svc.ValidSize(c.Page) {
+		if !ts.bot.svc.ValidSize(c.Page) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
 		if c.Arg < 1 || c.Arg > game.MaxLevel {
@@ -353,9 +355,9 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, present.MenuColor, lang, present.MenuState{Size: c.Page, Level: c.Arg})
+		return ts.editMenu(ctx, t.ref, present.MenuColor, lang, present.MenuState{Size: c.Page, Level: c.Arg})
 	case render.ActionColor:
-		b.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
+		ts.play.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := game.ChooseRandom
 		switch c.Arg {
 		case 0:
@@ -364,7 +366,7 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 			color = game.ChooseWhite
 		}
 		var failed error
-		err := b.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
+		err := ts.play.newAIGame(ctx, t.ref.ChatID, t.user, t.private, c.Page, c.Ply, color, func(err error) error {
 			failed = err
 			return t.fail(ctx, err)
 		})
@@ -377,18 +379,18 @@ func (b *Bot) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		if err == nil {
 			// The menu has done its job: leave a short note instead of stale buttons.
 			sz := strconv.Itoa(c.Page)
-			_ = b.edit(ctx, t.ref, content{Text: sz + "×" + sz + ", " + present.LevelName(lang, c.Ply)})
+			_ = ts.bot.edit(ctx, t.ref, content{Text: sz + "×" + sz + ", " + present.LevelName(lang, c.Ply)})
 		}
 		return err
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	return b.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
+	return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 }
 
 // tapLang sets the language from the /lang buttons.
-func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	lang := langEN
 	switch c.Arg {
 	case 1:
@@ -400,23 +402,23 @@ func (b *Bot) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
-	if err := b.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
+	if err := ts.play.setLang(ctx, t.ref.ChatID, t.private, t.user.id, lang); err != nil {
 		return t.fail(ctx, err)
 	}
 	if err := t.answer(ctx, tr(lang, i18n.KeyLangSet), false); err != nil {
 		return err
 	}
-	return b.edit(ctx, t.ref, content{Text: tr(lang, i18n.KeyLangSet)})
+	return ts.bot.edit(ctx, t.ref, content{Text: tr(lang, i18n.KeyLangSet)})
 }
 
 // tapMainMenu follows an entry of the /start menu.
-func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	lang := t.user.lang
 	if !t.private {
-		lang = b.chatLang(ctx, t.ref.ChatID, lang)
+		lang = ts.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
 	switch present.Menu(c.Arg) {
@@ -424,34 +426,34 @@ func (b *Bot) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error 
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, present.MenuMain, lang, present.MenuState{Name: t.user.name})
+		return ts.editMenu(ctx, t.ref, present.MenuMain, lang, present.MenuState{Name: t.user.name})
 	case present.MenuSize:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
+		return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 	case present.MenuFriend:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
+		return ts.cmds.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
 	case present.MenuFind:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.cmdFind(ctx, m)
+		return ts.cmds.cmdFind(ctx, m)
 	case present.MenuRules:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.replyKey(ctx, m, i18n.KeyRulesText)
+		return ts.cmds.replyKey(ctx, m, i18n.KeyRulesText)
 	case present.MenuStats:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return b.cmdStats(ctx, m)
+		return ts.cmds.cmdStats(ctx, m)
 	case present.MenuStyle, present.MenuStyleButtons, present.MenuStyleImage:
-		return b.tapStyle(ctx, t, m, c.Arg)
+		return ts.tapStyle(ctx, t, m, c.Arg)
 	}
 	return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 }

@@ -5,17 +5,22 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
+
+// commands handles the messages: the /commands (with their arguments and deep-link payloads)
+// and the moves typed in a private chat, each answered in the chat's language.
+type commands struct {
+	bot  *Bot  // the clients, the Service, the Players and the board Editor
+	play *play // the steps shared with taps
+}
 
 // who is the user behind an update, with the language to answer them in.
 type who struct {
@@ -43,26 +48,6 @@ func displayName(u *models.User) string {
 	return name
 }
 
-// whoIs resolves the user: their stored language choice beats Telegram's language_code.
-func (b *Bot) whoIs(ctx context.Context, u *models.User) who {
-	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, err := b.players.Profile(ctx, u.ID); err == nil {
-		if p.Lang != "" {
-			w.lang = normLang(p.Lang)
-		}
-		w.style = p.Style
-	}
-	return w
-}
-
-// chatLang is the language of a group chat: its /lang choice, else fallback.
-func (b *Bot) chatLang(ctx context.Context, chatID int64, fallback string) string {
-	if l, err := b.players.ChatLang(ctx, chatID); err == nil && l != "" {
-		return normLang(l)
-	}
-	return fallback
-}
-
 // msgCtx is one incoming message being handled.
 type msgCtx struct {
 	chat    int64
@@ -73,19 +58,19 @@ type msgCtx struct {
 }
 
 // reply sends a plain text answer.
-func (b *Bot) reply(ctx context.Context, m *msgCtx, text string) error {
-	_, err := b.sendText(ctx, m.chat, text, nil)
+func (cs *commands) reply(ctx context.Context, m *msgCtx, text string) error {
+	_, err := cs.bot.sendText(ctx, m.chat, text, nil)
 	return err
 }
 
 // replyKey sends the text key in the chat's language.
-func (b *Bot) replyKey(ctx context.Context, m *msgCtx, key i18n.Key, args ...any) error {
-	return b.reply(ctx, m, tr(m.lang, key, args...))
+func (cs *commands) replyKey(ctx context.Context, m *msgCtx, key i18n.Key, args ...any) error {
+	return cs.reply(ctx, m, tr(m.lang, key, args...))
 }
 
 // replyErr answers a failed step of the host with its text.
-func (b *Bot) replyErr(ctx context.Context, m *msgCtx, err error) error {
-	if e := b.replyKey(ctx, m, errKey(err)); e != nil {
+func (cs *commands) replyErr(ctx context.Context, m *msgCtx, err error) error {
+	if e := cs.replyKey(ctx, m, errKey(err)); e != nil {
 		return e
 	}
 	if game.ErrorCode(err).Internal() {
@@ -99,7 +84,7 @@ func errKey(err error) i18n.Key { return i18n.Key("err." + string(game.ErrorCode
 
 // parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
 // text that is not a command, or a command for another bot.
-func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
+func (cs *commands) parseCommand(text string) (cmd string, args []string, ok bool) {
 	if !strings.HasPrefix(text, "/") {
 		return "", nil, false
 	}
@@ -109,7 +94,7 @@ func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
 	}
 	cmd = strings.TrimPrefix(fields[0], "/")
 	if at := strings.IndexByte(cmd, '@'); at >= 0 {
-		if !strings.EqualFold(cmd[at+1:], b.username) {
+		if !strings.EqualFold(cmd[at+1:], cs.bot.username) {
 			return "", nil, false
 		}
 		cmd = cmd[:at]
@@ -118,193 +103,95 @@ func (b *Bot) parseCommand(text string) (cmd string, args []string, ok bool) {
 }
 
 // onMessage handles a message: a command, or a typed move in a private chat.
-func (b *Bot) onMessage(ctx context.Context, msg *models.Message) (bool, error) {
+func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, error) {
 	if msg.From == nil || msg.From.IsBot || msg.Chat.ID == 0 {
 		return false, nil
 	}
 	text := strings.TrimSpace(msg.Text)
 	private := msg.Chat.Type == models.ChatTypePrivate || msg.Chat.ID == msg.From.ID
-	cmd, args, isCmd := b.parseCommand(text)
+	cmd, args, isCmd := cs.parseCommand(text)
 	if !isCmd && !private {
 		return false, nil // group chatter (or a command for another bot)
 	}
-	m := &msgCtx{chat: msg.Chat.ID, private: private, user: b.whoIs(ctx, msg.From), args: args}
+	m := &msgCtx{chat: msg.Chat.ID, private: private, user: cs.play.whoIs(ctx, msg.From), args: args}
 	m.lang = m.user.lang
 	if !private {
-		m.lang = b.chatLang(ctx, m.chat, m.user.lang)
+		m.lang = cs.play.chatLang(ctx, m.chat, m.user.lang)
 	}
-	if err := b.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
-		b.log.Warn("touch user", "user", m.user.id, "err", b.scrub(err))
+	if err := cs.bot.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
+		cs.bot.log.Warn("touch user", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
 	if !isCmd {
 		if text == "" {
-			return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+			return true, cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 		}
 		if _, err := engine.ParseSquare(strings.ToLower(text)); err == nil && len(text) <= 3 {
-			return true, b.typedMove(ctx, m, text)
+			return true, cs.typedMove(ctx, m, text)
 		}
-		return true, b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+		return true, cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
 	var err error
 	switch cmd {
 	case "start":
-		err = b.cmdStart(ctx, m)
+		err = cs.cmdStart(ctx, m)
 	case "help":
-		err = b.replyKey(ctx, m, i18n.KeyHelpText)
+		err = cs.replyKey(ctx, m, i18n.KeyHelpText)
 	case "rules":
-		err = b.replyKey(ctx, m, i18n.KeyRulesText)
+		err = cs.replyKey(ctx, m, i18n.KeyRulesText)
 	case "ai":
-		err = b.cmdAI(ctx, m)
+		err = cs.cmdAI(ctx, m)
 	case "new":
-		err = b.cmdNew(ctx, m)
+		err = cs.cmdNew(ctx, m)
 	case "find":
-		err = b.cmdFind(ctx, m)
+		err = cs.cmdFind(ctx, m)
 	case "cancel":
-		err = b.cmdCancel(ctx, m)
+		err = cs.cmdCancel(ctx, m)
 	case "board":
-		err = b.cmdBoard(ctx, m)
+		err = cs.cmdBoard(ctx, m)
 	case "resign":
-		err = b.cmdResign(ctx, m)
+		err = cs.cmdResign(ctx, m)
 	case "move":
 		if len(args) != 1 {
-			err = b.replyKey(ctx, m, i18n.KeyCmdMove)
+			err = cs.replyKey(ctx, m, i18n.KeyCmdMove)
 		} else {
-			err = b.typedMove(ctx, m, args[0])
+			err = cs.typedMove(ctx, m, args[0])
 		}
 	case "stats":
-		err = b.cmdStats(ctx, m)
+		err = cs.cmdStats(ctx, m)
 	case "top":
-		err = b.cmdTop(ctx, m)
+		err = cs.cmdTop(ctx, m)
 	case "lang":
-		err = b.cmdLang(ctx, m)
+		err = cs.cmdLang(ctx, m)
 	case "style":
-		err = b.cmdStyle(ctx, m)
+		err = cs.cmdStyle(ctx, m)
 	default:
-		err = b.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
+		err = cs.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
 	}
 	return true, err
 }
 
 // cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
-func (b *Bot) cmdStart(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
-		return b.joinInvite(ctx, m, m.args[0][1:])
+		return cs.joinInvite(ctx, m, m.args[0][1:])
 	}
-	err := b.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
+	err := cs.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
 	return err
 }
 
 // joinInvite joins the invite lobby id from a deep link.
-func (b *Bot) joinInvite(ctx context.Context, m *msgCtx, id string) error {
+func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error {
 	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
-		return b.replyKey(ctx, m, i18n.KeyErrNoGame)
+		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
-	res, err := b.svc.Join(ctx, id, m.user.player(m.chat))
+	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
-			return b.replyKey(ctx, m, i18n.KeyErrOwnLobby)
+			return cs.replyKey(ctx, m, i18n.KeyErrOwnLobby)
 		}
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
-	return b.started(ctx, res)
-}
-
-// started shows a game that has just begun (a lobby joined, a pairing, a rematch): the lobby
-// message (if any, other than inline) says so, every board chat gets a board, and the AI moves
-// if it is its turn.
-func (b *Bot) started(ctx context.Context, res *game.Snapshot) error {
-	g := res.Game
-	b.met.GameStarted(g.Flow.String())
-	for _, ref := range res.Lobby { // the lobby's messages, if it was one
-		lang := present.ViewLang(g, ref)
-		text := tr(lang, i18n.KeyGamePlayers, present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
-		if err := b.edit(ctx, ref, content{Text: text}); err != nil {
-			b.log.Warn("edit lobby", "game", g.ID, "err", b.scrub(err))
-		}
-	}
-	var firstErr error
-	for _, chat := range boards.Chats(g) {
-		if err := b.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
-			firstErr = err
-		}
-	}
-	if g.InlineID != "" {
-		ref := game.MessageRef{InlineID: g.InlineID}
-		if !boards.Has(g, ref) {
-			if _, err := b.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
-		b.boards.Redraw(g, ref)
-	}
-	if res.NeedAI {
-		b.aiReply(ctx, g.ID)
-	}
-	return firstErr
-}
-
-// aiReply lets the AI move and redraws the boards. When the AI is already thinking about the
-// game (for an earlier update, here or in another process), it does nothing: that reply
-// draws the boards when it lands.
-func (b *Bot) aiReply(ctx context.Context, id string) {
-	start := time.Now()
-	res, err := b.svc.AIReply(ctx, id)
-	if err != nil {
-		b.log.Warn("ai reply", "game", id, "err", b.scrub(err))
-		if errors.Is(err, game.ErrBusy) {
-			b.tellAIBusy(id)
-		}
-		return
-	}
-	if res.Thinking {
-		return
-	}
-	if len(res.Played) > 0 && res.Game.AILevel > 0 {
-		b.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
-		b.met.Move("ai")
-	}
-	b.afterStep(res)
-}
-
-// tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
-// slot or remote worker was busy, or no worker answered), so the player knows that a tap on
-// the board wakes it again. A stopping bot says nothing: its searches end on purpose.
-func (b *Bot) tellAIBusy(id string) {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed || b.base.Err() != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(b.base, 10*time.Second)
-	defer cancel()
-	res, err := b.svc.Game(ctx, id)
-	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
-		return
-	}
-	g := res.Game
-	if _, err := b.sendText(ctx, g.ChatID, tr(b.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
-		b.log.Warn("tell AI busy", "game", id, "err", b.scrub(err))
-	}
-}
-
-// owedAI lets the AI move when it owes one (its last search was cut short, or the process
-// stopped before it answered): a player's tap or /board is enough to wake it.
-func (b *Bot) owedAI(ctx context.Context, id string) {
-	if res, err := b.svc.Game(ctx, id); err == nil && res.NeedAI {
-		b.aiReply(ctx, id)
-	}
-}
-
-// afterStep redraws the boards of a step's game and counts a finished game.
-func (b *Bot) afterStep(res *game.Snapshot) {
-	if res == nil || res.Game == nil {
-		return
-	}
-	b.boards.Refresh(res.Game)
-	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
-		b.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
-	}
+	return cs.play.started(ctx, res)
 }
 
 // parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
@@ -339,14 +226,14 @@ func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) 
 }
 
 // cmdAI starts a game against the AI; without arguments it shows the menu.
-func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdAI(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := b.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
 		return err
 	}
 	size, level, color, ok := parseGameArgs(m.args)
 	if !ok {
-		return b.replyKey(ctx, m, i18n.KeyCmdAI)
+		return cs.replyKey(ctx, m, i18n.KeyCmdAI)
 	}
 	if size == 0 {
 		size = 8
@@ -354,31 +241,18 @@ func (b *Bot) cmdAI(ctx context.Context, m *msgCtx) error {
 	if level == 0 {
 		level = 2
 	}
-	return b.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return b.replyErr(ctx, m, err) })
-}
-
-// newAIGame starts an AI game in chat and posts its board.
-func (b *Bot) newAIGame(ctx context.Context, chat int64, w who, private bool, size, level int, color game.Choice, fail func(error) error) error {
-	p := w.player(0)
-	if private {
-		p.ChatID = chat
-	}
-	res, err := b.svc.NewAIGame(ctx, p, chat, size, level, color)
-	if err != nil {
-		return fail(err)
-	}
-	return b.started(ctx, res)
+	return cs.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return cs.replyErr(ctx, m, err) })
 }
 
 // cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
-func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 	size, level, color, ok := parseGameArgs(m.args)
 	if !ok || level != 0 && size == 0 {
 		// A lone small number is a level; /new takes sizes only.
 		if ok && level != 0 {
-			return b.replyErr(ctx, m, game.ErrBadSize)
+			return cs.replyErr(ctx, m, game.ErrBadSize)
 		}
-		return b.replyKey(ctx, m, i18n.KeyCmdNew)
+		return cs.replyKey(ctx, m, i18n.KeyCmdNew)
 	}
 	if size == 0 {
 		size = 8
@@ -388,55 +262,55 @@ func (b *Bot) cmdNew(ctx context.Context, m *msgCtx) error {
 	if m.private {
 		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
-	res, err := b.svc.OpenLobby(ctx, l)
+	res, err := cs.bot.svc.OpenLobby(ctx, l)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if res.Game.Flow == game.FlowInvite {
-		if err := b.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
+		if err := cs.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
 			return err
 		}
 	}
-	return b.postLobby(ctx, res.Game, m.chat, m.lang)
+	return cs.postLobby(ctx, res.Game, m.chat, m.lang)
 }
 
 // postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
 // before its buttons appear, so nobody can join a lobby whose message the join would not update.
-func (b *Bot) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
-	c := present.Lobby(g, lang, b.username)
-	msg, err := b.sendText(ctx, chat, c.Text, nil)
+func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
+	c := present.Lobby(g, lang, cs.bot.username)
+	msg, err := cs.bot.sendText(ctx, chat, c.Text, nil)
 	if err != nil {
 		return err
 	}
 	ref := game.MessageRef{ChatID: chat, MessageID: msg.ID}
-	g, err = b.svc.AddBoard(ctx, g.ID, ref)
+	g, err = cs.bot.svc.AddBoard(ctx, g.ID, ref)
 	if err != nil {
 		return err
 	}
 	if g.Status != game.StatusLobby {
 		return nil // cancelled meanwhile
 	}
-	return b.editMarkup(ctx, ref, c.Keyboard)
+	return cs.bot.editMarkup(ctx, ref, c.Keyboard)
 }
 
 // cmdFind looks for a random opponent.
-func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
-		return b.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
+		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
 	size, level, _, ok := parseGameArgs(m.args)
 	if !ok || level != 0 {
-		return b.replyKey(ctx, m, i18n.KeyCmdFind)
+		return cs.replyKey(ctx, m, i18n.KeyCmdFind)
 	}
 	if size == 0 {
 		size = 8
 	}
-	res, err := b.svc.Find(ctx, m.user.player(m.chat), size)
+	res, err := cs.bot.svc.Find(ctx, m.user.player(m.chat), size)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if res.Queued {
-		_, err := b.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
+		_, err := cs.bot.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
 			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 				{present.Button(tr(m.lang, i18n.KeyLobbyCancel), render.Callback{Action: render.ActionCancel}.Encode())}}})
 		return err
@@ -447,110 +321,95 @@ func (b *Bot) cmdFind(ctx context.Context, m *msgCtx) error {
 			continue
 		}
 		lang := normLang(p.Lang)
-		if _, err := b.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
-			b.log.Warn("paired", "game", g.ID, "err", b.scrub(err))
+		if _, err := cs.bot.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
+			cs.bot.log.Warn("paired", "game", g.ID, "err", cs.bot.scrub(err))
 		}
 	}
-	return b.started(ctx, res)
+	return cs.play.started(ctx, res)
 }
 
 // cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
-func (b *Bot) cmdCancel(ctx context.Context, m *msgCtx) error {
-	left, err := b.svc.CancelFind(ctx, m.user.id)
+func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
+	left, err := cs.bot.svc.CancelFind(ctx, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if left {
-		return b.replyKey(ctx, m, i18n.KeyFindCancelled)
+		return cs.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
-	cur, err := b.svc.Current(ctx, m.chat)
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
-		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
+		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
+			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	return b.replyKey(ctx, m, i18n.KeyFindNotQueued)
-}
-
-// cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
-func (b *Bot) cancelLobby(ctx context.Context, id string, w who, fail func(error) error, ok func() error) error {
-	res, err := b.svc.Resign(ctx, id, w.id)
-	if err != nil {
-		return fail(err)
-	}
-	for _, ref := range res.Game.Boards {
-		lang := present.ViewLang(res.Game, ref)
-		if err := b.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
-			b.log.Warn("edit lobby", "game", id, "err", b.scrub(err))
-		}
-	}
-	return ok()
+	return cs.replyKey(ctx, m, i18n.KeyFindNotQueued)
 }
 
 // cmdBoard posts the board of the chat's game again.
-func (b *Bot) cmdBoard(ctx context.Context, m *msgCtx) error {
-	cur, err := b.svc.Current(ctx, m.chat)
+func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == game.StatusLobby {
-		return b.postLobby(ctx, cur.Game, m.chat, m.lang)
+		return cs.postLobby(ctx, cur.Game, m.chat, m.lang)
 	}
-	if err := b.boards.Post(ctx, cur.Game, m.chat); err != nil {
+	if err := cs.bot.boards.Post(ctx, cur.Game, m.chat); err != nil {
 		return err
 	}
-	b.owedAI(ctx, cur.Game.ID)
+	cs.play.owedAI(ctx, cur.Game.ID)
 	return nil
 }
 
 // cmdResign resigns the chat's game (or cancels the user's lobby).
-func (b *Bot) cmdResign(ctx context.Context, m *msgCtx) error {
-	cur, err := b.svc.Current(ctx, m.chat)
+func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
 	if cur.Game.Status == game.StatusLobby {
-		return b.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return b.replyErr(ctx, m, err) },
-			func() error { return b.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
+		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
+			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	res, err := b.svc.Resign(ctx, cur.Game.ID, m.user.id)
+	res, err := cs.bot.svc.Resign(ctx, cur.Game.ID, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
-	b.afterStep(res)
+	cs.play.afterStep(res)
 	return nil
 }
 
 // typedMove plays a move typed as text ("d3") on the chat's game.
-func (b *Bot) typedMove(ctx context.Context, m *msgCtx, text string) error {
+func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	sq, err := engine.ParseSquare(strings.ToLower(text))
 	if err != nil {
-		return b.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+		return cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
 	}
-	cur, err := b.svc.Current(ctx, m.chat)
+	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
-		return b.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
+		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	res, err := b.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
+	res, err := cs.bot.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
 	if err != nil {
-		rerr := b.replyErr(ctx, m, err)
+		rerr := cs.replyErr(ctx, m, err)
 		if errors.Is(err, game.ErrNotYourTurn) {
-			b.owedAI(ctx, cur.Game.ID)
+			cs.play.owedAI(ctx, cur.Game.ID)
 		}
 		return rerr
 	}
-	b.met.Move("human")
-	b.afterStep(res)
+	cs.bot.met.Move("human")
+	cs.play.afterStep(res)
 	if res.NeedAI {
-		b.aiReply(ctx, res.Game.ID)
+		cs.play.aiReply(ctx, res.Game.ID)
 	}
 	return nil
 }
 
 // cmdStats shows the user's results.
-func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
-	p, err := b.players.Profile(ctx, m.user.id)
+func (cs *commands) cmdStats(ctx context.Context, m *msgCtx) error {
+	p, err := cs.bot.players.Profile(ctx, m.user.id)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	st := p.Stats
 	lines := []string{tr(m.lang, i18n.KeyStatsHeader, m.user.name, st.Rating)}
@@ -570,21 +429,21 @@ func (b *Bot) cmdStats(ctx context.Context, m *msgCtx) error {
 		lines = append(lines, tr(m.lang, i18n.KeyStatsNone))
 	}
 	text := strings.Join(lines, "\n")
-	return b.reply(ctx, m, text)
+	return cs.reply(ctx, m, text)
 }
 
 // cmdTop shows the leaderboard: the group's in a group, the global one in private.
-func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	chat := int64(0)
 	if !m.private {
 		chat = m.chat
 	}
-	top, err := b.players.Top(ctx, chat, 10)
+	top, err := cs.bot.players.Top(ctx, chat, 10)
 	if err != nil {
-		return b.replyErr(ctx, m, err)
+		return cs.replyErr(ctx, m, err)
 	}
 	if len(top) == 0 {
-		return b.replyKey(ctx, m, i18n.KeyTopEmpty)
+		return cs.replyKey(ctx, m, i18n.KeyTopEmpty)
 	}
 	title := i18n.KeyTopGlobal
 	if chat != 0 {
@@ -594,31 +453,23 @@ func (b *Bot) cmdTop(ctx context.Context, m *msgCtx) error {
 	for i, e := range top {
 		lines = append(lines, tr(m.lang, i18n.KeyTopLine, i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
 	}
-	return b.reply(ctx, m, strings.Join(lines, "\n"))
+	return cs.reply(ctx, m, strings.Join(lines, "\n"))
 }
 
 // cmdLang sets the language: the user's in a private chat, the group's in a group.
-func (b *Bot) cmdLang(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		err := b.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
+		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 		return err
 	}
-	if err := b.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
-		return b.replyErr(ctx, m, err)
+	if err := cs.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
+		return cs.replyErr(ctx, m, err)
 	}
 	m.lang = lang
-	return b.replyKey(ctx, m, i18n.KeyLangSet)
-}
-
-// setLang stores a language choice.
-func (b *Bot) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
-	if private {
-		return b.players.SetLang(ctx, user, lang)
-	}
-	return b.players.SetChatLang(ctx, chat, lang)
+	return cs.replyKey(ctx, m, i18n.KeyLangSet)
 }

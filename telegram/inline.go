@@ -20,6 +20,14 @@ import (
 // button whose data is a signed invitation (see invitation.go); the lobby is opened by
 // chosen_inline_result, or by the first tap on Join when inline feedback is off.
 
+// inlineMode handles inline mode: the inline queries (a game of each size to post), the
+// chosen inline results (the posted lobby opened) and the invitations of the posts' Join
+// buttons.
+type inlineMode struct {
+	bot  *Bot  // the clients, the Service and the signing key
+	play *play // who the user is, the results that count
+}
+
 // creatorTag is the Game field of an inline post's buttons before the lobby exists.
 func creatorTag(user int64) string { return "u" + strconv.FormatInt(user, 36) }
 
@@ -33,12 +41,12 @@ func parseCreatorTag(s string) (int64, bool) {
 }
 
 // onInlineQuery offers a game of every size (a size typed in the query comes first).
-func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
+func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	if q.From == nil {
 		return nil
 	}
-	w := b.whoIs(ctx, q.From)
-	b.touch(ctx, w)
+	w := im.play.whoIs(ctx, q.From)
+	im.play.touch(ctx, w)
 	sizes := append([]int(nil), game.Sizes...)
 	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
 		for i, s := range sizes {
@@ -47,7 +55,7 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 			}
 		}
 	}
-	signer, nonce, made := b.signer(), newNonce(), b.now()
+	signer, nonce, made := im.signer(), newNonce(), im.bot.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
 	for _, n := range sizes {
 		text := tr(w.lang, i18n.KeyInlineText, w.name, n, n)
@@ -64,8 +72,8 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 			ReplyMarkup:         kb,
 		})
 	}
-	return b.retry(ctx, "answerInlineQuery", func() error {
-		_, err := b.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
+	return im.bot.retry(ctx, "answerInlineQuery", func() error {
+		_, err := im.bot.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
 			Results: results, CacheTime: 1, IsPersonal: true})
 		return err
 	})
@@ -74,29 +82,29 @@ func (b *Bot) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 // onChosenInline opens the lobby of an inline post: Telegram tells who posted it, so no data
 // needs believing. It also binds the post's invitation to the post, so that its data copied
 // onto another message opens nothing there.
-func (b *Bot) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
+func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
 	size, nonce, ok := parseInlineResultID(r.ResultID)
-	if r.InlineMessageID == "" || !ok || !b.svc.ValidSize(size) {
+	if r.InlineMessageID == "" || !ok || !im.bot.svc.ValidSize(size) {
 		return nil
 	}
-	w := b.whoIs(ctx, &r.From)
-	b.touch(ctx, w)
+	w := im.play.whoIs(ctx, &r.From)
+	im.play.touch(ctx, w)
 	if nonce != 0 {
 		inv := invitation{creator: w.id, size: size, nonce: nonce}
-		if mine, err := b.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
-			b.log.Warn("claim invitation", "user", w.id, "err", b.scrub(err))
+		if mine, err := im.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
+			im.bot.log.Warn("claim invitation", "user", w.id, "err", im.bot.scrub(err))
 		} else if !mine {
-			b.log.Warn("invitation used on another message first", "user", w.id)
+			im.bot.log.Warn("invitation used on another message first", "user", w.id)
 		}
 	}
-	_, err := b.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
+	_, err := im.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
 	return err
 }
 
 // openInline opens (or finds) the lobby of an inline message and records the message as its
 // board.
-func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Player, size int, lang string) (*game.Game, error) {
-	res, err := b.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
+func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator game.Player, size int, lang string) (*game.Game, error) {
+	res, err := im.bot.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
 		InlineID: inlineID, Size: size, Color: game.ChooseRandom, Lang: lang})
 	if err != nil {
 		return nil, err
@@ -105,31 +113,31 @@ func (b *Bot) openInline(ctx context.Context, inlineID string, creator game.Play
 	if boards.Has(res.Game, ref) {
 		return res.Game, nil
 	}
-	return b.svc.AddBoard(ctx, res.Game.ID, ref)
+	return im.bot.svc.AddBoard(ctx, res.Game.ID, ref)
 }
 
 // openInvitation opens the lobby of an inline message that has none from the data of its Join
 // button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
 // creator is believed only when the bot signed the data; the invitation must be fresh and
 // not yet used on another message. Otherwise key names the answer and nothing is opened.
-func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key i18n.Key, err error) {
-	inv, ok := readInvitation(b.signer(), c)
-	if !ok || !b.svc.ValidSize(inv.size) {
-		b.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
+func (im *inlineMode) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key i18n.Key, err error) {
+	inv, ok := readInvitation(im.signer(), c)
+	if !ok || !im.bot.svc.ValidSize(inv.size) {
+		im.bot.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
 		return nil, i18n.KeyErrBadInvitation, nil
 	}
-	if !inv.fresh(b.now()) {
+	if !inv.fresh(im.bot.now()) {
 		return nil, i18n.KeyErrInvitationExpired, nil
 	}
-	if mine, err := b.claimInvitation(ctx, inv, inlineID); err != nil {
+	if mine, err := im.claimInvitation(ctx, inv, inlineID); err != nil {
 		return nil, "", err
 	} else if !mine {
-		b.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
+		im.bot.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
 		return nil, i18n.KeyErrBadInvitation, nil
 	}
 	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN
-	if p, err := b.players.Profile(ctx, inv.creator); err == nil {
+	if p, err := im.bot.players.Profile(ctx, inv.creator); err == nil {
 		if p.Name != "" {
 			creator.Name = p.Name
 		}
@@ -138,6 +146,6 @@ func (b *Bot) openInvitation(ctx context.Context, inlineID string, c render.Call
 		}
 	}
 	creator.Lang = lang
-	g, err = b.openInline(ctx, inlineID, creator, inv.size, lang)
+	g, err = im.openInline(ctx, inlineID, creator, inv.size, lang)
 	return g, "", err
 }

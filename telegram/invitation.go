@@ -39,7 +39,9 @@ func callbackKey(token string) []byte {
 }
 
 // signer signs and verifies the bot's signed callbacks.
-func (b *Bot) signer() render.CallbackSigner { return render.NewCallbackSigner(callbackKey(b.token)) }
+func (im *inlineMode) signer() render.CallbackSigner {
+	return render.NewCallbackSigner(callbackKey(im.bot.token))
+}
 
 // invitation is the content of an inline post's Join button.
 type invitation struct {
@@ -105,6 +107,6 @@ func parseInlineResultID(id string) (size int, nonce int64, ok bool) {
 
 // claimInvitation binds inv to the inline message inlineID: false when another message used
 // it first.
-func (b *Bot) claimInvitation(ctx context.Context, inv invitation, inlineID string) (bool, error) {
-	return b.svc.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
+func (im *inlineMode) claimInvitation(ctx context.Context, inv invitation, inlineID string) (bool, error) {
+	return im.bot.svc.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
 }

@@ -2,7 +2,6 @@ package telegram
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/reversibot/reversi/game"
@@ -24,90 +23,55 @@ func parseStyle(s string) (game.Style, bool) {
 
 // cmdStyle sets how the user's 8×8 boards are drawn: /style image | buttons; without a valid
 // argument it shows the choice as buttons.
-func (b *Bot) cmdStyle(ctx context.Context, m *msgCtx) error {
+func (cs *commands) cmdStyle(ctx context.Context, m *msgCtx) error {
 	var style game.Style
 	ok := len(m.args) == 1
 	if ok {
 		style, ok = parseStyle(m.args[0])
 	}
 	if !ok {
-		err := b.sendMenu(ctx, m.chat, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style})
+		err := cs.sendMenu(ctx, m.chat, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style})
 		return err
 	}
-	if err := b.setStyle(ctx, m, style); err != nil {
-		return b.replyErr(ctx, m, err)
+	if err := cs.setStyle(ctx, m, style); err != nil {
+		return cs.replyErr(ctx, m, err)
 	}
 	return nil
 }
 
 // setStyle stores the user's style and, in a private chat with a game in play, posts the
 // board again in the new style (see restyle); then it confirms.
-func (b *Bot) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
-	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
+func (cs *commands) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
+	if err := cs.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
-	if err := b.restyle(ctx, m); err != nil {
-		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	if err := cs.play.restyle(ctx, m); err != nil {
+		cs.bot.log.Warn("restyle", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
-	return b.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
-}
-
-// restyle posts the board of the game in play in m's private chat again, after the user
-// changed style: a text message cannot be edited into a photo or back. The old board message
-// loses its buttons, so a tap on it cannot make it the chat's board again.
-func (b *Bot) restyle(ctx context.Context, m *msgCtx) error {
-	if !m.private {
-		return nil
-	}
-	cur, err := b.svc.Current(ctx, m.chat)
-	if errors.Is(err, game.ErrNoGame) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	g := cur.Game
-	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
-		return nil
-	}
-	if err := b.boards.Post(ctx, g, m.chat); err != nil {
-		return err
-	}
-	for _, ref := range g.Boards {
-		if ref.InlineID == "" && ref.ChatID == m.chat {
-			// Through the message's edit queue, so a redraw of the old board already on its way
-			// cannot put the buttons back after they were cleared.
-			b.boards.Queue(ref, func(ctx context.Context) {
-				if err := b.editMarkup(ctx, ref, nil); err != nil {
-					b.log.Warn("restyle: clear old board", "game", g.ID, "err", b.scrub(err))
-				}
-			})
-		}
-	}
-	return nil
+	return cs.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
 }
 
 // tapStyle handles the entries of the style menu.
-func (b *Bot) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
+func (ts *taps) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
 	if present.Menu(arg) == present.MenuStyle {
-		return b.editMenu(ctx, t.ref, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style, Back: true})
+		return ts.editMenu(ctx, t.ref, present.MenuStyle, m.lang, present.MenuState{Style: m.user.style, Back: true})
 	}
 	style := game.StyleButtons
 	if present.Menu(arg) == present.MenuStyleImage {
 		style = game.StyleImage
 	}
-	if err := b.players.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := ts.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
-	if err := b.restyle(ctx, m); err != nil {
-		b.log.Warn("restyle", "user", m.user.id, "err", b.scrub(err))
+	if err := ts.play.restyle(ctx, m); err != nil {
+		ts.bot.log.Warn("restyle", "user", m.user.id, "err", ts.bot.scrub(err))
 	}
-	return b.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
+	return ts.bot.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
 }
 
 // styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a

@@ -49,14 +49,14 @@ func gameScoped(t *tap, c render.Callback) bool {
 // Cancel without a game name the message's game: c.Game is set to it. It returns false when it
 // has answered the tap and the handler must do nothing more; true with t.game nil only for a
 // Join with an invitation on an inline message that has no game yet.
-func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
+func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
 	if t.ref.InlineID != "" {
-		return b.scopeInline(ctx, t, c)
+		return ts.scopeInline(ctx, t, c)
 	}
 	if t.ref.ChatID == 0 {
 		return false, t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
-	g, ok, err := b.tappedGame(ctx, t, c.Game)
+	g, ok, err := ts.tappedGame(ctx, t, c.Game)
 	if !ok {
 		return false, err
 	}
@@ -68,19 +68,19 @@ func (b *Bot) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, e
 		t.game, t.stray = g, true
 		return true, nil
 	}
-	return false, b.foreignTap(ctx, t, g, *c)
+	return false, ts.foreignTap(ctx, t, g, *c)
 }
 
 // scopeInline is scopeTap for an inline message. A game belongs to it when the bot made the
 // game for it (Game.InlineID: the lobby opened for the post, or a rematch in it), unless the
 // game is over and the message shows a newer one now (its binding names the rematch). A Join
 // with an invitation, and a Cancel naming no game, act on the game the message is bound to.
-func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
+func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
 	_, invite := parseCreatorTag(c.Game)
 	if invite && c.Action == render.ActionJoin || c.Game == "" && c.Action == render.ActionCancel {
-		cur, err := b.svc.LookupInline(ctx, t.ref.InlineID)
+		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
 		if corrupt(err) {
-			_, err = b.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
+			_, err = ts.bot.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
 		}
 		switch {
 		case err == nil:
@@ -93,15 +93,15 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 		}
 		return false, t.fail(ctx, game.ErrNoGame)
 	}
-	g, ok, err := b.tappedGame(ctx, t, c.Game)
+	g, ok, err := ts.tappedGame(ctx, t, c.Game)
 	if !ok {
 		return false, err
 	}
 	if g.InlineID != t.ref.InlineID {
-		return false, b.foreignTap(ctx, t, g, *c)
+		return false, ts.foreignTap(ctx, t, g, *c)
 	}
 	if g.Status == game.StatusFinished {
-		cur, err := b.svc.LookupInline(ctx, t.ref.InlineID)
+		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
 		if err != nil && !errors.Is(err, game.ErrNotFound) {
 			return false, t.fail(ctx, err)
 		}
@@ -119,13 +119,13 @@ func (b *Bot) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool
 
 // tappedGame reads the game id names; false when it has answered the tap instead (no such
 // game, or the store failed).
-func (b *Bot) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, bool, error) {
+func (ts *taps) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, bool, error) {
 	if id == "" {
 		return nil, false, t.fail(ctx, game.ErrNoGame)
 	}
-	g, err := b.svc.Lookup(ctx, id)
+	g, err := ts.bot.svc.Lookup(ctx, id)
 	if corrupt(err) {
-		_, err = b.svc.Game(ctx, id) // sets the unreadable record aside, and says so
+		_, err = ts.bot.svc.Game(ctx, id) // sets the unreadable record aside, and says so
 		return nil, false, t.fail(ctx, err)
 	}
 	if errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid) {
@@ -145,8 +145,8 @@ func corrupt(err error) bool {
 
 // foreignTap answers a tap whose data names game g on a message that does not belong to it,
 // and logs it: the data was copied from another message (or made up).
-func (b *Bot) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Callback) error {
-	b.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
+func (ts *taps) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Callback) error {
+	ts.bot.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
 	if game.Side(g, t.user.id) < 0 && c.Action != render.ActionJoin && c.Action != render.ActionCancel {
 		// Not the tapper's game either: what a spectator's tap would be told.
 		return t.fail(ctx, game.ErrNotYourGame)
@@ -169,13 +169,13 @@ func editsTapped(t *tap, c render.Callback) bool {
 // scopeMenu keeps a menu tap from replacing a board: in a group (where others' messages can
 // be tapped too), a tap that would edit the message is refused when the message is a board
 // of the game in play there. False when it has answered the tap.
-func (b *Bot) scopeMenu(ctx context.Context, t *tap) (bool, error) {
+func (ts *taps) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 	if t.private || t.ref.ChatID == 0 {
 		return true, nil
 	}
-	g, err := b.svc.LookupChat(ctx, t.ref.ChatID)
+	g, err := ts.bot.svc.LookupChat(ctx, t.ref.ChatID)
 	if err == nil && boards.Has(g, t.ref) {
-		b.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
+		ts.bot.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
 		return false, t.answer(ctx, tr(t.user.lang, i18n.KeyErrForeignBoard), true)
 	}
 	return true, nil

@@ -144,13 +144,13 @@ func extends(r rune) bool {
 func regionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
 
 // sendMenu sends menu m of package present, drawn in lang with s, to chat.
-func (b *Bot) sendMenu(ctx context.Context, chat int64, m present.Menu, lang string, s present.MenuState) error {
+func (cs *commands) sendMenu(ctx context.Context, chat int64, m present.Menu, lang string, s present.MenuState) error {
 	c := present.DrawMenu(m, lang, s)
-	_, err := b.sendText(ctx, chat, c.Text, c.Keyboard)
+	_, err := cs.bot.sendText(ctx, chat, c.Text, c.Keyboard)
 	return err
 }
 
 // editMenu replaces the message ref with menu m of package present, drawn in lang with s.
-func (b *Bot) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
-	return b.edit(ctx, ref, present.DrawMenu(m, lang, s))
+func (ts *taps) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
+	return ts.bot.edit(ctx, ref, present.DrawMenu(m, lang, s))
 }
