@@ -15,6 +15,10 @@ import (
 	"github.com/reversibot/reversi/telegram/present"
 )
 
+// hintTimeout bounds the wait for a hint: the tap's answer (which carries the hint) must go
+// out while Telegram still takes it.
+const hintTimeout = 3 * time.Second
+
 // taps handles the button taps (callback queries): moves, the move picker's pages, resign,
 // hint, undo, claim, rematch, joining and cancelling lobbies, and the menus; each tap is
 // checked against the message it was made on (tapscope.go) and answered exactly once.
@@ -123,7 +127,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		}
 		return ts.stepDone(ctx, t, res)
 	case render.ActionHint:
-		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		hctx, cancel := context.WithTimeout(ctx, hintTimeout)
 		sq, err := ts.bot.svc.Hint(hctx, c.Game, t.user.id)
 		cancel()
 		if err != nil {
@@ -391,12 +395,8 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 
 // tapLang sets the language from the /lang buttons.
 func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
-	lang := langEN
-	switch c.Arg {
-	case 1:
-	case 2:
-		lang = langRU
-	default:
+	lang, ok := present.LangOfArg(c.Arg)
+	if !ok {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}
 	if t.ref.ChatID == 0 {

@@ -108,6 +108,10 @@ func (pl *play) aiReply(ctx context.Context, id string) {
 	pl.afterStep(res)
 }
 
+// busyNoticeTimeout bounds telling the players that the AI could not move (a read and a
+// message), which runs after the handler has returned.
+const busyNoticeTimeout = 10 * time.Second
+
 // tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
 // slot or remote worker was busy, or no worker answered), so the player knows that a tap on
 // the board wakes it again. A stopping bot says nothing: its searches end on purpose.
@@ -118,7 +122,7 @@ func (pl *play) tellAIBusy(id string) {
 	if closed || pl.bot.base.Err() != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(pl.bot.base, 10*time.Second)
+	ctx, cancel := context.WithTimeout(pl.bot.base, busyNoticeTimeout)
 	defer cancel()
 	res, err := pl.bot.svc.Game(ctx, id)
 	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {

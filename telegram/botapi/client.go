@@ -75,6 +75,9 @@ type shared struct {
 	onError func(method string, kind Kind)
 }
 
+// DefaultHTTPTimeout bounds one request of a Client made without Options.HTTPClient.
+const DefaultHTTPTimeout = time.Minute
+
 // New returns a Client for the bot with the token. It makes no request.
 func New(o Options) (*Client, error) {
 	if strings.TrimSpace(o.Token) == "" {
@@ -82,7 +85,7 @@ func New(o Options) (*Client, error) {
 	}
 	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError}
 	if s.http == nil {
-		s.http = &http.Client{Timeout: time.Minute}
+		s.http = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -95,6 +95,18 @@ const (
 	langArgRU = 2
 )
 
+// LangOfArg returns the language ("en" or "ru") that the Arg of a language button names;
+// false for any other Arg (callback data is never trusted).
+func LangOfArg(arg int) (string, bool) {
+	switch arg {
+	case langArgEN:
+		return i18n.EN, true
+	case langArgRU:
+		return i18n.RU, true
+	}
+	return "", false
+}
+
 // mainMenu is the keyboard of /start.
 func mainMenu(lang string) *models.InlineKeyboardMarkup {
 	other := langArgRU // the language button switches to the other language

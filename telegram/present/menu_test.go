@@ -54,3 +54,13 @@ func TestMenuButtonsOpenMenus(t *testing.T) {
 		t.Errorf("Menu(99) = %q", s)
 	}
 }
+
+func TestLangOfArg(t *testing.T) {
+	// The language menu's buttons carry Arg 1 (English) and 2 (Russian).
+	for arg, want := range map[int]string{1: "en", 2: "ru", 0: "", 3: "", -1: ""} {
+		got, ok := present.LangOfArg(arg)
+		if got != want || ok != (want != "") {
+			t.Errorf("LangOfArg(%d) = %q, %v; want %q, %v", arg, got, ok, want, want != "")
+		}
+	}
+}
