@@ -605,18 +605,21 @@ func (s *Server) getChatMember(_ context.Context, r *request) (any, *apiError) {
 
 var commandRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
 
-func scopeOf(r *request) (string, *apiError) {
-	raw := r.str("scope")
-	if raw == "" {
-		return "default", nil
+// commandsKeyOf is the key in the server's command lists that the request's scope (the
+// default scope when there is none) and language_code name; it fails as Telegram does on a
+// scope that is not a BotCommandScope object.
+func commandsKeyOf(r *request) (string, *apiError) {
+	scope := "default"
+	if raw := r.str("scope"); raw != "" {
+		var sc struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(raw), &sc); err != nil || sc.Type == "" {
+			return "", badRequest("can't parse BotCommandScope JSON object")
+		}
+		scope = sc.Type
 	}
-	var sc struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal([]byte(raw), &sc); err != nil || sc.Type == "" {
-		return "", badRequest("can't parse BotCommandScope JSON object")
-	}
-	return sc.Type, nil
+	return commandsKey(scope, r.str("language_code")), nil
 }
 
 func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
@@ -635,25 +638,25 @@ func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
 			return nil, badRequest("BOT_COMMAND_DESCRIPTION_INVALID")
 		}
 	}
-	scope, err := scopeOf(r)
+	key, err := commandsKeyOf(r)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st.commands[commandsKey(scope, r.str("language_code"))] = cmds
+	s.st.commands[key] = cmds
 	s.st.nextSeq()
 	return true, nil
 }
 
 func (s *Server) getMyCommands(_ context.Context, r *request) (any, *apiError) {
-	scope, err := scopeOf(r)
+	key, err := commandsKeyOf(r)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cmds := s.st.commands[commandsKey(scope, r.str("language_code"))]
+	cmds := s.st.commands[key]
 	if cmds == nil {
 		cmds = []models.BotCommand{}
 	}
@@ -661,13 +664,13 @@ func (s *Server) getMyCommands(_ context.Context, r *request) (any, *apiError) {
 }
 
 func (s *Server) deleteMyCommands(_ context.Context, r *request) (any, *apiError) {
-	scope, err := scopeOf(r)
+	key, err := commandsKeyOf(r)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.st.commands, commandsKey(scope, r.str("language_code")))
+	delete(s.st.commands, key)
 	return true, nil
 }
 
