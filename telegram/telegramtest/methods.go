@@ -94,6 +94,19 @@ func (s *Server) canSendLocked(c *chatState) *apiError {
 	return nil
 }
 
+// sendChatLocked resolves chat_id as chatLocked does and checks, as canSendLocked does, that
+// the bot may post into that chat: what every method that sends into a chat checks first.
+func (s *Server) sendChatLocked(r *request) (*chatState, *apiError) {
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.canSendLocked(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 func (s *Server) nowUnix() int { return int(s.cfg.now().Unix()) }
 
 // addMessageLocked appends m to chat c, giving it the next id.
@@ -158,11 +171,8 @@ func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
+	c, err := s.sendChatLocked(r)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(text) == "" {
@@ -230,11 +240,8 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
+	c, err := s.sendChatLocked(r)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
 	if ferr != nil {
@@ -553,11 +560,7 @@ func parseInlineResult(raw json.RawMessage) (InlineResult, *apiError) {
 func (s *Server) sendChatAction(_ context.Context, r *request) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
+	if _, err := s.sendChatLocked(r); err != nil {
 		return nil, err
 	}
 	if r.str("action") == "" {
