@@ -701,25 +701,27 @@ func (s *Server) setWebhook(ctx context.Context, r *request) (any, *apiError) {
 	if r.has("allowed_updates") {
 		s.st.allowed = allowed
 	}
-	if r.bool("drop_pending_updates") {
-		s.st.updates = nil
-	}
-	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = raw, secret, 0
-	s.st.nextSeq()
-	s.st.fire(updatesKey)
+	s.pointWebhookLocked(r, raw, secret)
 	return true, nil
 }
 
 func (s *Server) deleteWebhook(_ context.Context, r *request) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pointWebhookLocked(r, "", "")
+	return true, nil
+}
+
+// pointWebhookLocked sends updates to the webhook at to with secret (to "" turns the
+// webhook off, so updates wait for getUpdates), starting its count of failed attempts
+// afresh; it drops the queued updates when the request's drop_pending_updates asks for it.
+func (s *Server) pointWebhookLocked(r *request, to, secret string) {
 	if r.bool("drop_pending_updates") {
 		s.st.updates = nil
 	}
-	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = "", "", 0
+	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = to, secret, 0
 	s.st.nextSeq()
 	s.st.fire(updatesKey)
-	return true, nil
 }
 
 func (s *Server) getWebhookInfo(_ context.Context, _ *request) (any, *apiError) {
