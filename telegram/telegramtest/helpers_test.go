@@ -104,18 +104,27 @@ func raw(t *testing.T, srv *telegramtest.Server, method string, params url.Value
 	return rawToken(t, srv, srv.Token(), method, params)
 }
 
+// rawToken posts a URL-encoded request with token in place of srv's and returns the
+// status and body.
 func rawToken(t *testing.T, srv *telegramtest.Server, token, method string, params url.Values) (int, []byte) {
 	t.Helper()
-	resp, err := http.PostForm(srv.URL()+"/bot"+token+"/"+method, params)
+	return post(t, srv, token, method, "application/x-www-form-urlencoded", strings.NewReader(params.Encode()))
+}
+
+// post sends body, of type contentType, to method with token and returns the status and
+// body of the answer; a request that gets no answer fails the test.
+func post(t *testing.T, srv *telegramtest.Server, token, method, contentType string, body io.Reader) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(srv.URL()+"/bot"+token+"/"+method, contentType, body)
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	reply, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
-	return resp.StatusCode, body
+	return resp.StatusCode, reply
 }
 
 func mustDecodeResult(t *testing.T, body []byte, dst any) {

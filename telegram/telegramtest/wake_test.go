@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -204,16 +202,8 @@ func TestJSONBodyWithKeyboardObject(t *testing.T) {
 	wantErr(t, errors.New(string(reply)), "BUTTON_DATA_INVALID")
 }
 
+// postJSON posts body as a JSON request and returns the status and body.
 func postJSON(t *testing.T, srv *telegramtest.Server, method, body string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Post(srv.URL()+"/bot"+srv.Token()+"/"+method, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	return resp.StatusCode, reply
+	return post(t, srv, srv.Token(), method, "application/json", strings.NewReader(body))
 }
