@@ -81,6 +81,16 @@ func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegra
 	return u
 }
 
+// startedAlice starts a fake with opts, and returns it with a client of it, a guard context
+// and a user Alice (language "en") who has started the bot, as started makes her.
+func startedAlice(t *testing.T, opts ...telegramtest.Option) (*telegramtest.Server, *bot.Bot, context.Context, *telegramtest.User) {
+	t.Helper()
+	srv := telegramtest.Start(t, opts...)
+	b := client(t, srv)
+	ctx := guard(t)
+	return srv, b, ctx, started(t, srv, "Alice", "en")
+}
+
 // drain confirms every queued update with a raw getUpdates.
 func drain(t *testing.T, srv *telegramtest.Server) []map[string]json.RawMessage {
 	t.Helper()
