@@ -641,40 +641,41 @@ func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
 			return nil, badRequest("BOT_COMMAND_DESCRIPTION_INVALID")
 		}
 	}
-	key, err := commandsKeyOf(r)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.st.commands[key] = cmds
-	s.st.nextSeq()
-	return true, nil
+	return s.withCommandsLocked(r, func(key string) any {
+		s.st.commands[key] = cmds
+		s.st.nextSeq()
+		return true
+	})
 }
 
 func (s *Server) getMyCommands(_ context.Context, r *request) (any, *apiError) {
-	key, err := commandsKeyOf(r)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cmds := s.st.commands[key]
-	if cmds == nil {
-		cmds = []models.BotCommand{}
-	}
-	return cmds, nil
+	return s.withCommandsLocked(r, func(key string) any {
+		cmds := s.st.commands[key]
+		if cmds == nil {
+			cmds = []models.BotCommand{}
+		}
+		return cmds
+	})
 }
 
 func (s *Server) deleteMyCommands(_ context.Context, r *request) (any, *apiError) {
+	return s.withCommandsLocked(r, func(key string) any {
+		delete(s.st.commands, key)
+		return true
+	})
+}
+
+// withCommandsLocked runs fn, under the server's lock, on the key of the command list that
+// the request's scope and language_code name, and answers fn's result; a scope that does
+// not parse is answered with commandsKeyOf's error before the lock is taken.
+func (s *Server) withCommandsLocked(r *request, fn func(key string) any) (any, *apiError) {
 	key, err := commandsKeyOf(r)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.st.commands, key)
-	return true, nil
+	return fn(key), nil
 }
 
 var secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
