@@ -165,9 +165,24 @@ func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
 // before they take the server's lock, and report those errors in Telegram's order, after
 // the checks of the chat and message.
 
+// formattedText is the request's text as sent and as the chat shows it (formatted by
+// parse_mode), with formatText's error for a message text that is malformed or too long.
+func (r *request) formattedText() (source, visible string, err *apiError) {
+	source = r.str("text")
+	visible, err = formatText(source, r.str("parse_mode"), MaxTextLen, "message is too long")
+	return source, visible, err
+}
+
+// formattedCaption is the request's caption as sent and as the chat shows it (formatted by
+// parse_mode), with formatText's error for a caption that is malformed or too long.
+func (r *request) formattedCaption() (source, visible string, err *apiError) {
+	source = r.str("caption")
+	visible, err = formatText(source, r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	return source, visible, err
+}
+
 func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
-	text := r.str("text")
-	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	text, visible, ferr := r.formattedText()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -236,7 +251,7 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 }
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
-	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	source, caption, ferr := r.formattedCaption()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -255,7 +270,7 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 		return nil, err
 	}
 	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, caption: caption, source: r.str("caption"), photo: photo, markup: mk,
+		from: s.botUser.ID, fromBot: true, caption: caption, source: source, photo: photo, markup: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -311,8 +326,7 @@ func (s *Server) editedLocked(m *msgState) any {
 }
 
 func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
-	text := r.str("text")
-	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	text, visible, ferr := r.formattedText()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -341,7 +355,7 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 }
 
 func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
-	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	source, caption, ferr := r.formattedCaption()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -358,10 +372,10 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 	if merr != nil {
 		return nil, merr
 	}
-	if caption == m.caption && r.str("caption") == m.source && sameMarkup(mk, m.markup) {
+	if caption == m.caption && source == m.source && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.caption, m.source = caption, r.str("caption")
+	m.caption, m.source = caption, source
 	m.markup = mk
 	return s.editedLocked(m), nil
 }
