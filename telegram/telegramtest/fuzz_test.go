@@ -82,15 +82,23 @@ func FuzzParseEntities(f *testing.F) {
 	})
 }
 
+// startedUser is a new user of s named name (language "en") who has sent the bot start, a
+// /start message; a send that fails fails tb.
+func startedUser(tb testing.TB, s *Server, name, start string) *User {
+	tb.Helper()
+	u := s.NewUser(name, "en")
+	if _, err := u.Send(u.ID(), start); err != nil {
+		tb.Fatal(err)
+	}
+	return u
+}
+
 // FuzzServeHTTP sends arbitrary requests: the server never panics and always
 // answers a JSON body whose error_code equals the HTTP status.
 func FuzzServeHTTP(f *testing.F) {
 	s := New()
 	defer s.Close()
-	u := s.NewUser("Fuzz", "en")
-	if _, err := u.Send(u.ID(), "/start"); err != nil {
-		f.Fatal(err)
-	}
+	u := startedUser(f, s, "Fuzz", "/start")
 	g := s.NewGroup("g", u)
 	if _, err := u.InlineQuery("q"); err != nil {
 		f.Fatal(err)
@@ -269,10 +277,7 @@ func (c inProcess) Do(r *http.Request) (*http.Response, error) {
 func FuzzLibraryRoundTrip(f *testing.F) {
 	s := New()
 	defer s.Close()
-	u := s.NewUser("Fuzz", "en")
-	if _, err := u.Send(u.ID(), "/start"); err != nil {
-		f.Fatal(err)
-	}
+	u := startedUser(f, s, "Fuzz", "/start")
 	c, err := bot.New(s.Token(), bot.WithServerURL("http://fake.invalid"), bot.WithSkipGetMe(),
 		bot.WithHTTPClient(time.Minute, inProcess{s}))
 	if err != nil {

@@ -81,6 +81,16 @@ func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegra
 	return u
 }
 
+// startedAlice starts a fake with opts, and returns it with a client of it, a guard context
+// and a user Alice (language "en") who has started the bot, as started makes her.
+func startedAlice(t *testing.T, opts ...telegramtest.Option) (*telegramtest.Server, *bot.Bot, context.Context, *telegramtest.User) {
+	t.Helper()
+	srv := telegramtest.Start(t, opts...)
+	b := client(t, srv)
+	ctx := guard(t)
+	return srv, b, ctx, started(t, srv, "Alice", "en")
+}
+
 // drain confirms every queued update with a raw getUpdates.
 func drain(t *testing.T, srv *telegramtest.Server) []map[string]json.RawMessage {
 	t.Helper()
@@ -104,18 +114,27 @@ func raw(t *testing.T, srv *telegramtest.Server, method string, params url.Value
 	return rawToken(t, srv, srv.Token(), method, params)
 }
 
+// rawToken posts a URL-encoded request with token in place of srv's and returns the
+// status and body.
 func rawToken(t *testing.T, srv *telegramtest.Server, token, method string, params url.Values) (int, []byte) {
 	t.Helper()
-	resp, err := http.PostForm(srv.URL()+"/bot"+token+"/"+method, params)
+	return post(t, srv, token, method, "application/x-www-form-urlencoded", strings.NewReader(params.Encode()))
+}
+
+// post sends body, of type contentType, to method with token and returns the status and
+// body of the answer; a request that gets no answer fails the test.
+func post(t *testing.T, srv *telegramtest.Server, token, method, contentType string, body io.Reader) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(srv.URL()+"/bot"+token+"/"+method, contentType, body)
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	reply, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
-	return resp.StatusCode, body
+	return resp.StatusCode, reply
 }
 
 func mustDecodeResult(t *testing.T, body []byte, dst any) {

@@ -201,29 +201,27 @@ func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
 	btn.IconCustomEmojiID, btn.Style = b.IconCustomEmojiID, b.Style
 	btn.CopyText, btn.Pay = b.CopyText, b.Pay // an empty copy_text is none
 	rare := 0                                 // the actions that are objects
-	if present(b.SwitchInlineQueryChosenChat) {
-		rare++
-		var c models.SwitchInlineQueryChosenChat
-		_ = json.Unmarshal(b.SwitchInlineQueryChosenChat, &c)
-		btn.SwitchInlineQueryChosenChat = &c
-	}
-	if present(b.WebApp) {
-		rare++
-		var w models.WebAppInfo
-		_ = json.Unmarshal(b.WebApp, &w)
-		btn.WebApp = &w
-	}
-	if present(b.LoginURL) {
-		rare++
-		var l models.LoginURL
-		_ = json.Unmarshal(b.LoginURL, &l)
-		btn.LoginURL = &l
-	}
+	btn.SwitchInlineQueryChosenChat = rareObject[models.SwitchInlineQueryChosenChat](b.SwitchInlineQueryChosenChat, &rare)
+	btn.WebApp = rareObject[models.WebAppInfo](b.WebApp, &rare)
+	btn.LoginURL = rareObject[models.LoginURL](b.LoginURL, &rare)
 	if present(b.CallbackGame) {
 		rare++
 		btn.CallbackGame = &models.CallbackGame{}
 	}
 	return checkButton(btn, h, rare)
+}
+
+// rareObject is the button action raw, one whose value is an object, decoded into a new T
+// (a decoding error is ignored: what decoded stays) and counted in rare; it is nil, and
+// rare unchanged, when raw is absent or null.
+func rareObject[T any](raw json.RawMessage, rare *int) *T {
+	if !present(raw) {
+		return nil
+	}
+	*rare++
+	var v T
+	_ = json.Unmarshal(raw, &v)
+	return &v
 }
 
 // has tells which of a button's plain fields were present (an empty string counts).

@@ -15,10 +15,7 @@ import (
 func TestMessageJSON(t *testing.T) {
 	s := New()
 	defer s.Close()
-	u := s.NewUser("Al<i>ce & \"Bob\"", "en")
-	if _, err := u.Send(u.ID(), "/start x"); err != nil {
-		t.Fatal(err)
-	}
+	u := startedUser(t, s, "Al<i>ce & \"Bob\"", "/start x")
 	g := s.NewGroup("Группа <1>", u)
 	s.mu.Lock()
 	defer s.mu.Unlock()

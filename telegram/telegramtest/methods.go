@@ -94,6 +94,19 @@ func (s *Server) canSendLocked(c *chatState) *apiError {
 	return nil
 }
 
+// sendChatLocked resolves chat_id as chatLocked does and checks, as canSendLocked does, that
+// the bot may post into that chat: what every method that sends into a chat checks first.
+func (s *Server) sendChatLocked(r *request) (*chatState, *apiError) {
+	c, err := s.chatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.canSendLocked(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 func (s *Server) nowUnix() int { return int(s.cfg.now().Unix()) }
 
 // addMessageLocked appends m to chat c, giving it the next id.
@@ -152,17 +165,29 @@ func (s *Server) messageJSONLocked(m *msgState) json.RawMessage {
 // before they take the server's lock, and report those errors in Telegram's order, after
 // the checks of the chat and message.
 
+// formattedText is the request's text as sent and as the chat shows it (formatted by
+// parse_mode), with formatText's error for a message text that is malformed or too long.
+func (r *request) formattedText() (source, visible string, err *apiError) {
+	source = r.str("text")
+	visible, err = formatText(source, r.str("parse_mode"), MaxTextLen, "message is too long")
+	return source, visible, err
+}
+
+// formattedCaption is the request's caption as sent and as the chat shows it (formatted by
+// parse_mode), with formatText's error for a caption that is malformed or too long.
+func (r *request) formattedCaption() (source, visible string, err *apiError) {
+	source = r.str("caption")
+	visible, err = formatText(source, r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	return source, visible, err
+}
+
 func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
-	text := r.str("text")
-	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	text, visible, ferr := r.formattedText()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
+	c, err := s.sendChatLocked(r)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(text) == "" {
@@ -226,15 +251,12 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 }
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
-	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	source, caption, ferr := r.formattedCaption()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
+	c, err := s.sendChatLocked(r)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
 		return nil, err
 	}
 	if ferr != nil {
@@ -248,7 +270,7 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 		return nil, err
 	}
 	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, caption: caption, source: r.str("caption"), photo: photo, markup: mk,
+		from: s.botUser.ID, fromBot: true, caption: caption, source: source, photo: photo, markup: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -304,8 +326,7 @@ func (s *Server) editedLocked(m *msgState) any {
 }
 
 func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
-	text := r.str("text")
-	visible, ferr := formatText(text, r.str("parse_mode"), MaxTextLen, "message is too long")
+	text, visible, ferr := r.formattedText()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -334,7 +355,7 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 }
 
 func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
-	caption, ferr := formatText(r.str("caption"), r.str("parse_mode"), MaxCaptionLen, "message caption is too long")
+	source, caption, ferr := r.formattedCaption()
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -351,10 +372,10 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 	if merr != nil {
 		return nil, merr
 	}
-	if caption == m.caption && r.str("caption") == m.source && sameMarkup(mk, m.markup) {
+	if caption == m.caption && source == m.source && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.caption, m.source = caption, r.str("caption")
+	m.caption, m.source = caption, source
 	m.markup = mk
 	return s.editedLocked(m), nil
 }
@@ -553,11 +574,7 @@ func parseInlineResult(raw json.RawMessage) (InlineResult, *apiError) {
 func (s *Server) sendChatAction(_ context.Context, r *request) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.chatLocked(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.canSendLocked(c); err != nil {
+	if _, err := s.sendChatLocked(r); err != nil {
 		return nil, err
 	}
 	if r.str("action") == "" {
@@ -605,18 +622,21 @@ func (s *Server) getChatMember(_ context.Context, r *request) (any, *apiError) {
 
 var commandRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
 
-func scopeOf(r *request) (string, *apiError) {
-	raw := r.str("scope")
-	if raw == "" {
-		return "default", nil
+// commandsKeyOf is the key in the server's command lists that the request's scope (the
+// default scope when there is none) and language_code name; it fails as Telegram does on a
+// scope that is not a BotCommandScope object.
+func commandsKeyOf(r *request) (string, *apiError) {
+	scope := "default"
+	if raw := r.str("scope"); raw != "" {
+		var sc struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(raw), &sc); err != nil || sc.Type == "" {
+			return "", badRequest("can't parse BotCommandScope JSON object")
+		}
+		scope = sc.Type
 	}
-	var sc struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal([]byte(raw), &sc); err != nil || sc.Type == "" {
-		return "", badRequest("can't parse BotCommandScope JSON object")
-	}
-	return sc.Type, nil
+	return commandsKey(scope, r.str("language_code")), nil
 }
 
 func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
@@ -635,40 +655,41 @@ func (s *Server) setMyCommands(_ context.Context, r *request) (any, *apiError) {
 			return nil, badRequest("BOT_COMMAND_DESCRIPTION_INVALID")
 		}
 	}
-	scope, err := scopeOf(r)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.st.commands[commandsKey(scope, r.str("language_code"))] = cmds
-	s.st.nextSeq()
-	return true, nil
+	return s.withCommandsLocked(r, func(key string) any {
+		s.st.commands[key] = cmds
+		s.st.nextSeq()
+		return true
+	})
 }
 
 func (s *Server) getMyCommands(_ context.Context, r *request) (any, *apiError) {
-	scope, err := scopeOf(r)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cmds := s.st.commands[commandsKey(scope, r.str("language_code"))]
-	if cmds == nil {
-		cmds = []models.BotCommand{}
-	}
-	return cmds, nil
+	return s.withCommandsLocked(r, func(key string) any {
+		cmds := s.st.commands[key]
+		if cmds == nil {
+			cmds = []models.BotCommand{}
+		}
+		return cmds
+	})
 }
 
 func (s *Server) deleteMyCommands(_ context.Context, r *request) (any, *apiError) {
-	scope, err := scopeOf(r)
+	return s.withCommandsLocked(r, func(key string) any {
+		delete(s.st.commands, key)
+		return true
+	})
+}
+
+// withCommandsLocked runs fn, under the server's lock, on the key of the command list that
+// the request's scope and language_code name, and answers fn's result; a scope that does
+// not parse is answered with commandsKeyOf's error before the lock is taken.
+func (s *Server) withCommandsLocked(r *request, fn func(key string) any) (any, *apiError) {
+	key, err := commandsKeyOf(r)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.st.commands, commandsKey(scope, r.str("language_code")))
-	return true, nil
+	return fn(key), nil
 }
 
 var secretRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
@@ -695,25 +716,27 @@ func (s *Server) setWebhook(ctx context.Context, r *request) (any, *apiError) {
 	if r.has("allowed_updates") {
 		s.st.allowed = allowed
 	}
-	if r.bool("drop_pending_updates") {
-		s.st.updates = nil
-	}
-	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = raw, secret, 0
-	s.st.nextSeq()
-	s.st.fire(updatesKey)
+	s.pointWebhookLocked(r, raw, secret)
 	return true, nil
 }
 
 func (s *Server) deleteWebhook(_ context.Context, r *request) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pointWebhookLocked(r, "", "")
+	return true, nil
+}
+
+// pointWebhookLocked sends updates to the webhook at to with secret (to "" turns the
+// webhook off, so updates wait for getUpdates), starting its count of failed attempts
+// afresh; it drops the queued updates when the request's drop_pending_updates asks for it.
+func (s *Server) pointWebhookLocked(r *request, to, secret string) {
 	if r.bool("drop_pending_updates") {
 		s.st.updates = nil
 	}
-	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = "", "", 0
+	s.st.webhook.url, s.st.webhook.secret, s.st.webhook.attempts = to, secret, 0
 	s.st.nextSeq()
 	s.st.fire(updatesKey)
-	return true, nil
 }
 
 func (s *Server) getWebhookInfo(_ context.Context, _ *request) (any, *apiError) {

@@ -212,10 +212,7 @@ func TestChatsAndPrivacy(t *testing.T) {
 }
 
 func TestCallbackQueries(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: keyboard(2, 2)})
 	if err != nil {
 		t.Fatal(err)
@@ -289,10 +286,7 @@ func TestCallbackQueries(t *testing.T) {
 }
 
 func TestEdits(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "turn: black", ReplyMarkup: keyboard(1, 2)})
 	if err != nil {
 		t.Fatal(err)
@@ -334,10 +328,7 @@ func TestEdits(t *testing.T) {
 }
 
 func TestPhotos(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	img := pngBytes(t, 64, 48)
 	m, err := b.SendPhoto(ctx, &bot.SendPhotoParams{ChatID: u.ID(), Caption: "10×10",
 		Photo: &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(img)}, ReplyMarkup: keyboard(2, 3)})
@@ -761,10 +752,7 @@ func TestWebhookWithLibraryHandler(t *testing.T) {
 }
 
 func TestFailNext(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	srv.FailNext("sendMessage", 1, http.StatusTooManyRequests, 7)
 	_, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "x"})
 	var tooMany *bot.TooManyRequestsError
@@ -868,10 +856,7 @@ func TestAllowedUpdatesBlockTTLAndJSONBodies(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Unix(1_800_000_000, 0)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	srv := telegramtest.Start(t, telegramtest.WithClock(clock), telegramtest.WithCallbackTTL(15*time.Second))
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(clock), telegramtest.WithCallbackTTL(15*time.Second))
 
 	// allowed_updates given to getUpdates filters later updates.
 	if status, body := raw(t, srv, "getUpdates", url.Values{"allowed_updates": {`["message"]`}}); status != 200 {

@@ -237,22 +237,30 @@ func isWordRune(r rune) bool {
 // deep-links to this bot (t.me/<bot>?start=PAYLOAD) sends "/start PAYLOAD" in
 // the user's private chat and returns "". Other buttons are an error.
 func (u *User) Press(m Message, label string) (string, error) {
-	s := u.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ms, err := s.visibleMessageLocked(u, m)
-	if err != nil {
-		return "", err
-	}
-	b, _, _, err := findButton(ms.markup, label)
-	if err != nil {
-		return "", fmt.Errorf("telegramtest: message %s: %w", describe(ms), err)
-	}
-	return s.pressLocked(u, ms, b)
+	return u.pressPicked(m, func(ms *msgState) (models.InlineKeyboardButton, error) {
+		b, _, _, err := findButton(ms.markup, label)
+		if err != nil {
+			return b, fmt.Errorf("telegramtest: message %s: %w", describe(ms), err)
+		}
+		return b, nil
+	})
 }
 
 // PressAt taps the button in row row and column col (from 0) of m's current keyboard.
 func (u *User) PressAt(m Message, row, col int) (string, error) {
+	return u.pressPicked(m, func(ms *msgState) (models.InlineKeyboardButton, error) {
+		b, ok := ms.peek().ButtonAt(row, col)
+		if !ok {
+			return b, fmt.Errorf("telegramtest: message %s has no button at row %d, column %d", describe(ms), row, col)
+		}
+		return b, nil
+	})
+}
+
+// pressPicked taps, as u, the button that pick chooses in the current keyboard of the
+// message m names, once u is found to see that message; pick runs under the server's lock
+// and its error is the tap's.
+func (u *User) pressPicked(m Message, pick func(ms *msgState) (models.InlineKeyboardButton, error)) (string, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -260,9 +268,9 @@ func (u *User) PressAt(m Message, row, col int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, ok := ms.peek().ButtonAt(row, col)
-	if !ok {
-		return "", fmt.Errorf("telegramtest: message %s has no button at row %d, column %d", describe(ms), row, col)
+	b, err := pick(ms)
+	if err != nil {
+		return "", err
 	}
 	return s.pressLocked(u, ms, b)
 }

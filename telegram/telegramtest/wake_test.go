@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -70,10 +68,7 @@ func TestWaitChatWokenOnlyByItsChat(t *testing.T) {
 
 // TestWaitChatSeesEditsAndDeletes checks that edits and deletions wake a WaitChat.
 func TestWaitChatSeesEditsAndDeletes(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "v1", ReplyMarkup: keyboard(1, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -108,10 +103,7 @@ func TestWaitChatSeesEditsAndDeletes(t *testing.T) {
 
 // TestPeekAndMessagesSince checks the cheap readers against Message and Messages.
 func TestPeekAndMessagesSince(t *testing.T) {
-	srv := telegramtest.Start(t)
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t)
 	var ids []int
 	for i := range 4 {
 		sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "m" + strconv.Itoa(i), ReplyMarkup: keyboard(2, 2)})
@@ -154,10 +146,7 @@ func TestPeekAndMessagesSince(t *testing.T) {
 // TestCallbackAnswerTime checks that an answer carries the server clock's time.
 func TestCallbackAnswerTime(t *testing.T) {
 	at := time.Unix(1_800_000_123, 0)
-	srv := telegramtest.Start(t, telegramtest.WithClock(func() time.Time { return at }))
-	b := client(t, srv)
-	ctx := guard(t)
-	u := started(t, srv, "Alice", "en")
+	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(func() time.Time { return at }))
 	if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: keyboard(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
@@ -204,16 +193,8 @@ func TestJSONBodyWithKeyboardObject(t *testing.T) {
 	wantErr(t, errors.New(string(reply)), "BUTTON_DATA_INVALID")
 }
 
+// postJSON posts body as a JSON request and returns the status and body.
 func postJSON(t *testing.T, srv *telegramtest.Server, method, body string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Post(srv.URL()+"/bot"+srv.Token()+"/"+method, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	return resp.StatusCode, reply
+	return post(t, srv, srv.Token(), method, "application/json", strings.NewReader(body))
 }
