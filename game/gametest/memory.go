@@ -110,14 +110,9 @@ var errUnreadable = fmt.Errorf("%w: the record does not decode", game.ErrInvalid
 
 func (m *Memory) now() time.Time { return m.opt.Now() }
 
+// ttlFor is how long a game with status st lives after a write, by the options' lifetimes.
 func (m *Memory) ttlFor(st game.Status) time.Duration {
-	switch st {
-	case game.StatusLobby:
-		return m.opt.LobbyTTL
-	case game.StatusFinished:
-		return m.opt.FinishedTTL
-	}
-	return m.opt.IdleTTL
+	return game.Lifetimes{Lobby: m.opt.LobbyTTL, Finished: m.opt.FinishedTTL, Idle: m.opt.IdleTTL}.Of(st)
 }
 
 // live returns the record of id unless it is missing or expired. m.mu is held.
