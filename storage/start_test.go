@@ -80,6 +80,16 @@ func newInvite(t *testing.T, s *storage.Store) (lobby, join *game.Game) {
 	return lobby, join
 }
 
+// newInviteInTheWay is newInvite with the joiner's chat (2) bound to another game in play,
+// inTheWay: the start of the tests of a JoinGame that the joiner's chat refuses.
+func newInviteInTheWay(t *testing.T, s *storage.Store) (lobby, join, inTheWay *game.Game) {
+	t.Helper()
+	lobby, join = newInvite(t, s)
+	inTheWay = sampleGame(0)
+	startIn(t, s, inTheWay, 2)
+	return lobby, join, inTheWay
+}
+
 // wantJoinRefused checks that a refused JoinGame of join left its lobby as newInvite made it
 // (stored and the caller's copy at version 1) and bound no chat of the creator's.
 func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *game.Game) {
@@ -349,9 +359,7 @@ func TestStartAndJoinRetried(t *testing.T) {
 func TestJoinGame(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	lobby, join := newInvite(t, s)
-	busy := sampleGame(0)
-	startIn(t, s, busy, 2)
+	lobby, join, busy := newInviteInTheWay(t, s)
 	var be *game.BusyError
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); !errors.As(err, &be) || be.ChatID != 2 {
 		t.Fatalf("JoinGame with the joiner's chat busy = %v, want a BusyError for chat 2", err)
