@@ -262,37 +262,30 @@ func TestStartGameRace(t *testing.T) {
 	s := storagetest.New(t)
 	const n = 50
 	var (
-		wg       sync.WaitGroup
 		mu       sync.Mutex
 		won      []string
 		busy     int
-		start    = make(chan struct{})
 		chats    = []int64{900, 901}
 		reversed = []int64{901, 900}
 	)
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			g := sampleGame(0)
-			h := game.Hosting{Chats: chats}
-			if i%2 == 1 {
-				h.Chats = reversed
-			}
-			_, err := s.StartGame(ctx, g, h)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				won = append(won, g.ID)
-			case errors.Is(err, game.ErrChatBusy):
-				busy++
-			default:
-				t.Error(err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) {
+		g := sampleGame(0)
+		h := game.Hosting{Chats: chats}
+		if i%2 == 1 {
+			h.Chats = reversed
+		}
+		_, err := s.StartGame(ctx, g, h)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			won = append(won, g.ID)
+		case errors.Is(err, game.ErrChatBusy):
+			busy++
+		default:
+			t.Error(err)
+		}
+	})
 	if len(won) != 1 || busy != n-1 {
 		t.Fatalf("%d concurrent starts in chats %v: %d won, %d busy; want 1 and %d", n, chats, len(won), busy, n-1)
 	}
