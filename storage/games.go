@@ -253,15 +253,7 @@ func (s *Store) bindingKeys(g *game.Game, via ...game.MessageRef) []string {
 	if g == nil {
 		return out
 	}
-	chat(g.ChatID)
-	inline(g.InlineID)
-	for _, p := range g.Players {
-		chat(p.ChatID)
-	}
-	for _, b := range g.Boards {
-		chat(b.ChatID)
-		inline(b.InlineID)
-	}
+	g.Places(chat, inline)
 	return out
 }
 

@@ -302,15 +302,7 @@ func (m *Memory) store(c *game.Game) {
 			m.inlines[id] = binding{id: c.ID, expires: exp}
 		}
 	}
-	refresh(c.ChatID)
-	refreshInline(c.InlineID)
-	for _, p := range c.Players {
-		refresh(p.ChatID)
-	}
-	for _, b := range c.Boards {
-		refresh(b.ChatID)
-		refreshInline(b.InlineID)
-	}
+	c.Places(refresh, refreshInline)
 }
 
 // UpdateGame stores g with a compare-and-set on g.Version, as game.Store documents.
