@@ -214,11 +214,7 @@ func (s *Service) think(ctx context.Context, user int64, search func(context.Con
 // game between people and ErrNothingToUndo before the user's first move.
 func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int) (*Snapshot, error) {
 	return retry(func() (*Snapshot, error) {
-		st, err := s.load(ctx, gameID)
-		if err != nil {
-			return nil, err
-		}
-		side, err := s.checkPlayer(st, userID)
+		st, side, err := s.loadPlayer(ctx, gameID, userID)
 		if err != nil {
 			return nil, err
 		}
@@ -258,11 +254,7 @@ func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int
 // search and returns its answer (ErrBusy when ctx ends first, or when another Service sharing
 // the store is searching the same hint).
 func (s *Service) Hint(ctx context.Context, gameID string, userID int64) (engine.Square, error) {
-	st, err := s.load(ctx, gameID)
-	if err != nil {
-		return engine.Pass, err
-	}
-	side, err := s.checkPlayer(st, userID)
+	st, side, err := s.loadPlayer(ctx, gameID, userID)
 	if err != nil {
 		return engine.Pass, err
 	}

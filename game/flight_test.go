@@ -21,6 +21,15 @@ func (e *env) newService(m *gametest.GatedMover) *game.Service {
 	return svc
 }
 
+// gatedAIGame starts alice's 8×8 game against the AI at level, in chat, with alice playing
+// color, on a new Service (newService) whose searches wait for the returned GatedMover.
+func (e *env) gatedAIGame(chat int64, level int, color game.Choice) (*gametest.GatedMover, *game.Service, *game.Snapshot) {
+	e.t.Helper()
+	m := gametest.NewGatedMover()
+	svc := e.newService(m)
+	return m, svc, e.ok(svc.NewAIGame(e.ctx, alice, chat, 8, level, color))
+}
+
 type reply struct {
 	r   *game.Snapshot
 	err error
@@ -78,9 +87,7 @@ func flood(t *testing.T, svc *game.Service, m *gametest.GatedMover, id string, n
 // and the one search's move is played once.
 func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := gametest.NewGatedMover()
-	svc := e.newService(m)
-	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 6, game.ChooseWhite))
+	m, svc, g := e.gatedAIGame(alice.ChatID, 6, game.ChooseWhite)
 	lead, first := e.leadSearch(svc, m, g.Game.ID)
 
 	flood(t, svc, m, g.Game.ID, 20)
@@ -128,9 +135,7 @@ func TestTwoServicesSearchAPositionOnce(t *testing.T) {
 // answer: one hint search per position at a time.
 func TestHintJoinsTheSearchInFlight(t *testing.T) {
 	e := newEnv(t)
-	m := gametest.NewGatedMover()
-	svc := e.newService(m)
-	g := e.ok(svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 1, game.ChooseBlack))
+	m, svc, g := e.gatedAIGame(alice.ChatID, 1, game.ChooseBlack)
 	const asks = 6
 	hints := make(chan engine.Square, asks)
 	ask := func() {
@@ -255,9 +260,7 @@ func TestDeadProcessLeaseExpires(t *testing.T) {
 // however many such writes come.
 func TestAIReplyDoesNotSearchAgainAfterABoardWrite(t *testing.T) {
 	e := newEnv(t)
-	m := gametest.NewGatedMover()
-	svc := e.newService(m)
-	g := e.ok(svc.NewAIGame(e.ctx, alice, group, 8, 6, game.ChooseWhite))
+	m, svc, g := e.gatedAIGame(group, 6, game.ChooseWhite)
 	lead, first := e.leadSearch(svc, m, g.Game.ID)
 	for i := range 3 {
 		if _, err := svc.AddBoard(e.ctx, g.Game.ID, game.MessageRef{ChatID: group, MessageID: 10 + i}); err != nil {

@@ -233,6 +233,22 @@ func (g *Game) Clone() *Game {
 	return &c
 }
 
+// Places calls chat with every chat and inline with every inline message ID that g names, in
+// this order: its own chat and inline message, its players' chats, then each board's chat and
+// inline message. These are where a store binds the game. Zero chats and empty IDs are passed
+// on too, and a place may come more than once: the callers skip what they do not keep.
+func (g *Game) Places(chat func(chatID int64), inline func(inlineID string)) {
+	chat(g.ChatID)
+	inline(g.InlineID)
+	for _, p := range g.Players {
+		chat(p.ChatID)
+	}
+	for _, b := range g.Boards {
+		chat(b.ChatID)
+		inline(b.InlineID)
+	}
+}
+
 // AIRecord counts one person's results against one AI level.
 type AIRecord struct {
 	Wins, Losses, Draws int

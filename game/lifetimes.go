@@ -17,3 +17,22 @@ const (
 	// finished game lives, so a result is never counted twice.
 	DefaultResultTTL = 2 * DefaultFinishedTTL
 )
+
+// Lifetimes are how long a store keeps a game record after each write, by the game's status.
+type Lifetimes struct {
+	Lobby    time.Duration // a lobby waiting for a second player
+	Finished time.Duration // a finished game
+	Idle     time.Duration // a game in play (any other status)
+}
+
+// Of returns how long a game with status st lives after a write: Lobby for a lobby, Finished
+// for a finished game and Idle for the rest, so every store expires games by the same rule.
+func (l Lifetimes) Of(st Status) time.Duration {
+	switch st {
+	case StatusLobby:
+		return l.Lobby
+	case StatusFinished:
+		return l.Finished
+	}
+	return l.Idle
+}

@@ -78,6 +78,19 @@ func (s *Service) move(ctx context.Context, gameID string, read *Game, userID in
 
 // checkPlayer checks that the game is in play and that userID plays in it, returning the
 // user's side.
+// loadPlayer loads the game gameID and checks, as checkPlayer does, that userID plays it and
+// that it is in play, returning the state and userID's side: the start of every step a player
+// takes. When only the check fails, the state comes back with its error, for a step (Resign)
+// that treats some refusals as a case of its own; when the load fails, it is nil.
+func (s *Service) loadPlayer(ctx context.Context, gameID string, userID int64) (*state, int, error) {
+	st, err := s.load(ctx, gameID)
+	if err != nil {
+		return nil, -1, err
+	}
+	side, err := s.checkPlayer(st, userID)
+	return st, side, err
+}
+
 func (s *Service) checkPlayer(st *state, userID int64) (int, error) {
 	switch st.g.Status {
 	case StatusLobby:
@@ -145,11 +158,7 @@ func (s *Service) end(ctx context.Context, st *state, o Outcome, why EndReason) 
 // result. Anyone else gets ErrNotYourGame; a finished game ErrGameOver.
 func (s *Service) Resign(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
 	return retry(func() (*Snapshot, error) {
-		st, err := s.load(ctx, gameID)
-		if err != nil {
-			return nil, err
-		}
-		side, err := s.checkPlayer(st, userID)
+		st, side, err := s.loadPlayer(ctx, gameID, userID)
 		if errors.Is(err, ErrNotStarted) {
 			return s.end(ctx, st, OutcomeNone, EndAbandoned)
 		}
@@ -166,11 +175,7 @@ func (s *Service) Resign(ctx context.Context, gameID string, userID int64) (*Sna
 // is the claimant's own turn, and as Move does for spectators and finished games.
 func (s *Service) ClaimIdle(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
 	return retry(func() (*Snapshot, error) {
-		st, err := s.load(ctx, gameID)
-		if err != nil {
-			return nil, err
-		}
-		side, err := s.checkPlayer(st, userID)
+		st, side, err := s.loadPlayer(ctx, gameID, userID)
 		if err != nil {
 			return nil, err
 		}

@@ -54,6 +54,24 @@ func (h *heldJobs) next() int64 {
 	return gametest.Receive(h.t, h.started, "no job started")
 }
 
+// occupy submits a search of user and returns once a job has started: with no job running
+// or waiting before, user's search holds a worker.
+func (h *heldJobs) occupy(user int64) {
+	h.t.Helper()
+	h.submit(user)
+	h.next()
+}
+
+// queue submits n searches of user and waits, failing with what, until n searches wait in the
+// pool (so it is called when none wait and every worker is busy).
+func (h *heldJobs) queue(user int64, n int, what string) {
+	h.t.Helper()
+	for range n {
+		h.submit(user)
+	}
+	gametest.Until(h.t, what, func() bool { return h.p.Waiting() == n })
+}
+
 // bStartsNext submits a search of user B behind the waiting searches, of which there are
 // waiting, and checks that B's is the one that starts when a running search ends.
 func (h *heldJobs) bStartsNext(waiting int) {
@@ -84,10 +102,7 @@ func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
 	h.submit(userA)
 	h.next()
 	h.next() // both workers run A's searches
-	for range 3 {
-		h.submit(userA)
-	}
-	gametest.Until(t, "three of A's searches wait", func() bool { return p.Waiting() == 3 })
+	h.queue(userA, 3, "three of A's searches wait")
 	h.bStartsNext(3)
 	// The rest run, A's in the order they came.
 	for range 4 {
@@ -106,12 +121,8 @@ func TestAIPoolSharesWorkersBetweenUsers(t *testing.T) {
 func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 	p := newPool(t, 1, 64)
 	h := newHeldJobs(t, p)
-	h.submit(userA)
-	h.next() // the only worker is busy
-	for range game.UserQueue {
-		h.submit(userA)
-	}
-	gametest.Until(t, "A's queue is full", func() bool { return p.Waiting() == game.UserQueue })
+	h.occupy(userA) // the only worker is busy
+	h.queue(userA, game.UserQueue, "A's queue is full")
 
 	ran := false
 	refused := make(chan error, 1)
@@ -136,11 +147,8 @@ func TestAIPoolBoundsEachUsersQueue(t *testing.T) {
 func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
 	p := newPool(t, 1, 2)
 	h := newHeldJobs(t, p)
-	h.submit(userA)
-	h.next()
-	h.submit(userA)
-	h.submit(userA)
-	gametest.Until(t, "the queue is full", func() bool { return p.Waiting() == 2 })
+	h.occupy(userA)
+	h.queue(userA, 2, "the queue is full")
 	h.bStartsNext(2)
 	for range 3 {
 		h.release <- struct{}{}
@@ -155,8 +163,7 @@ func TestAIPoolTakesEachUsersFirstSearch(t *testing.T) {
 func TestAIPoolDropsCancelledWaiters(t *testing.T) {
 	p := newPool(t, 1, 0)
 	h := newHeldJobs(t, p)
-	h.submit(userA)
-	h.next()
+	h.occupy(userA)
 	ctx, cancel := context.WithCancel(game.WithUser(context.Background(), userA))
 	errc := make(chan error, 1)
 	go func() { errc <- p.Do(ctx, func(context.Context) { t.Error("a cancelled search ran") }) }()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
+
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
@@ -13,11 +15,18 @@ import (
 
 // The expiry tests move the embedded server's clock (and the store's) forward.
 
+// newClocked returns a store on an embedded Redis of its own, that server, and advance, which
+// moves the server's clock and the store's (both from midnight, 29 November 2026) forward by
+// the same d, so records expire as the store's timestamps say.
+func newClocked(t *testing.T) (s *storage.Store, m *miniredis.Miniredis, advance func(d time.Duration)) {
+	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	s, m = storagetest.NewEmbedded(t, storage.Options{Now: func() time.Time { return now }})
+	return s, m, func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
+}
+
 func TestGameExpiry(t *testing.T) {
 	ctx := context.Background()
-	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	s, m := storagetest.NewEmbedded(t, storage.Options{Now: func() time.Time { return now }})
-	advance := func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
+	s, m, advance := newClocked(t)
 	alive := func(id string) bool {
 		_, err := s.Game(ctx, id)
 		if err != nil && !errors.Is(err, game.ErrNotFound) {
@@ -89,9 +98,7 @@ func TestGameExpiry(t *testing.T) {
 
 func TestQueueAndDedupeExpiry(t *testing.T) {
 	ctx := context.Background()
-	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	s, m := storagetest.NewEmbedded(t, storage.Options{Now: func() time.Time { return now }})
-	advance := func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
+	s, m, advance := newClocked(t)
 
 	if _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); err != nil {
 		t.Fatal(err)

@@ -80,14 +80,9 @@ func newID() string {
 	return string(b[:])
 }
 
+// ttlFor is how long a game with status st lives after a write, by the options' lifetimes.
 func (s *Store) ttlFor(st game.Status) time.Duration {
-	switch st {
-	case game.StatusLobby:
-		return s.opt.LobbyTTL
-	case game.StatusFinished:
-		return s.opt.FinishedTTL
-	}
-	return s.opt.IdleTTL
+	return game.Lifetimes{Lobby: s.opt.LobbyTTL, Finished: s.opt.FinishedTTL, Idle: s.opt.IdleTTL}.Of(st)
 }
 
 // Game returns the game with the given ID, or ErrNotFound; a record that does not decode gives
@@ -258,15 +253,7 @@ func (s *Store) bindingKeys(g *game.Game, via ...game.MessageRef) []string {
 	if g == nil {
 		return out
 	}
-	chat(g.ChatID)
-	inline(g.InlineID)
-	for _, p := range g.Players {
-		chat(p.ChatID)
-	}
-	for _, b := range g.Boards {
-		chat(b.ChatID)
-		inline(b.InlineID)
-	}
+	g.Places(chat, inline)
 	return out
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -156,40 +155,33 @@ func TestMoveRace(t *testing.T) {
 	}
 	const n = 100
 	var (
-		wg        sync.WaitGroup
-		start     = make(chan struct{})
 		conflicts atomic.Int64
 		wins      = make([]int64, n) // version each goroutine's move produced
 	)
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			for {
-				cur, err := s.Game(ctx, g.ID)
-				if err != nil {
-					t.Errorf("goroutine %d: Game: %v", i, err)
-					return
-				}
-				read := cur.Version
-				cur.Moves = append(cur.Moves, byte(i/16)<<4|byte(i%16))
-				err = s.UpdateGame(ctx, cur)
-				if err == nil {
-					wins[i] = cur.Version
-					if cur.Version != read+1 {
-						t.Errorf("goroutine %d: version %d after %d", i, cur.Version, read)
-					}
-					return
-				}
-				if !errors.Is(err, game.ErrConflict) {
-					t.Errorf("goroutine %d: UpdateGame: %v", i, err)
-					return
-				}
-				conflicts.Add(1)
+	atOnce(n, func(i int) {
+		for {
+			cur, err := s.Game(ctx, g.ID)
+			if err != nil {
+				t.Errorf("goroutine %d: Game: %v", i, err)
+				return
 			}
-		})
-	}
-	close(start)
-	wg.Wait()
+			read := cur.Version
+			cur.Moves = append(cur.Moves, byte(i/16)<<4|byte(i%16))
+			err = s.UpdateGame(ctx, cur)
+			if err == nil {
+				wins[i] = cur.Version
+				if cur.Version != read+1 {
+					t.Errorf("goroutine %d: version %d after %d", i, cur.Version, read)
+				}
+				return
+			}
+			if !errors.Is(err, game.ErrConflict) {
+				t.Errorf("goroutine %d: UpdateGame: %v", i, err)
+				return
+			}
+			conflicts.Add(1)
+		}
+	})
 
 	final, err := s.Game(ctx, g.ID)
 	if err != nil {
@@ -222,26 +214,19 @@ func TestOneWinnerPerVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 100
-	var wg sync.WaitGroup
 	var ok, conflict atomic.Int64
-	start := make(chan struct{})
-	for i := range n {
+	atOnce(n, func(i int) {
 		c := g.Clone()
 		c.Moves = []byte{byte(i%64/8<<4) | byte(i%8)}
-		wg.Go(func() {
-			<-start
-			switch err := s.UpdateGame(ctx, c); {
-			case err == nil:
-				ok.Add(1)
-			case errors.Is(err, game.ErrConflict):
-				conflict.Add(1)
-			default:
-				t.Error(err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
+		switch err := s.UpdateGame(ctx, c); {
+		case err == nil:
+			ok.Add(1)
+		case errors.Is(err, game.ErrConflict):
+			conflict.Add(1)
+		default:
+			t.Error(err)
+		}
+	})
 	if ok.Load() != 1 || conflict.Load() != n-1 {
 		t.Fatalf("%d winners, %d conflicts; want 1 and %d", ok.Load(), conflict.Load(), n-1)
 	}

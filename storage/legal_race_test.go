@@ -24,53 +24,46 @@ func TestLegalGameRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var (
-		wg              sync.WaitGroup
-		start           = make(chan struct{})
 		wins, conflicts atomic.Int64
 		mu              sync.Mutex
 		movesByVersion  = make(map[int64]byte) // the move each successful update added
 	)
-	for i := range 100 {
-		wg.Go(func() {
-			<-start
-			for n := 0; ; n++ {
-				cur, err := s.Game(ctx, g.ID)
-				if err != nil {
-					t.Errorf("goroutine %d: %v", i, err)
-					return
-				}
-				played, err := engine.Replay(8, squares(cur.Moves))
-				if err != nil {
-					t.Errorf("goroutine %d read an illegal game: %v", i, err)
-					return
-				}
-				legal := played.Position().LegalMoves()
-				if played.Over() {
-					return
-				}
-				if len(legal) == 0 { // a pass: the other side's moves
-					p, _, _ := played.Position().Play(engine.Pass)
-					legal = p.LegalMoves()
-				}
-				m := byte(legal[(i+n)%len(legal)])
-				cur.Moves = append(cur.Moves, m)
-				switch err := s.UpdateGame(ctx, cur); {
-				case err == nil:
-					wins.Add(1)
-					mu.Lock()
-					movesByVersion[cur.Version] = m
-					mu.Unlock()
-				case errors.Is(err, game.ErrConflict):
-					conflicts.Add(1)
-				default:
-					t.Errorf("goroutine %d: UpdateGame: %v", i, err)
-					return
-				}
+	atOnce(100, func(i int) {
+		for n := 0; ; n++ {
+			cur, err := s.Game(ctx, g.ID)
+			if err != nil {
+				t.Errorf("goroutine %d: %v", i, err)
+				return
 			}
-		})
-	}
-	close(start)
-	wg.Wait()
+			played, err := engine.Replay(8, squares(cur.Moves))
+			if err != nil {
+				t.Errorf("goroutine %d read an illegal game: %v", i, err)
+				return
+			}
+			legal := played.Position().LegalMoves()
+			if played.Over() {
+				return
+			}
+			if len(legal) == 0 { // a pass: the other side's moves
+				p, _, _ := played.Position().Play(engine.Pass)
+				legal = p.LegalMoves()
+			}
+			m := byte(legal[(i+n)%len(legal)])
+			cur.Moves = append(cur.Moves, m)
+			switch err := s.UpdateGame(ctx, cur); {
+			case err == nil:
+				wins.Add(1)
+				mu.Lock()
+				movesByVersion[cur.Version] = m
+				mu.Unlock()
+			case errors.Is(err, game.ErrConflict):
+				conflicts.Add(1)
+			default:
+				t.Errorf("goroutine %d: UpdateGame: %v", i, err)
+				return
+			}
+		}
+	})
 
 	final, err := s.Game(ctx, g.ID)
 	if err != nil {

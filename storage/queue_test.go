@@ -66,33 +66,26 @@ func TestEnqueueRace(t *testing.T) {
 	var (
 		mu      sync.Mutex
 		partner = make(map[int64]int64)
-		wg      sync.WaitGroup
-		start   = make(chan struct{})
 	)
-	for i := range n {
+	atOnce(n, func(i int) {
 		w := game.Waiter{UserID: int64(1000 + i), ChatID: int64(1000 + i)}
-		wg.Go(func() {
-			<-start
-			opp, err := s.Enqueue(ctx, 8, w)
-			if err != nil {
-				t.Error(err)
-				return
+		opp, err := s.Enqueue(ctx, 8, w)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if opp == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, id := range []int64{w.UserID, opp.UserID} {
+			if _, dup := partner[id]; dup {
+				t.Errorf("user %d paired twice", id)
 			}
-			if opp == nil {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, id := range []int64{w.UserID, opp.UserID} {
-				if _, dup := partner[id]; dup {
-					t.Errorf("user %d paired twice", id)
-				}
-			}
-			partner[w.UserID], partner[opp.UserID] = opp.UserID, w.UserID
-		})
-	}
-	close(start)
-	wg.Wait()
+		}
+		partner[w.UserID], partner[opp.UserID] = opp.UserID, w.UserID
+	})
 	if len(partner) != n {
 		t.Fatalf("%d of %d people paired", len(partner), n)
 	}

@@ -142,9 +142,7 @@ func TestStartGameUnreadableBody(t *testing.T) {
 func TestJoinGameUnreadableInTheWay(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	lobby, join := newInvite(t, s)
-	old := sampleGame(0)
-	startIn(t, s, old, 2)
+	lobby, join, old := newInviteInTheWay(t, s)
 	plant(t, s, old.ID, headerless["short"])
 	wantCorrupt(t, "JoinGame with the joiner's chat on an unreadable game", s.JoinGame(ctx, join, []int64{1, 2}), old.ID)
 	wantJoinRefused(t, s, lobby, join)

@@ -80,6 +80,16 @@ func newInvite(t *testing.T, s *storage.Store) (lobby, join *game.Game) {
 	return lobby, join
 }
 
+// newInviteInTheWay is newInvite with the joiner's chat (2) bound to another game in play,
+// inTheWay: the start of the tests of a JoinGame that the joiner's chat refuses.
+func newInviteInTheWay(t *testing.T, s *storage.Store) (lobby, join, inTheWay *game.Game) {
+	t.Helper()
+	lobby, join = newInvite(t, s)
+	inTheWay = sampleGame(0)
+	startIn(t, s, inTheWay, 2)
+	return lobby, join, inTheWay
+}
+
 // wantJoinRefused checks that a refused JoinGame of join left its lobby as newInvite made it
 // (stored and the caller's copy at version 1) and bound no chat of the creator's.
 func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *game.Game) {
@@ -252,37 +262,30 @@ func TestStartGameRace(t *testing.T) {
 	s := storagetest.New(t)
 	const n = 50
 	var (
-		wg       sync.WaitGroup
 		mu       sync.Mutex
 		won      []string
 		busy     int
-		start    = make(chan struct{})
 		chats    = []int64{900, 901}
 		reversed = []int64{901, 900}
 	)
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			g := sampleGame(0)
-			h := game.Hosting{Chats: chats}
-			if i%2 == 1 {
-				h.Chats = reversed
-			}
-			_, err := s.StartGame(ctx, g, h)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				won = append(won, g.ID)
-			case errors.Is(err, game.ErrChatBusy):
-				busy++
-			default:
-				t.Error(err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) {
+		g := sampleGame(0)
+		h := game.Hosting{Chats: chats}
+		if i%2 == 1 {
+			h.Chats = reversed
+		}
+		_, err := s.StartGame(ctx, g, h)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			won = append(won, g.ID)
+		case errors.Is(err, game.ErrChatBusy):
+			busy++
+		default:
+			t.Error(err)
+		}
+	})
 	if len(won) != 1 || busy != n-1 {
 		t.Fatalf("%d concurrent starts in chats %v: %d won, %d busy; want 1 and %d", n, chats, len(won), busy, n-1)
 	}
@@ -349,9 +352,7 @@ func TestStartAndJoinRetried(t *testing.T) {
 func TestJoinGame(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
-	lobby, join := newInvite(t, s)
-	busy := sampleGame(0)
-	startIn(t, s, busy, 2)
+	lobby, join, busy := newInviteInTheWay(t, s)
 	var be *game.BusyError
 	if err := s.JoinGame(ctx, join, []int64{1, 2}); !errors.As(err, &be) || be.ChatID != 2 {
 		t.Fatalf("JoinGame with the joiner's chat busy = %v, want a BusyError for chat 2", err)

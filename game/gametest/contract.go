@@ -62,6 +62,22 @@ func mustStart(t *testing.T, s game.Store, g *game.Game, h game.Hosting) {
 	}
 }
 
+// race runs op(0) … op(n-1) in n goroutines at once, waits for all of them, and returns their
+// errors by index: the start of every racing test of the contract.
+func race(n int, op func(i int) error) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = op(i)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
 func wantCode(t *testing.T, what string, err error, want error) {
 	t.Helper()
 	if !errors.Is(err, want) {
@@ -128,18 +144,11 @@ func testRacingUpdates(t *testing.T, s game.Store) {
 	g := playingGame(-100)
 	mustStart(t, s, g, game.Hosting{Chats: []int64{-100}})
 	const n = 8
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := g.Clone()
-			c.Moves = append(c.Moves, byte(0x40+i))
-			errs[i] = s.UpdateGame(bg, c)
-		}()
-	}
-	wg.Wait()
+	errs := race(n, func(i int) error {
+		c := g.Clone()
+		c.Moves = append(c.Moves, byte(0x40+i))
+		return s.UpdateGame(bg, c)
+	})
 	won := 0
 	for _, err := range errs {
 		switch {
@@ -187,19 +196,13 @@ func testOneGamePerChat(t *testing.T, s game.Store) {
 
 func testRacingStarts(t *testing.T, s game.Store) {
 	const n = 8
-	var wg sync.WaitGroup
 	ids := make([]string, n)
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := playingGame(-100)
-			_, errs[i] = s.StartGame(bg, g, game.Hosting{Chats: []int64{-100}})
-			ids[i] = g.ID
-		}()
-	}
-	wg.Wait()
+	errs := race(n, func(i int) error {
+		g := playingGame(-100)
+		_, err := s.StartGame(bg, g, game.Hosting{Chats: []int64{-100}})
+		ids[i] = g.ID
+		return err
+	})
 	var winner string
 	for i, err := range errs {
 		switch {
@@ -258,19 +261,12 @@ func testRacingJoins(t *testing.T, s game.Store) {
 	lobby := lobbyGame(1)
 	mustStart(t, s, lobby, game.Hosting{})
 	const n = 6
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			j := lobby.Clone()
-			user := int64(10 + i)
-			j.Status, j.Players[1] = game.StatusPlaying, game.Player{UserID: user, ChatID: user}
-			errs[i] = s.JoinGame(bg, j, []int64{1, user})
-		}()
-	}
-	wg.Wait()
+	errs := race(n, func(i int) error {
+		j := lobby.Clone()
+		user := int64(10 + i)
+		j.Status, j.Players[1] = game.StatusPlaying, game.Player{UserID: user, ChatID: user}
+		return s.JoinGame(bg, j, []int64{1, user})
+	})
 	var joined []int64
 	for i, err := range errs {
 		switch {
@@ -429,21 +425,18 @@ func testQueue(t *testing.T, s game.Store) {
 
 func testRacingEnqueues(t *testing.T, s game.Store) {
 	const n = 10
-	var wg sync.WaitGroup
 	got := make([]*game.Waiter, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			u := int64(100 + i)
-			opp, err := s.Enqueue(bg, 8, game.Waiter{UserID: u, ChatID: u})
-			if err != nil {
-				t.Error(err)
-			}
-			got[i] = opp
-		}()
+	errs := race(n, func(i int) error {
+		u := int64(100 + i)
+		opp, err := s.Enqueue(bg, 8, game.Waiter{UserID: u, ChatID: u})
+		got[i] = opp
+		return err
+	})
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
 	}
-	wg.Wait()
 	taken := map[int64]int64{}
 	for i, opp := range got {
 		if opp == nil {

@@ -110,14 +110,9 @@ var errUnreadable = fmt.Errorf("%w: the record does not decode", game.ErrInvalid
 
 func (m *Memory) now() time.Time { return m.opt.Now() }
 
+// ttlFor is how long a game with status st lives after a write, by the options' lifetimes.
 func (m *Memory) ttlFor(st game.Status) time.Duration {
-	switch st {
-	case game.StatusLobby:
-		return m.opt.LobbyTTL
-	case game.StatusFinished:
-		return m.opt.FinishedTTL
-	}
-	return m.opt.IdleTTL
+	return game.Lifetimes{Lobby: m.opt.LobbyTTL, Finished: m.opt.FinishedTTL, Idle: m.opt.IdleTTL}.Of(st)
 }
 
 // live returns the record of id unless it is missing or expired. m.mu is held.
@@ -166,23 +161,34 @@ func (m *Memory) read(id string) (*game.Game, error) {
 }
 
 // bound returns the game ID a binding holds, "" for none or an expired one.
-func (m *Memory) boundChat(chat int64) string {
-	b, ok := m.chats[chat]
+// bound returns the ID of the game key is bound to in bindings, or "" when there is none; an
+// expired binding is dropped. m.mu is held.
+func bound[K comparable](m *Memory, bindings map[K]binding, key K) string {
+	b, ok := bindings[key]
 	if !ok || !m.now().Before(b.expires) {
-		delete(m.chats, chat)
+		delete(bindings, key)
 		return ""
 	}
 	return b.id
 }
 
-func (m *Memory) boundInline(id string) string {
-	b, ok := m.inlines[id]
-	if !ok || !m.now().Before(b.expires) {
-		delete(m.inlines, id)
-		return ""
+// readBound returns the game key is bound to in bindings, or ErrNotFound; a binding whose game
+// is gone is dropped. m.mu is held.
+func readBound[K comparable](m *Memory, bindings map[K]binding, key K) (*game.Game, error) {
+	id := bound(m, bindings, key)
+	if id == "" {
+		return nil, game.ErrNotFound
 	}
-	return b.id
+	g, err := m.read(id)
+	if errors.Is(err, game.ErrNotFound) {
+		delete(bindings, key)
+	}
+	return g, err
 }
+
+func (m *Memory) boundChat(chat int64) string { return bound(m, m.chats, chat) }
+
+func (m *Memory) boundInline(id string) string { return bound(m, m.inlines, id) }
 
 // check refuses a game the Redis store would not keep, with ErrInvalid.
 func check(g *game.Game) error {
@@ -307,15 +313,7 @@ func (m *Memory) store(c *game.Game) {
 			m.inlines[id] = binding{id: c.ID, expires: exp}
 		}
 	}
-	refresh(c.ChatID)
-	refreshInline(c.InlineID)
-	for _, p := range c.Players {
-		refresh(p.ChatID)
-	}
-	for _, b := range c.Boards {
-		refresh(b.ChatID)
-		refreshInline(b.InlineID)
-	}
+	c.Places(refresh, refreshInline)
 }
 
 // UpdateGame stores g with a compare-and-set on g.Version, as game.Store documents.
@@ -376,15 +374,7 @@ func (m *Memory) Game(_ context.Context, id string) (*game.Game, error) {
 func (m *Memory) GameByChat(_ context.Context, chatID int64) (*game.Game, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := m.boundChat(chatID)
-	if id == "" {
-		return nil, game.ErrNotFound
-	}
-	g, err := m.read(id)
-	if errors.Is(err, game.ErrNotFound) {
-		delete(m.chats, chatID)
-	}
-	return g, err
+	return readBound(m, m.chats, chatID)
 }
 
 // UnbindChat removes chatID's binding if it still points at gameID.
@@ -404,15 +394,7 @@ func (m *Memory) GameByInline(_ context.Context, inlineID string) (*game.Game, e
 	if !game.ValidInlineID(inlineID) {
 		return nil, game.ErrNotFound
 	}
-	id := m.boundInline(inlineID)
-	if id == "" {
-		return nil, game.ErrNotFound
-	}
-	g, err := m.read(id)
-	if errors.Is(err, game.ErrNotFound) {
-		delete(m.inlines, inlineID)
-	}
-	return g, err
+	return readBound(m, m.inlines, inlineID)
 }
 
 // AsideKey names where SetAside keeps the record of game id.
