@@ -50,8 +50,7 @@ func TestUndoHintResign(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", "en")
-			h.send(alice, alice.ID(), fmt.Sprintf("/ai %d 2 black", size))
-			board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+			board := h.aiBoard(alice, alice.ID(), fmt.Sprintf("/ai %d 2 black", size))
 			// Undo before any move: nothing to undo.
 			if a := h.press(alice, board, "↩ Undo"); !strings.Contains(a.Text, "no move of yours") {
 				t.Errorf("early undo answered %q", a.Text)
@@ -98,8 +97,7 @@ func moveName(t *testing.T, b models.InlineKeyboardButton) string {
 func TestTypedMovesAndCommands(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 3 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 3 black")
 	// Garbage, unknown commands, bad squares, occupied and illegal squares: clear answers,
 	// nothing changes.
 	for _, c := range []struct{ send, want string }{
@@ -163,8 +161,7 @@ func TestTypedMovesAndCommands(t *testing.T) {
 func TestBadCallbacks(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	id := gameID(board)
 	forged := []struct{ data, want string }{
 		{"garbage", "could not understand"},
@@ -215,8 +212,7 @@ func TestBadCallbacks(t *testing.T) {
 func TestTwoTapsAtOnce(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	moves := legalMoves(board)
 	// Two different legal squares tapped on the same board at once, and the same square twice.
 	var ids []string
@@ -281,8 +277,7 @@ func TestIdleClaim(t *testing.T) {
 func TestRestartMidGame(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	board = h.waitState(board, "reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
 	// Stop this process and start another over the same store and Bot API.
@@ -297,8 +292,7 @@ func TestRestartMidGame(t *testing.T) {
 func TestEditRetriedAfter429(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	before := len(h.srv.CallLog())
 	h.srv.FailNext("editMessageText", 1, 429, 1)
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
@@ -401,8 +395,7 @@ func TestShutdownWaitsForUpdatesInFlight(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData) // answered before the AI thinks
 	<-mover.entered                                              // the AI is thinking: the update is in flight
 	done := make(chan error, 1)
@@ -490,8 +483,7 @@ func TestAIMoveOwedAcrossRestart(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	<-mover.entered
 	// The process is stopped hard while the AI thinks: the search is abandoned.
@@ -539,8 +531,7 @@ func TestAIBusyIsTold(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover; o.HandlerTimeout = 300 * time.Millisecond })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	<-mover.entered
 	h.waitText(alice.ID(), "I am busy")

@@ -79,8 +79,7 @@ func TestStyleCommand(t *testing.T) {
 		t.Fatalf("stored style %v, want image", got)
 	}
 
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	checkPictureBoard(t, board)
 	// Play a few moves on the picture: the picker lists the legal moves by coordinate.
 	for range 3 {
