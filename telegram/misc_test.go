@@ -241,11 +241,7 @@ func TestTwoTapsAtOnce(t *testing.T) {
 func TestIdleClaim(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/new 8 white")
-	invite := h.waitLobby(alice.ID(), "invites you to play")
-	aliceLast := h.lastID(alice.ID())
-	h.openLink(bob, invite, "▶ Play")
-	ab := h.boardIn(alice.ID(), aliceLast)
+	ab := h.joinedBoard(alice, bob, "/new 8 white")
 	// Bob plays black and is to move; Alice claims too early.
 	a := h.press(alice, ab, "⏰ Claim win")
 	if !strings.Contains(a.Text, "does not move within 1 h") {

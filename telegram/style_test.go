@@ -167,11 +167,7 @@ func TestStyleGroupAndMenu(t *testing.T) {
 func TestIdleClaimIgnoresBoardRepost(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/new 8 white")
-	invite := h.waitLobby(alice.ID(), "invites you to play")
-	aliceLast := h.lastID(alice.ID())
-	h.openLink(bob, invite, "▶ Play")
-	ab := h.boardIn(alice.ID(), aliceLast)
+	ab := h.joinedBoard(alice, bob, "/new 8 white")
 	// Bob (black, to move) shows his board again 50 minutes later, and still does not move.
 	h.clock.Add(50 * time.Minute)
 	bobLast := h.lastID(bob.ID())
