@@ -20,8 +20,7 @@ import (
 func TestStartMenu(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.NewUser("Alice", "en")
-	h.send(alice, alice.ID(), "/start")
-	menu := h.waitText(alice.ID(), "What shall we play?")
+	menu := h.startMenu(alice)
 	h.press(alice, menu, "🤖 Play the bot")
 	menu = h.waitState(menu, "size menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "board size") })
 	h.press(alice, menu, "12×12")
@@ -504,8 +503,7 @@ func TestAIMoveOwedAcrossRestart(t *testing.T) {
 func TestMainMenuEntries(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.NewUser("Alice", "en")
-	h.send(alice, alice.ID(), "/start")
-	menu := h.waitText(alice.ID(), "What shall we play?")
+	menu := h.startMenu(alice)
 	h.press(alice, menu, "📖 Rules")
 	h.waitText(alice.ID(), "How to play Reversi")
 	h.press(alice, menu, "📊 My stats")
