@@ -29,6 +29,17 @@ func newMover(t *testing.T, st *storage.Store) *aiworker.Mover {
 	return m
 }
 
+// moveInBackground asks m (under ctx) for a move of pos at level in a goroutine; the
+// returned channel receives Move's error when it returns (the move itself is dropped).
+func moveInBackground(ctx context.Context, m *aiworker.Mover, pos engine.Position, level int) <-chan error {
+	got := make(chan error, 1)
+	go func() {
+		_, err := m.Move(ctx, pos, level)
+		got <- err
+	}()
+	return got
+}
+
 // outcomes records what a worker's Observe reports.
 type outcomes struct {
 	mu  sync.Mutex

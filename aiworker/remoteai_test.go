@@ -120,11 +120,7 @@ func TestStoppedWorkerLeavesItsJob(t *testing.T) {
 	b := newBlocking()
 	w1 := startWorker(t, st, aiworker.WorkerOptions{Name: "w1", Searcher: b, Concurrency: 1})
 	pos := engine.MustStart(8)
-	got := make(chan error, 1)
-	go func() {
-		_, err := m.Move(context.Background(), pos, 6)
-		got <- err
-	}()
+	got := moveInBackground(context.Background(), m, pos, 6)
 	<-b.started
 	w1.stop(t)
 	if n := w1.o.count(aiworker.OutcomeAbandoned); n != 1 {
@@ -151,11 +147,7 @@ func TestDrainFinishesSearches(t *testing.T) {
 	b := newBlocking()
 	w := startWorker(t, st, aiworker.WorkerOptions{Searcher: b, Drain: time.Minute})
 	pos := engine.MustStart(8)
-	got := make(chan error, 1)
-	go func() {
-		_, err := m.Move(context.Background(), pos, 6)
-		got <- err
-	}()
+	got := moveInBackground(context.Background(), m, pos, 6)
 	<-b.started
 	w.cancel()
 	close(b.release)
@@ -176,11 +168,7 @@ func TestLateResultIsDropped(t *testing.T) {
 	b := newBlocking()
 	startWorker(t, st, aiworker.WorkerOptions{Searcher: b})
 	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan error, 1)
-	go func() {
-		_, err := m.Move(ctx, engine.MustStart(8), 2)
-		got <- err
-	}()
+	got := moveInBackground(ctx, m, engine.MustStart(8), 2)
 	<-b.started
 	cancel()
 	if err := <-got; !errors.Is(err, context.Canceled) {
@@ -299,11 +287,7 @@ func TestWorkerFailures(t *testing.T) {
 func TestClosedMover(t *testing.T) {
 	st := storagetest.New(t)
 	m := aiworker.NewMover(st, aiworker.MoverOptions{Block: quick})
-	got := make(chan error, 1)
-	go func() {
-		_, err := m.Move(context.Background(), engine.MustStart(8), 1)
-		got <- err
-	}()
+	got := moveInBackground(context.Background(), m, engine.MustStart(8), 1)
 	eventually(t, "the job is posted", func() bool {
 		n, _ := st.Client().XLen(context.Background(), st.AIJobStream()).Result()
 		return n == 1

@@ -36,8 +36,7 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 	t.Cleanup(m.Open) // before the bot stops
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
-	h.send(alice, g.ID(), "/ai 8 3 white") // the AI plays black: it moves first
-	board := h.waitMsg(g.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, g.ID(), "/ai 8 3 white") // the AI plays black: it moves first
 	first := gametest.Receive(t, m.Started, "the AI did not start thinking")
 
 	const n = 6

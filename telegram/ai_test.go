@@ -47,8 +47,7 @@ func TestAIGameToTheEnd(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", "en")
-			h.send(alice, alice.ID(), fmt.Sprintf("/ai %d 1 black", size))
-			board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+			board := h.aiBoard(alice, alice.ID(), fmt.Sprintf("/ai %d 1 black", size))
 			if got := board.HasPhoto(); got != (size > 8) {
 				t.Fatalf("board is a photo = %v, want %v", got, size > 8)
 			}

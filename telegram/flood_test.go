@@ -142,8 +142,7 @@ func TestHintFlood(t *testing.T) {
 	mover := &countingMover{}
 	h := newHarness(t, withBudget, func(o *options) { o.Mover = mover })
 	u := h.user("Hinter", "en")
-	h.send(u, u.ID(), "/ai 6x6 1 black")
-	board := h.waitMsg(u.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(u, u.ID(), "/ai 6x6 1 black")
 	hint, err := board.Button("💡 Hint")
 	if err != nil {
 		t.Fatalf("no hint button: %v%s", err, dump([]telegramtest.Message{board}))

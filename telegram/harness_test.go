@@ -203,6 +203,21 @@ func (h *harness) waitMsg(chat int64, what string, pred func(telegramtest.Messag
 	return m
 }
 
+// startMenu has u send /start in their private chat and waits for the main menu.
+func (h *harness) startMenu(u *telegramtest.User) telegramtest.Message {
+	h.t.Helper()
+	h.send(u, u.ID(), "/start")
+	return h.waitText(u.ID(), "What shall we play?")
+}
+
+// aiBoard has u send cmd (an /ai command) in chat and waits for the board of the game it
+// starts: a bot message of chat that carries a game id.
+func (h *harness) aiBoard(u *telegramtest.User, chat int64, cmd string) telegramtest.Message {
+	h.t.Helper()
+	h.send(u, chat, cmd)
+	return h.waitMsg(chat, "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+}
+
 // waitText waits for a bot message in chat whose content contains sub.
 func (h *harness) waitText(chat int64, sub string) telegramtest.Message {
 	h.t.Helper()

@@ -1,7 +1,6 @@
 package telegram
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // The middlewares' unit tests: no Redis, no Telegram, one middleware (and the outcome
@@ -26,25 +27,16 @@ var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // logLines is a logger writing JSON lines to a buffer, and a way to read them back.
 type logLines struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
+	buf gametest.LogBuffer
 }
 
 func (l *logLines) logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return slog.New(slog.NewJSONHandler(&l.buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // lines returns the lines with message msg, decoded.
 func (l *logLines) lines(t *testing.T, msg string) []map[string]any {
 	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []map[string]any
 	for _, s := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
 		if s == "" {

@@ -20,8 +20,7 @@ import (
 func TestStartMenu(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.NewUser("Alice", "en")
-	h.send(alice, alice.ID(), "/start")
-	menu := h.waitText(alice.ID(), "What shall we play?")
+	menu := h.startMenu(alice)
 	h.press(alice, menu, "🤖 Play the bot")
 	menu = h.waitState(menu, "size menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "board size") })
 	h.press(alice, menu, "12×12")
@@ -50,8 +49,7 @@ func TestUndoHintResign(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", "en")
-			h.send(alice, alice.ID(), fmt.Sprintf("/ai %d 2 black", size))
-			board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+			board := h.aiBoard(alice, alice.ID(), fmt.Sprintf("/ai %d 2 black", size))
 			// Undo before any move: nothing to undo.
 			if a := h.press(alice, board, "↩ Undo"); !strings.Contains(a.Text, "no move of yours") {
 				t.Errorf("early undo answered %q", a.Text)
@@ -98,8 +96,7 @@ func moveName(t *testing.T, b models.InlineKeyboardButton) string {
 func TestTypedMovesAndCommands(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 3 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 3 black")
 	// Garbage, unknown commands, bad squares, occupied and illegal squares: clear answers,
 	// nothing changes.
 	for _, c := range []struct{ send, want string }{
@@ -163,8 +160,7 @@ func TestTypedMovesAndCommands(t *testing.T) {
 func TestBadCallbacks(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	id := gameID(board)
 	forged := []struct{ data, want string }{
 		{"garbage", "could not understand"},
@@ -215,8 +211,7 @@ func TestBadCallbacks(t *testing.T) {
 func TestTwoTapsAtOnce(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	moves := legalMoves(board)
 	// Two different legal squares tapped on the same board at once, and the same square twice.
 	var ids []string
@@ -245,11 +240,7 @@ func TestTwoTapsAtOnce(t *testing.T) {
 func TestIdleClaim(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/new 8 white")
-	invite := h.waitLobby(alice.ID(), "invites you to play")
-	aliceLast := h.lastID(alice.ID())
-	h.openLink(bob, invite, "▶ Play")
-	ab := h.boardIn(alice.ID(), aliceLast)
+	ab := h.joinedBoard(alice, bob, "/new 8 white")
 	// Bob plays black and is to move; Alice claims too early.
 	a := h.press(alice, ab, "⏰ Claim win")
 	if !strings.Contains(a.Text, "does not move within 1 h") {
@@ -281,8 +272,7 @@ func TestIdleClaim(t *testing.T) {
 func TestRestartMidGame(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	board = h.waitState(board, "reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
 	// Stop this process and start another over the same store and Bot API.
@@ -297,8 +287,7 @@ func TestRestartMidGame(t *testing.T) {
 func TestEditRetriedAfter429(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	before := len(h.srv.CallLog())
 	h.srv.FailNext("editMessageText", 1, 429, 1)
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
@@ -401,8 +390,7 @@ func TestShutdownWaitsForUpdatesInFlight(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData) // answered before the AI thinks
 	<-mover.entered                                              // the AI is thinking: the update is in flight
 	done := make(chan error, 1)
@@ -490,8 +478,7 @@ func TestAIMoveOwedAcrossRestart(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	<-mover.entered
 	// The process is stopped hard while the AI thinks: the search is abandoned.
@@ -516,8 +503,7 @@ func TestAIMoveOwedAcrossRestart(t *testing.T) {
 func TestMainMenuEntries(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.NewUser("Alice", "en")
-	h.send(alice, alice.ID(), "/start")
-	menu := h.waitText(alice.ID(), "What shall we play?")
+	menu := h.startMenu(alice)
 	h.press(alice, menu, "📖 Rules")
 	h.waitText(alice.ID(), "How to play Reversi")
 	h.press(alice, menu, "📊 My stats")
@@ -539,8 +525,7 @@ func TestAIBusyIsTold(t *testing.T) {
 	mover := gateMover{entered: make(chan struct{}, 1), gate: make(chan struct{})}
 	h := newHarness(t, func(o *options) { o.Mover = mover; o.HandlerTimeout = 300 * time.Millisecond })
 	alice := h.user("Alice", "en")
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
 	<-mover.entered
 	h.waitText(alice.ID(), "I am busy")

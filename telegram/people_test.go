@@ -91,6 +91,17 @@ func (h *harness) lastID(chat int64) int {
 	return 0
 }
 
+// joinedBoard has creator send cmd (a /new command) in their private chat and joiner open the
+// invitation's "▶ Play" link, and returns the board the creator then gets.
+func (h *harness) joinedBoard(creator, joiner *telegramtest.User, cmd string) telegramtest.Message {
+	h.t.Helper()
+	h.send(creator, creator.ID(), cmd)
+	invite := h.waitLobby(creator.ID(), "invites you to play")
+	last := h.lastID(creator.ID())
+	h.openLink(joiner, invite, "▶ Play")
+	return h.boardIn(creator.ID(), last)
+}
+
 // openLink follows the deep link of a URL button as its user would (after a forward).
 func (h *harness) openLink(u *telegramtest.User, m telegramtest.Message, label string) {
 	h.t.Helper()

@@ -79,8 +79,7 @@ func TestStyleCommand(t *testing.T) {
 		t.Fatalf("stored style %v, want image", got)
 	}
 
-	h.send(alice, alice.ID(), "/ai 8 1 black")
-	board := h.waitMsg(alice.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	checkPictureBoard(t, board)
 	// Play a few moves on the picture: the picker lists the legal moves by coordinate.
 	for range 3 {
@@ -168,11 +167,7 @@ func TestStyleGroupAndMenu(t *testing.T) {
 func TestIdleClaimIgnoresBoardRepost(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	h.send(alice, alice.ID(), "/new 8 white")
-	invite := h.waitLobby(alice.ID(), "invites you to play")
-	aliceLast := h.lastID(alice.ID())
-	h.openLink(bob, invite, "▶ Play")
-	ab := h.boardIn(alice.ID(), aliceLast)
+	ab := h.joinedBoard(alice, bob, "/new 8 white")
 	// Bob (black, to move) shows his board again 50 minutes later, and still does not move.
 	h.clock.Add(50 * time.Minute)
 	bobLast := h.lastID(bob.ID())

@@ -144,8 +144,7 @@ func (h *harness) forge(l *handledLog, u *telegramtest.User, m telegramtest.Mess
 // board, at ply 0: out of date.
 func (h *harness) ownAIGame(u *telegramtest.User) (board telegramtest.Message, id, stale string) {
 	h.t.Helper()
-	h.send(u, u.ID(), "/ai 8 1 black")
-	board = h.waitMsg(u.ID(), "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board = h.aiBoard(u, u.ID(), "/ai 8 1 black")
 	id, stale = gameID(board), legalMoves(board)[0].CallbackData
 	h.pressData(u, board, stale)
 	board = h.waitState(board, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })

@@ -188,13 +188,7 @@ func TestWorkerKilledMidSearch(t *testing.T) {
 	play := func(board telegramtest.Message) {
 		t.Helper()
 		sq := legalMarks(board)[0]
-		qid, err := alice.PressAt(board, sq.Row(), sq.Col())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
-			t.Fatalf("tap never answered: %v", err)
-		}
+		tapAt(ctx, t, srv, alice, board, sq.Row(), sq.Col())
 	}
 
 	// Alice moves; worker 1 takes the AI's job and searches for about a second: kill it then.

@@ -74,13 +74,7 @@ func TestMainRestartKeepsTheGame(t *testing.T) {
 	if len(marks) == 0 {
 		t.Fatalf("board shows no legal move: %v", board.Buttons())
 	}
-	qid, err := alice.PressAt(board, marks[0].Row(), marks[0].Col())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
-		t.Fatalf("tap never answered: %v", err)
-	}
+	tapAt(ctx, t, srv, alice, board, marks[0].Row(), marks[0].Col())
 	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
 		m, ok := v.Message(alice.ID(), board.ID)
 		return ok && boardPly(m) == 2

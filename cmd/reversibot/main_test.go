@@ -118,13 +118,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 		t.Fatalf("board shows no legal move mark: %v", board.Buttons())
 	}
 	before := board.Content()
-	qid, err := alice.PressAt(board, moveRow, moveCol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
-		t.Fatalf("tap never answered: %v", err)
-	}
+	tapAt(ctx, t, srv, alice, board, moveRow, moveCol)
 	// The board shows the AI's reply (ply 2) before the game is resigned, so the AI's move
 	// is in the metrics below.
 	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
@@ -196,4 +190,17 @@ func boardPly(m telegramtest.Message) int {
 		}
 	}
 	return -1
+}
+
+// tapAt has u tap the square (row, col) of board and waits until srv sees the bot answer the
+// tap, failing t when the tap cannot be made or is never answered before ctx ends.
+func tapAt(ctx context.Context, t *testing.T, srv *telegramtest.Server, u *telegramtest.User, board telegramtest.Message, row, col int) {
+	t.Helper()
+	qid, err := u.PressAt(board, row, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.WaitCallbackAnswer(ctx, qid); err != nil {
+		t.Fatalf("tap never answered: %v", err)
+	}
 }

@@ -134,6 +134,17 @@ func newScripted(t *testing.T) (*botapi.Client, *scripted, *recorder) {
 	return c, s, rec
 }
 
+// newWithFake starts the fake Bot API of telegramtest and a Client of it.
+func newWithFake(t *testing.T) (*telegramtest.Server, *botapi.Client) {
+	t.Helper()
+	srv := telegramtest.Start(t)
+	c, err := botapi.New(botapi.Options{Token: srv.Token(), ServerURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
 const (
 	edited   = `{"ok":true,"result":{"message_id":5,"date":1,"chat":{"id":7,"type":"private"},"text":"x"}}`
 	tooMany0 = `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 0","parameters":{"retry_after":0}}`
@@ -375,11 +386,7 @@ func TestNotModifiedIsSuccess(t *testing.T) {
 }
 
 func TestNotModifiedWithTheFake(t *testing.T) {
-	srv := telegramtest.Start(t)
-	c, err := botapi.New(botapi.Options{Token: srv.Token(), ServerURL: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c := newWithFake(t)
 	ctx := context.Background()
 	u := srv.NewUser("Alice", "en")
 	if _, err := u.Send(u.ID(), "/start"); err != nil {
@@ -500,11 +507,7 @@ func TestTokenNotInErrors(t *testing.T) {
 }
 
 func TestGetUpdatesConfirmsOnlyByTheNextOffset(t *testing.T) {
-	srv := telegramtest.Start(t)
-	c, err := botapi.New(botapi.Options{Token: srv.Token(), ServerURL: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c := newWithFake(t)
 	ctx := context.Background()
 	u := srv.NewUser("Alice", "en")
 	for _, text := range []string{"/start", "/help", "d3"} {

@@ -71,10 +71,7 @@ func TestTelegramFaults(t *testing.T) {
 		c.wantStaleAlert(qid)
 		c.waitPly(g.boards[col], len(g.ref.moves))
 	}
-	for !g.ref.g.Over() {
-		c.step(g)
-	}
-	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
+	c.finish(g)
 }
 
 // wantStaleAlert waits for the answer to the tap qid, made on an out-of-date board, and
@@ -202,10 +199,7 @@ func TestRedisRestart(t *testing.T) {
 		t.Fatalf("the same tap after the restart refused: %q", ans.Text)
 	}
 	c.played(g, sq)
-	for !g.ref.g.Over() {
-		c.step(g)
-	}
-	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
+	c.finish(g)
 	// The store saw every game state it acknowledged through the kill.
 	if _, err := c.stores[0].Game(context.Background(), g.id); err != nil {
 		t.Errorf("game after the restart: %v", err)

@@ -90,10 +90,7 @@ func TestBotKilledMidMove(t *testing.T) {
 		c.wantStaleAlert(qid)
 		c.waitPly(g.boards[col], len(g.ref.moves))
 	}
-	for !g.ref.g.Over() {
-		c.step(g)
-	}
-	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
+	c.finish(g)
 	p.stop()
 }
 

@@ -353,6 +353,16 @@ func (c *cluster) step(g *peopleGame) {
 	c.played(g, sq)
 }
 
+// finish plays the rest of g normally, move by move, and checks the finished game on both
+// players' boards.
+func (c *cluster) finish(g *peopleGame) {
+	c.t.Helper()
+	for !g.ref.g.Over() {
+		c.step(g)
+	}
+	c.check(g.id, g.ref, g.boards[engine.Black], g.boards[engine.White])
+}
+
 // playPeople plays a whole 8×8 game between two people by invitation, each tapping a move the
 // game's random source picks on their own board; every fifth tap is pressed twice at once.
 func (c *cluster) playPeople(seed uint64, a, b *telegramtest.User) {
