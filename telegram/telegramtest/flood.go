@@ -44,11 +44,12 @@ type FloodLimits struct {
 	PerGroup Rate
 	// Global is the budget of the bot across all chats, on top of the others.
 	Global Rate
-	// MaxRetryAfter caps the retry_after a client that ignores it is given.
+	// MaxRetryAfter caps the retry_after a client that ignores it is given (never below
+	// a second).
 	MaxRetryAfter time.Duration
 	// Quiet is how long after its wait has ended a budget must see no 429 before the
 	// penalty of ignoring retry_after is forgotten and the next 429 starts again from the
-	// plain wait.
+	// plain wait (0: as soon as the wait has ended).
 	Quiet time.Duration
 }
 
