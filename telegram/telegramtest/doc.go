@@ -58,6 +58,19 @@
 // and the upload into an inline message. Tests should match on the
 // upper-case code or on the well-known prefix, not on those full texts.
 //
+// # Flood limits
+//
+// With [WithFloodLimits] (off by default) the fake also enforces Telegram's flood limits
+// on sends and edits, which share one budget: per chat (each inline message counting as a
+// chat of its own), per group on top, and across all chats; [DefaultFloodLimits] holds
+// Telegram's published figures. A call over a budget gets HTTP 429 "Too Many Requests:
+// retry after N" with parameters.retry_after = N and has no effect; a client that calls
+// again before N seconds have passed is given a doubled N, up to a cap. The budgets run
+// on the server's clock ([WithClock]), so tests drive them without sleeping, and
+// [Server.TooManyRequests] counts the 429s given, per chat, so a test can assert none
+// came. answerCallbackQuery and every method that neither sends nor edits a message are
+// never limited.
+//
 // # Scripted users
 //
 // [Server.NewUser] and [Server.NewGroup] create people and groups;

@@ -37,6 +37,7 @@ type config struct {
 	webhookBackoff  time.Duration
 	callbackTTL     time.Duration
 	callLogSize     int
+	flood           *FloodLimits
 }
 
 // WithToken sets the only token the server accepts; requests with another
@@ -154,6 +155,9 @@ func Listen(opts ...Option) (*Server, error) {
 		whc:  &http.Client{Timeout: 10 * time.Second},
 	}
 	s.st.init()
+	if cfg.flood != nil {
+		s.st.flood = newFlood(*cfg.flood)
+	}
 	s.hs = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(2)
 	go func() {
@@ -249,6 +253,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fault = perr
 	default:
 		fault = s.st.takeFault(name)
+	}
+	if f := s.st.flood; fault == nil && f != nil {
+		if key, ok := s.floodKeyLocked(name, req); ok {
+			fault = f.admit(key, s.cfg.now())
+		}
 	}
 	s.mu.Unlock()
 

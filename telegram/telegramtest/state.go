@@ -37,6 +37,7 @@ type state struct {
 	webhook webhookState
 
 	faults  map[string][]*apiError
+	flood   *flood // nil: no flood limits (WithFloodLimits)
 	calls   map[string]int
 	callLog []Call
 
