@@ -1,0 +1,365 @@
+package botapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Pacing of outgoing messages and edits.
+//
+// Telegram limits what a bot sends and edits (the two share one budget): about one message a
+// second in one chat (short bursts tolerated), about twenty a minute in a group, about thirty a
+// second across all chats; over a limit comes a 429, and a bot that keeps calling is given ever
+// longer waits. A Pacer keeps the bot inside budgets of its own before Telegram has to:
+// every send or edit first calls Pacer.Wait for its chat, which returns once both the chat's
+// budget and the bot's global budget have room, and spends one unit of each.
+//
+// How the Client and the board Editor are to call it (not wired yet):
+//
+//   - Every sendMessage, sendPhoto and editMessage* call (text, caption, reply markup, media)
+//     calls Wait(ctx, key, kind) right before each attempt, also before each retry after a 429 or
+//     a 5xx, since every attempt that reaches Telegram counts. The key is ChatOf(p.ChatID) for a
+//     chat's message, InlineOf(p.InlineMessageID) for an inline message. answerCallbackQuery,
+//     answerInlineQuery, getUpdates, getMe, setMyCommands and webhook calls never wait.
+//   - kind is PaceBoard for drawing a board (sending or editing a game's board message), and
+//     PaceInfo for everything else (notifications, passes, results, help): a chat's info waits
+//     while one of its boards waits in this process, so it never takes a token a board could use.
+//   - When a call still meets a 429, the Client calls Throttled(ctx, key, retry_after) before
+//     it waits out retry_after: it holds that chat's budget (in every process sharing the
+//     Budgets) and no other chat's. The global budget is not held: a 429 is a chat's.
+//   - Wait returns ctx's error when ctx ends first; the call is then not made. Any other error
+//     is the Budgets' (Redis unreachable): the caller makes the call anyway (a 429 still guards
+//     it) and reports the error, so an outage of Redis does not silence the bot.
+//   - The Editor coalesces before it waits: it asks Wait for the chat, then draws the newest
+//     board of the message at that moment (only the newest board is ever drawn), so the time
+//     spent waiting is never spent drawing a board that is already stale.
+//
+// The budgets are the bot's, not a process's: with Options.Budgets a storage.PaceBudgets, every
+// process on the same Redis spends the same ones. Priority of boards over info is kept among
+// the waiters of one process (a process does not see another's queue).
+
+// PaceKind is what a message or edit is to the chat's players, which decides who goes first
+// when a chat's budget is short.
+type PaceKind int
+
+const (
+	// PaceBoard draws a board that a player waits for; it goes before every PaceInfo of its
+	// chat.
+	PaceBoard PaceKind = iota
+	// PaceInfo only informs (a notification, a pass, a result); it waits while a board of
+	// its chat waits.
+	PaceInfo
+)
+
+// ChatKey names the chat whose budget a message or edit spends: a private chat, a group (or
+// supergroup or channel: a chat id < 0), or an inline message, which lives in a chat the bot
+// cannot see and so counts as a chat of its own. The zero ChatKey is the private chat 0.
+type ChatKey struct {
+	id     int64
+	inline string
+}
+
+// ChatOf is the key of the chat with the id: a group when id < 0, else a private chat.
+func ChatOf(chatID int64) ChatKey { return ChatKey{id: chatID} }
+
+// InlineOf is the key of the inline message with the inline_message_id.
+func InlineOf(inlineMessageID string) ChatKey { return ChatKey{inline: inlineMessageID} }
+
+// Group reports whether k is a group's (chat id < 0).
+func (k ChatKey) Group() bool { return k.inline == "" && k.id < 0 }
+
+// Inline reports whether k is an inline message's.
+func (k ChatKey) Inline() bool { return k.inline != "" }
+
+// String is k's budget key: "p:ID" for a private chat, "g:ID" for a group, "i:ID" for an
+// inline message.
+func (k ChatKey) String() string {
+	switch {
+	case k.Inline():
+		return "i:" + k.inline
+	case k.Group():
+		return "g:" + strconv.FormatInt(k.id, 10)
+	}
+	return "p:" + strconv.FormatInt(k.id, 10)
+}
+
+// globalKey is the budget key of the bot as a whole.
+const globalKey = "all"
+
+// Limit is a budget: Burst messages at once, then Rate per Per (a GCRA, the same as
+// storage's). A Limit without a positive Rate, Per and Burst allows everything.
+type Limit struct {
+	Rate  int
+	Per   time.Duration
+	Burst int
+}
+
+// unlimited reports whether l allows everything.
+func (l Limit) unlimited() bool { return l.Rate <= 0 || l.Per <= 0 || l.Burst <= 0 }
+
+// PaceLimits are a Pacer's budgets; a zero Limit is replaced by the default's (use a Limit with
+// Rate -1 for no budget).
+type PaceLimits struct {
+	Private Limit // each private chat
+	Group   Limit // each group
+	Inline  Limit // each inline message (it may live in a group, so a group's budget)
+	Global  Limit // the bot as a whole
+}
+
+// DefaultPaceLimits are Telegram's published figures: one a second in a private chat with a
+// burst of 3, twenty a minute in a group (and an inline message) with a burst of 3, thirty a
+// second in all.
+var DefaultPaceLimits = PaceLimits{
+	Private: Limit{Rate: 1, Per: time.Second, Burst: 3},
+	Group:   Limit{Rate: 20, Per: time.Minute, Burst: 3},
+	Inline:  Limit{Rate: 20, Per: time.Minute, Burst: 3},
+	Global:  Limit{Rate: 30, Per: time.Second, Burst: 30},
+}
+
+// withDefaults returns l with each zero Limit replaced by DefaultPaceLimits'.
+func (l PaceLimits) withDefaults() PaceLimits {
+	def := func(v *Limit, d Limit) {
+		if *v == (Limit{}) {
+			*v = d
+		}
+	}
+	def(&l.Private, DefaultPaceLimits.Private)
+	def(&l.Group, DefaultPaceLimits.Group)
+	def(&l.Inline, DefaultPaceLimits.Inline)
+	def(&l.Global, DefaultPaceLimits.Global)
+	return l
+}
+
+// of returns the budget of the chat k.
+func (l PaceLimits) of(k ChatKey) Limit {
+	switch {
+	case k.Inline():
+		return l.Inline
+	case k.Group():
+		return l.Group
+	}
+	return l.Private
+}
+
+// Budgets count what the budgets have spent. storage.PaceBudgets keeps them in Redis for all
+// processes; LocalBudgets in this process.
+type Budgets interface {
+	// Take spends one unit of the budget key (burst at once, then rate per per) and returns
+	// 0, or, when the budget is held or has no room, spends nothing and returns how long
+	// until it may have room (> 0).
+	Take(ctx context.Context, key string, rate int, per time.Duration, burst int) (time.Duration, error)
+	// Hold lets Take refuse the budget key for d from now; a longer hold already in place
+	// stays.
+	Hold(ctx context.Context, key string, d time.Duration) error
+}
+
+// Clock is the time a Pacer and LocalBudgets go by; tests give a fake one.
+type Clock interface {
+	Now() time.Time
+	// Timer returns a channel that receives once d has passed, and a func that stops it.
+	Timer(d time.Duration) (<-chan time.Time, func() bool)
+}
+
+// systemClock is the real time.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
+}
+
+// PaceOptions configure a Pacer.
+type PaceOptions struct {
+	// Limits are the budgets; zero fields are DefaultPaceLimits'.
+	Limits PaceLimits
+	// Budgets count the budgets; nil means LocalBudgets of this process only.
+	Budgets Budgets
+	// Clock is the time; nil means the real one.
+	Clock Clock
+}
+
+// Pacer lets sends and edits go when their chat's budget and the bot's global budget have
+// room (see the package's pacing notes above). It is safe for concurrent use.
+type Pacer struct {
+	limits  PaceLimits
+	budgets Budgets
+	clock   Clock
+
+	mu    sync.Mutex
+	chats map[ChatKey][]*paceWaiter // each chat's waiters: boards first, then in arrival order
+}
+
+// paceWaiter is one Wait call queued for its chat's budget.
+type paceWaiter struct {
+	kind PaceKind
+	wake chan struct{} // gets a value when the queue ahead of it changed
+}
+
+// NewPacer returns a Pacer with the options.
+func NewPacer(o PaceOptions) *Pacer {
+	p := &Pacer{limits: o.Limits.withDefaults(), budgets: o.Budgets, clock: o.Clock,
+		chats: map[ChatKey][]*paceWaiter{}}
+	if p.clock == nil {
+		p.clock = systemClock{}
+	}
+	if p.budgets == nil {
+		p.budgets = NewLocalBudgets(p.clock)
+	}
+	return p
+}
+
+// Wait returns once chat's budget and the global budget have each spent one unit on a message
+// or edit of the kind: a chat's boards go first, in the order they came, then its info. It
+// returns ctx's error when ctx ends first (nothing is then spent of chat's budget, though a
+// unit of it may be, when ctx ends while waiting for the global budget), or the Budgets' error.
+func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
+	p.enqueue(chat, w)
+	err := p.waitChat(ctx, chat, w)
+	p.dequeue(chat, w)
+	if err != nil {
+		return err
+	}
+	return p.take(ctx, globalKey, p.limits.Global, nil)
+}
+
+// waitChat waits until w is at the head of chat's queue and chat's budget had room for it.
+func (p *Pacer) waitChat(ctx context.Context, chat ChatKey, w *paceWaiter) error {
+	for {
+		if p.head(chat) == w {
+			if err := p.take(ctx, chat.String(), p.limits.of(chat), w.wake); err != errPreempted {
+				return err
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.wake:
+		}
+	}
+}
+
+// errPreempted is take's answer when a waiter was woken: it is no longer sure to be at the head.
+var errPreempted = errors.New("botapi: pace: preempted")
+
+// take spends one unit of the budget key, waiting as long as Budgets say. A value on wake ends
+// the wait early and take starts again at the head check (waitChat loops on errPreempted).
+func (p *Pacer) take(ctx context.Context, key string, l Limit, wake chan struct{}) error {
+	if l.unlimited() {
+		return nil
+	}
+	for {
+		wait, err := p.budgets.Take(ctx, key, l.Rate, l.Per, l.Burst)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("botapi: pace %s: %w", key, err)
+		}
+		if wait <= 0 {
+			return nil
+		}
+		c, stop := p.clock.Timer(wait)
+		select {
+		case <-ctx.Done():
+			stop()
+			return ctx.Err()
+		case <-wake:
+			stop()
+			return errPreempted
+		case <-c:
+		}
+	}
+}
+
+// enqueue puts w into chat's queue: after every waiter of its kind or a more urgent one, and
+// wakes the waiter that was at the head if w goes before it.
+func (p *Pacer) enqueue(chat ChatKey, w *paceWaiter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.chats[chat]
+	i := len(q)
+	for i > 0 && q[i-1].kind > w.kind {
+		i--
+	}
+	q = append(q, nil)
+	copy(q[i+1:], q[i:])
+	q[i] = w
+	p.chats[chat] = q
+	if i == 0 && len(q) > 1 {
+		q[1].signal()
+	}
+}
+
+// dequeue takes w out of chat's queue and wakes the new head.
+func (p *Pacer) dequeue(chat ChatKey, w *paceWaiter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.chats[chat]
+	for i, x := range q {
+		if x == w {
+			q = append(q[:i], q[i+1:]...)
+			if i == 0 && len(q) > 0 {
+				q[0].signal()
+			}
+			break
+		}
+	}
+	if len(q) == 0 {
+		delete(p.chats, chat)
+	} else {
+		p.chats[chat] = q
+	}
+}
+
+// head returns the waiter at the head of chat's queue.
+func (p *Pacer) head(chat ChatKey) *paceWaiter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if q := p.chats[chat]; len(q) > 0 {
+		return q[0]
+	}
+	return nil
+}
+
+// signal wakes w unless a wake is already pending.
+func (w *paceWaiter) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Waiting returns how many boards and how many infos wait for chat's budget in this process
+// (the Editor can tell a tapper that the board is about to be redrawn).
+func (p *Pacer) Waiting(chat ChatKey) (boards, infos int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.chats[chat] {
+		if w.kind == PaceBoard {
+			boards++
+		} else {
+			infos++
+		}
+	}
+	return boards, infos
+}
+
+// Throttled holds chat's budget for retryAfter (a 429's retry_after that came despite the
+// pacing), in every process that shares the Budgets; other chats and the global budget go on.
+func (p *Pacer) Throttled(ctx context.Context, chat ChatKey, retryAfter time.Duration) error {
+	if err := p.budgets.Hold(ctx, chat.String(), retryAfter); err != nil {
+		return fmt.Errorf("botapi: pace hold %s: %w", chat, err)
+	}
+	return nil
+}

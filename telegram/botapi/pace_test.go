@@ -1,0 +1,366 @@
+package botapi_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reversibot/reversi/telegram/botapi"
+)
+
+// epoch is where a fakeClock starts.
+var epoch = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// fakeClock is a botapi.Clock that moves only when the test says (Advance); the test learns
+// what the code under test waits for from its pending timers (awaitTimers).
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	timers  []*fakeTimer
+	made    int           // timers made in all
+	changed chan struct{} // closed (and replaced) whenever timers change
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: epoch, changed: make(chan struct{})} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// notify tells awaitTimers that timers changed. c.mu is held.
+func (c *fakeClock) notify() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
+	c.made++
+	if d <= 0 {
+		t.c <- c.now
+		return t.c, func() bool { return false }
+	}
+	c.timers = append(c.timers, t)
+	c.notify()
+	return t.c, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, x := range c.timers {
+			if x == t {
+				c.timers = append(c.timers[:i], c.timers[i+1:]...)
+				c.notify()
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// Advance moves the clock on by d and fires the timers due by then.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if t.at.After(c.now) {
+			kept = append(kept, t)
+		} else {
+			t.c <- c.now
+		}
+	}
+	c.timers = kept
+	c.notify()
+}
+
+// awaitTimers blocks until at least made timers were made in all and exactly pending of them
+// are pending, and returns when the earliest pending one is due (epoch when none is).
+func (c *fakeClock) awaitTimers(t *testing.T, made, pending int) time.Time {
+	t.Helper()
+	watchdog := time.NewTimer(10 * time.Second)
+	defer watchdog.Stop()
+	for {
+		c.mu.Lock()
+		if c.made >= made && len(c.timers) == pending {
+			next := epoch
+			for i, x := range c.timers {
+				if i == 0 || x.at.Before(next) {
+					next = x.at
+				}
+			}
+			c.mu.Unlock()
+			return next
+		}
+		ch := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-watchdog.C:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			t.Fatalf("timers: made %d, pending %d; want made >= %d, pending %d", c.made, len(c.timers), made, pending)
+		}
+	}
+}
+
+// madeTimers returns how many timers were made so far.
+func (c *fakeClock) madeTimers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.made
+}
+
+// started is a Wait running in its own goroutine.
+type started chan error
+
+func start(ctx context.Context, p *botapi.Pacer, chat botapi.ChatKey, kind botapi.PaceKind) started {
+	s := make(started, 1)
+	go func() { s <- p.Wait(ctx, chat, kind) }()
+	return s
+}
+
+// done reports whether the Wait returned (without waiting for it) and fails on its error.
+func (s started) done(t *testing.T) bool {
+	t.Helper()
+	select {
+	case err := <-s:
+		if err != nil {
+			t.Fatalf("Wait: %v", err)
+		}
+		return true
+	default:
+		return false
+	}
+}
+
+// result waits for the Wait to return (a watchdog fails a hung test) and returns its error.
+func (s started) result(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-s:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not return")
+		return nil
+	}
+}
+
+func newPacer(c *fakeClock, l botapi.PaceLimits) *botapi.Pacer {
+	return botapi.NewPacer(botapi.PaceOptions{Limits: l, Clock: c})
+}
+
+// mustWait calls Wait and fails unless it returns at once without error.
+func mustWait(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, kind botapi.PaceKind) {
+	t.Helper()
+	before := c.madeTimers()
+	if err := p.Wait(context.Background(), chat, kind); err != nil {
+		t.Fatalf("Wait(%v): %v", chat, err)
+	}
+	if n := c.madeTimers(); n != before {
+		t.Fatalf("Wait(%v) waited (%d timers)", chat, n-before)
+	}
+}
+
+func TestChatKey(t *testing.T) {
+	for _, tc := range []struct {
+		k             botapi.ChatKey
+		s             string
+		group, inline bool
+	}{
+		{botapi.ChatOf(42), "p:42", false, false},
+		{botapi.ChatOf(-100123), "g:-100123", true, false},
+		{botapi.InlineOf("AAQx-1"), "i:AAQx-1", false, true},
+	} {
+		if tc.k.String() != tc.s || tc.k.Group() != tc.group || tc.k.Inline() != tc.inline {
+			t.Errorf("%v: String %q Group %v Inline %v; want %q %v %v",
+				tc.k, tc.k.String(), tc.k.Group(), tc.k.Inline(), tc.s, tc.group, tc.inline)
+		}
+	}
+}
+
+// A private chat gets its burst of 3 at once, then one a second.
+func TestPacePrivateChatSpacing(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{})
+	chat := botapi.ChatOf(7)
+	for range 3 {
+		mustWait(t, c, p, chat, botapi.PaceBoard)
+	}
+	for i := range 3 {
+		made := c.madeTimers() + 1
+		want := c.Now().Add(time.Second)
+		s := start(context.Background(), p, chat, botapi.PaceBoard)
+		if next := c.awaitTimers(t, made, 1); !next.Equal(want) {
+			t.Fatalf("send %d waits until %v, want %v", 4+i, next.Sub(epoch), want.Sub(epoch))
+		}
+		c.Advance(want.Sub(c.Now()) - time.Millisecond)
+		if s.done(t) {
+			t.Fatalf("send %d went before its second", 4+i)
+		}
+		c.Advance(time.Millisecond)
+		if err := s.result(t); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sendFor sends to chat back to back for d of fake time and returns how many went.
+func sendFor(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, d time.Duration) int {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	sent := 0
+	end := c.Now().Add(d)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for p.Wait(ctx, chat, botapi.PaceBoard) == nil {
+			mu.Lock()
+			sent++
+			mu.Unlock()
+		}
+	}()
+	for {
+		next := c.awaitTimers(t, c.madeTimers(), 1)
+		if next.After(end) {
+			break
+		}
+		made := c.madeTimers()
+		c.Advance(next.Sub(c.Now()))
+		// Wait for the sender to come back for the next: its next timer.
+		c.awaitTimers(t, made+1, 1)
+	}
+	cancel()
+	<-stopped
+	mu.Lock()
+	defer mu.Unlock()
+	return sent
+}
+
+// A group gets its burst of 3, then twenty a minute.
+func TestPaceGroupPerMinute(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{})
+	if got := sendFor(t, c, p, botapi.ChatOf(-1001), time.Minute); got != 3+20 {
+		t.Fatalf("a group sent %d in a minute, want 3 + 20", got)
+	}
+	// An inline message is a chat of its own with a group's budget.
+	if got := sendFor(t, c, p, botapi.InlineOf("x"), time.Minute); got != 3+20 {
+		t.Fatalf("an inline message sent %d in a minute, want 3 + 20", got)
+	}
+}
+
+// The global budget holds across chats, each of which has room.
+func TestPaceGlobalAcrossChats(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Global: botapi.Limit{Rate: 2, Per: time.Second, Burst: 2}})
+	mustWait(t, c, p, botapi.ChatOf(1), botapi.PaceBoard)
+	mustWait(t, c, p, botapi.ChatOf(2), botapi.PaceBoard)
+	s := start(context.Background(), p, botapi.ChatOf(3), botapi.PaceBoard)
+	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(500 * time.Millisecond)) {
+		t.Fatalf("third chat waits until %v, want the global 500ms", next.Sub(epoch))
+	}
+	c.Advance(500 * time.Millisecond)
+	if err := s.result(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// When a chat's budget is short, a board that comes after an info still goes first, and the
+// info waits while the board does.
+func TestPaceBoardBeforeInfo(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
+	chat := botapi.ChatOf(9)
+	mustWait(t, c, p, chat, botapi.PaceBoard)
+	info := start(context.Background(), p, chat, botapi.PaceInfo)
+	c.awaitTimers(t, 1, 1) // the info waits for the chat's second
+	board := start(context.Background(), p, chat, botapi.PaceBoard)
+	// The board takes the head: the info's timer stops, the board's starts.
+	c.awaitTimers(t, 2, 1)
+	if b, i := p.Waiting(chat); b != 1 || i != 1 {
+		t.Fatalf("Waiting = %d boards, %d infos; want 1, 1", b, i)
+	}
+	c.Advance(time.Second)
+	if err := board.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if info.done(t) {
+		t.Fatal("the info took the token the board waited for")
+	}
+	// Now the info waits for the next second.
+	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(2 * time.Second)) {
+		t.Fatalf("the info waits until %v, want 2s", next.Sub(epoch))
+	}
+	c.Advance(time.Second)
+	if err := info.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if b, i := p.Waiting(chat); b != 0 || i != 0 {
+		t.Fatalf("Waiting after all went = %d, %d", b, i)
+	}
+}
+
+// A 429 holds its chat until retry_after, and no other chat.
+func TestPaceThrottledHoldsOnlyItsChat(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{})
+	a, b := botapi.ChatOf(-5), botapi.ChatOf(6)
+	if err := p.Throttled(context.Background(), a, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mustWait(t, c, p, b, botapi.PaceBoard)
+	s := start(context.Background(), p, a, botapi.PaceBoard)
+	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(30 * time.Second)) {
+		t.Fatalf("the throttled chat waits until %v, want 30s", next.Sub(epoch))
+	}
+	mustWait(t, c, p, b, botapi.PaceInfo)
+	c.Advance(30 * time.Second)
+	if err := s.result(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A Wait whose context ends returns its error and leaves the queue: the info behind the
+// cancelled board goes next.
+func TestPaceWaitCancelled(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
+	chat := botapi.ChatOf(11)
+	mustWait(t, c, p, chat, botapi.PaceBoard)
+	info := start(context.Background(), p, chat, botapi.PaceInfo)
+	c.awaitTimers(t, 1, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	board := start(ctx, p, chat, botapi.PaceBoard)
+	c.awaitTimers(t, 2, 1) // the board is the head and waits
+	cancel()
+	if err := board.result(t); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Wait = %v, want context.Canceled", err)
+	}
+	// The info is the head again and waits for the second.
+	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(time.Second)) {
+		t.Fatalf("the info waits until %v, want 1s", next.Sub(epoch))
+	}
+	if b, i := p.Waiting(chat); b != 0 || i != 1 {
+		t.Fatalf("Waiting = %d boards, %d infos; want 0, 1", b, i)
+	}
+	c.Advance(time.Second)
+	if err := info.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Wait(ctx, chat, botapi.PaceBoard); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait on an ended context = %v", err)
+	}
+}
