@@ -2,8 +2,6 @@ package storage_test
 
 import (
 	"context"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +31,7 @@ func takePace(t *testing.T, b *storage.PaceBudgets, key string, n int) int {
 // Two processes (two stores on their own connections, one Redis and prefix) spend one budget,
 // and another key's budget is its own.
 func TestPaceBudgetsShared(t *testing.T) {
-	a, b := twoPaceStores(t)
+	a, b := storagetest.NewPair(t)
 	got := takePace(t, a.PaceBudgets(), "g:-5", 1) + takePace(t, b.PaceBudgets(), "g:-5", 3)
 	if got != 2 {
 		t.Fatalf("two stores allowed %d in all, want the one budget's burst 2", got)
@@ -46,7 +44,7 @@ func TestPaceBudgetsShared(t *testing.T) {
 // A hold refuses the budget until it ends, in every process, and a shorter hold does not
 // cut a longer one.
 func TestPaceBudgetsHold(t *testing.T) {
-	a, b := twoPaceStores(t)
+	a, b := storagetest.NewPair(t)
 	ctx := context.Background()
 	if err := a.PaceBudgets().Hold(ctx, "p:1", 30*time.Second); err != nil {
 		t.Fatal(err)
@@ -77,34 +75,4 @@ func TestPaceBudgetsHoldEnds(t *testing.T) {
 	if wait, err := s.PaceBudgets().Take(ctx, "i:abc", 1, time.Second, 1); err != nil || wait != 0 {
 		t.Fatalf("Take after the hold = %v, %v; want 0, nil", wait, err)
 	}
-}
-
-// twoPaceStores returns two stores with their own connections on one Redis and prefix (the
-// real Redis of REDIS_URL under a prefix of the test's, else an embedded one), as two bot
-// processes would have.
-func twoPaceStores(t *testing.T) (*storage.Store, *storage.Store) {
-	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		a, _ := storagetest.NewEmbedded(t)
-		return a, storage.New(a.Client(), storage.Options{})
-	}
-	prefix := "test:pc:" + strings.ReplaceAll(t.Name(), "/", "_") + time.Now().Format("150405.000000000") + ":"
-	a, err := storage.Open(context.Background(), url, storage.Options{Prefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := storage.Open(context.Background(), url, storage.Options{Prefix: prefix})
-	if err != nil {
-		a.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := a.DeleteAll(context.Background()); err != nil {
-			t.Error(err)
-		}
-		a.Close()
-		b.Close()
-	})
-	return a, b
 }

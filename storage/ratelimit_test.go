@@ -3,7 +3,6 @@ package storage_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -55,28 +54,7 @@ func TestAllowUpdateBurstThenRefuses(t *testing.T) {
 // Two processes (two stores, each with its own connections) on one Redis and prefix share
 // one user's budget.
 func TestAllowUpdateSharedByProcesses(t *testing.T) {
-	url := os.Getenv("REDIS_URL")
-	var a, b *storage.Store
-	if url == "" {
-		a, _ = storagetest.NewEmbedded(t)
-		b = storage.New(a.Client(), storage.Options{})
-	} else {
-		prefix := "test:rl:" + strings.ReplaceAll(t.Name(), "/", "_") + time.Now().Format("150405.000000000") + ":"
-		var err error
-		if a, err = storage.Open(context.Background(), url, storage.Options{Prefix: prefix}); err != nil {
-			t.Fatal(err)
-		}
-		if b, err = storage.Open(context.Background(), url, storage.Options{Prefix: prefix}); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if _, err := a.DeleteAll(context.Background()); err != nil {
-				t.Error(err)
-			}
-			a.Close()
-			b.Close()
-		})
-	}
+	a, b := storagetest.NewPair(t)
 	got := takeAll(t, a, 7, slowLimit, 2) + takeAll(t, b, 7, slowLimit, 2) + takeAll(t, a, 7, slowLimit, 2)
 	if got != slowLimit.Burst {
 		t.Fatalf("two processes allowed %d in all, want the one budget's burst %d", got, slowLimit.Burst)

@@ -86,3 +86,36 @@ func randomHex() string {
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
+
+// NewPair returns two Stores on one Redis and one prefix, each with connections of its own,
+// as two bot processes sharing a Redis have them: on REDIS_URL (a fresh prefix, deleted when
+// the test ends) or on one embedded Redis. Both are closed when the test ends.
+func NewPair(t testing.TB) (*storage.Store, *storage.Store) {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		a, m := NewEmbedded(t)
+		client, err := storage.NewClient("redis://" + m.Addr())
+		if err != nil {
+			t.Fatalf("storagetest: %v", err)
+		}
+		t.Cleanup(func() { client.Close() })
+		return a, storage.New(client, storage.Options{})
+	}
+	o := storage.Options{Prefix: "test:" + randomHex() + ":"}
+	var stores [2]*storage.Store
+	for i := range stores {
+		client, err := storage.NewClient(url)
+		if err != nil {
+			t.Fatalf("storagetest: REDIS_URL: %v", err)
+		}
+		t.Cleanup(func() { client.Close() })
+		stores[i] = storage.New(client, o)
+	}
+	t.Cleanup(func() {
+		if _, err := stores[0].DeleteAll(context.Background()); err != nil {
+			t.Errorf("storagetest: clean up %s*: %v", o.Prefix, err)
+		}
+	})
+	return stores[0], stores[1]
+}

@@ -3,12 +3,9 @@ package botapi_test
 import (
 	"context"
 	"errors"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 	"github.com/reversibot/reversi/telegram/botapi"
 )
@@ -17,28 +14,7 @@ import (
 // of REDIS_URL under a prefix of the test's, else an embedded one.
 func twoProcesses(t *testing.T) (botapi.Budgets, botapi.Budgets) {
 	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		a, _ := storagetest.NewEmbedded(t)
-		return a.PaceBudgets(), storage.New(a.Client(), storage.Options{}).PaceBudgets()
-	}
-	prefix := "test:pace:" + strings.ReplaceAll(t.Name(), "/", "_") + time.Now().Format("150405.000000000") + ":"
-	a, err := storage.Open(context.Background(), url, storage.Options{Prefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := storage.Open(context.Background(), url, storage.Options{Prefix: prefix})
-	if err != nil {
-		a.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := a.DeleteAll(context.Background()); err != nil {
-			t.Error(err)
-		}
-		a.Close()
-		b.Close()
-	})
+	a, b := storagetest.NewPair(t)
 	return a.PaceBudgets(), b.PaceBudgets()
 }
 
