@@ -24,6 +24,8 @@ const (
 	// searchOrderEmpties: from here on moves are ordered by a shallow search of depth
 	// 2 + (empties − searchOrderEmpties)/2.
 	searchOrderEmpties = 16
+	// selEmpties: from here on the selective pre-search tries its probabilistic cut-off.
+	selEmpties = 12
 )
 
 // endEntry is a transposition-table slot of the endgame solver: the position itself (so no
@@ -34,6 +36,9 @@ type endEntry struct {
 	move   int8
 	n      int8 // empty squares: deeper entries are kept longer
 	used   bool
+	// sel marks bounds found by the selective pre-search: they are guesses, so the exact
+	// search takes only the move from such an entry.
+	sel bool
 }
 
 // endSlot finds (p, o) in its two-slot bucket; when absent it returns nil and the slot to
@@ -201,6 +206,11 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 	ttMove := -1
 	if n >= hashEmpties {
 		hit, e = s.endSlot(p, o, n)
+		if hit != nil && hit.sel && s.selMargin == 0 {
+			// A guess of the pre-search: keep its move, not its bounds.
+			ttMove = int(hit.move)
+			hit = nil
+		}
 		if hit != nil {
 			lo, hi := int(hit.lo), int(hit.hi)
 			if lo >= beta {
@@ -223,6 +233,13 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 		}
 		return -s.solveDeep(o, p, -beta, -alpha, n, true)
 	}
+	// Selective pre-search: a shallow search far beyond the window is taken as the answer
+	// (probabilistic cut-off); the bound it returns is a guess, never stored as exact.
+	if s.selMargin > 0 && n >= selEmpties {
+		if v, ok := s.probCut(p, o, alpha, beta, n); ok {
+			return v
+		}
+	}
 	alpha0 := alpha
 	best, bestMove := -65, -1
 	searched := false
@@ -243,7 +260,7 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 		for m := moves; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
 			f := flips8(p, o, sq)
-			if h, _ := s.endSlot(o&^f, p|f|1<<uint(sq), n-1); h != nil && -int(h.hi) >= beta {
+			if h, _ := s.endSlot(o&^f, p|f|1<<uint(sq), n-1); h != nil && -int(h.hi) >= beta && (!h.sel || s.selMargin > 0) {
 				best, bestMove = -int(h.hi), sq
 				break
 			}
@@ -280,12 +297,46 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 		default:
 			lo, hi = best, best
 		}
-		if hit != nil {
+		sel := s.selMargin > 0
+		if hit != nil && hit.sel == sel {
 			lo, hi = max(lo, int(hit.lo)), min(hi, int(hit.hi))
 		}
-		*e = endEntry{p: p, o: o, lo: int8(lo), hi: int8(hi), move: int8(bestMove), n: int8(n), used: true}
+		if lo > hi {
+			// Guesses that contradict each other: keep the latest.
+			lo, hi = -64, 64
+			if best <= alpha0 {
+				hi = best
+			} else if best >= beta {
+				lo = best
+			}
+		}
+		*e = endEntry{p: p, o: o, lo: int8(lo), hi: int8(hi), move: int8(bestMove), n: int8(n), used: true, sel: sel}
 	}
 	return best
+}
+
+// probCut is the cut-off of the selective pre-search at a node with n empty squares: when a
+// shallow search says the score lies beyond beta (below alpha) by the searcher's margin, it
+// returns beta (alpha) as a fail-hard bound.
+func (s *searcher8) probCut(p, o uint64, alpha, beta, n int) (int, bool) {
+	d := 2
+	if n >= searchOrderEmpties {
+		d = 4
+	}
+	m := s.selMargin
+	if beta < 64 {
+		b := beta*100 + m
+		if v := s.pvs(p, o, d, b-1, b); v >= b {
+			return beta, true
+		}
+	}
+	if alpha > -64 {
+		a := alpha*100 - m
+		if v := s.pvs(p, o, d, a, a+1); v <= a {
+			return alpha, true
+		}
+	}
+	return 0, false
 }
 
 // solveChild returns the score for the side to move of the move that led to (o, p) — the
