@@ -1,6 +1,8 @@
 module github.com/reversibot/reversi
 
-go 1.27.3
+go 1.26.8
+
+toolchain go1.27.3
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
