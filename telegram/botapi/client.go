@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,9 @@ type Options struct {
 	// OnError is told of every failed attempt of a call (not of those that count as a
 	// success, nor of those cut off by the caller's context); nil tells no one.
 	OnError func(method string, kind Kind)
+	// Pacer keeps the sends and edits inside Telegram's flood limits (see pace.go): each
+	// attempt of one waits for its chat's budget first. nil paces nothing.
+	Pacer *Pacer
 }
 
 // Client makes Bot API calls. Its methods are those of go-telegram/bot's Bot (same names,
@@ -73,6 +77,7 @@ type shared struct {
 	token   string
 	log     *slog.Logger
 	onError func(method string, kind Kind)
+	pacer   *Pacer
 }
 
 // DefaultHTTPTimeout bounds one request of a Client made without Options.HTTPClient.
@@ -83,7 +88,7 @@ func New(o Options) (*Client, error) {
 	if strings.TrimSpace(o.Token) == "" {
 		return nil, errors.New("botapi: empty token")
 	}
-	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError}
+	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError, pacer: o.Pacer}
 	if s.http == nil {
 		s.http = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
@@ -139,6 +144,8 @@ type call struct {
 	safe   bool // repeating it does no harm: try it again after a 5xx or a network error
 	edit   bool // an edit: "message is not modified" is a success
 	inline bool // an edit of an inline message: the result `true` is a success
+	paced  bool // a send or an edit: it spends the budget of chat (see Options.Pacer)
+	chat   ChatKey
 }
 
 // do makes the call k with fn (the library's method, given the context of the attempt),
@@ -147,8 +154,11 @@ func (c *Client) do(ctx context.Context, k call, fn func(ctx context.Context) er
 	return c.retry(ctx, k.safe, func() error { return c.attempt(ctx, k, fn) })
 }
 
-// attempt makes one attempt of the call k.
+// attempt makes one attempt of the call k, paced first when it is a send or an edit.
 func (c *Client) attempt(ctx context.Context, k call, fn func(ctx context.Context) error) error {
+	if err := c.pace(ctx, k); err != nil {
+		return err
+	}
 	x := &exchange{}
 	err := fn(context.WithValue(ctx, exchangeKey{}, x))
 	switch {
@@ -159,7 +169,48 @@ func (c *Client) attempt(ctx context.Context, k call, fn func(ctx context.Contex
 	case k.inline && x.status == http.StatusOK && isTrueResult(err):
 		return nil
 	}
+	var tooMany *bot.TooManyRequestsError
+	if k.paced && c.pacer != nil && errors.As(err, &tooMany) {
+		if herr := c.pacer.Throttled(ctx, k.chat, time.Duration(tooMany.RetryAfter)*time.Second); herr != nil {
+			c.log.Warn("pace", "err", c.scrub(herr.Error()))
+		}
+	}
 	return c.fail(ctx, k.method, x.status, err)
+}
+
+// pace waits for the budget of the chat of k, a send or an edit, unless ctx has paid for it
+// (WithPaid). It fails only when ctx ends; a failure of the budgets is logged and the call made.
+func (c *Client) pace(ctx context.Context, k call) error {
+	if !k.paced || c.pacer == nil || spendPaid(ctx, k.chat) {
+		return nil
+	}
+	if _, err := c.pacer.Wait(ctx, k.chat, PaceKindOf(ctx)); err != nil {
+		if ctx.Err() != nil {
+			return &Error{Method: k.method, Kind: KindNetwork, err: err, text: k.method + ": " + err.Error()}
+		}
+		c.log.Warn("pace", "method", k.method, "err", c.scrub(err.Error()))
+	}
+	return nil
+}
+
+// chatKey is the budget key of a message in the chat id (a library ChatID: an int64, or an
+// @username, which counts as a chat of its own) or the inline message inlineID.
+func chatKey(id any, inlineID string) ChatKey {
+	if inlineID != "" {
+		return InlineOf(inlineID)
+	}
+	switch v := id.(type) {
+	case int64:
+		return ChatOf(v)
+	case int:
+		return ChatOf(int64(v))
+	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return ChatOf(n)
+		}
+		return InlineOf("@" + v)
+	}
+	return ChatOf(0)
 }
 
 // messageType is the type the library decodes an edit's result into.
@@ -250,7 +301,7 @@ func (c *Client) boolCall(ctx context.Context, method string, fn func(ctx contex
 // SendMessage sends a text message. After a 5xx or a network error it is not tried again
 // (the message may have been sent).
 func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*models.Message, error) {
-	return c.messageCall(ctx, call{method: "sendMessage"}, func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, sendCall("sendMessage", p.ChatID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.SendMessage(ctx, p)
 	})
 }
@@ -271,7 +322,7 @@ func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models
 			return &pp
 		}
 	}
-	return c.messageCall(ctx, call{method: "sendPhoto"}, func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, sendCall("sendPhoto", p.ChatID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.SendPhoto(ctx, params())
 	})
 }
@@ -279,14 +330,14 @@ func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models
 // EditMessageText replaces the text (and keyboard) of a message. Its Message is nil when
 // nothing changed or the message is an inline one.
 func (c *Client) EditMessageText(ctx context.Context, p *bot.EditMessageTextParams) (*models.Message, error) {
-	return c.messageCall(ctx, editCall("editMessageText", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageText", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageText(ctx, p)
 	})
 }
 
 // EditMessageCaption replaces the caption (and keyboard) of a message, as EditMessageText.
 func (c *Client) EditMessageCaption(ctx context.Context, p *bot.EditMessageCaptionParams) (*models.Message, error) {
-	return c.messageCall(ctx, editCall("editMessageCaption", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageCaption", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageCaption(ctx, p)
 	})
 }
@@ -294,7 +345,7 @@ func (c *Client) EditMessageCaption(ctx context.Context, p *bot.EditMessageCapti
 // EditMessageReplyMarkup replaces the keyboard of a message (nil removes it), as
 // EditMessageText.
 func (c *Client) EditMessageReplyMarkup(ctx context.Context, p *bot.EditMessageReplyMarkupParams) (*models.Message, error) {
-	return c.messageCall(ctx, editCall("editMessageReplyMarkup", p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, editCall("editMessageReplyMarkup", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageReplyMarkup(ctx, p)
 	})
 }
@@ -318,15 +369,22 @@ func (c *Client) EditMessageMedia(ctx context.Context, p *bot.EditMessageMediaPa
 			return &pp
 		}
 	}
-	return c.messageCall(ctx, editCall(method, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
+	return c.messageCall(ctx, editCall(method, p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageMedia(ctx, params())
 	})
 }
 
-// editCall is the call of an edit by method of the message with inlineID ("" for a message
-// in a chat).
-func editCall(method, inlineID string) call {
-	return call{method: method, safe: true, edit: true, inline: inlineID != ""}
+// editCall is the call of an edit by method of the message in chat, or of the inline message
+// with inlineID ("" for a message in a chat).
+func editCall(method string, chat any, inlineID string) call {
+	return call{method: method, safe: true, edit: true, inline: inlineID != "", paced: true,
+		chat: chatKey(chat, inlineID)}
+}
+
+// sendCall is the call of a send by method into chat: not safe to repeat after a 5xx or a
+// network error (the message may have been sent).
+func sendCall(method string, chat any) call {
+	return call{method: method, paced: true, chat: chatKey(chat, "")}
 }
 
 // messageCall makes a call whose result is a Message; the Message is nil unless the call

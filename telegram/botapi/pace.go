@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,25 +19,31 @@ import (
 // every send or edit first calls Pacer.Wait for its chat, which returns once both the chat's
 // budget and the bot's global budget have room, and spends one unit of each.
 //
-// How the Client and the board Editor are to call it (not wired yet):
+// How the Client and the board Editor call it:
 //
-//   - Every sendMessage, sendPhoto and editMessage* call (text, caption, reply markup, media)
-//     calls Wait(ctx, key, kind) right before each attempt, also before each retry after a 429 or
-//     a 5xx, since every attempt that reaches Telegram counts. The key is ChatOf(p.ChatID) for a
-//     chat's message, InlineOf(p.InlineMessageID) for an inline message. answerCallbackQuery,
-//     answerInlineQuery, getUpdates, getMe, setMyCommands and webhook calls never wait.
-//   - kind is PaceBoard for drawing a board (sending or editing a game's board message), and
-//     PaceInfo for everything else (notifications, passes, results, help): a chat's info waits
-//     while one of its boards waits in this process, so it never takes a token a board could use.
+//   - A Client made with Options.Pacer calls Wait(ctx, key, kind) right before each attempt
+//     of sendMessage, sendPhoto and editMessage* (text, caption, reply markup, media), also
+//     before each retry after a 429 or a 5xx, since every attempt that reaches Telegram
+//     counts. The key is ChatOf(p.ChatID) for a chat's message, InlineOf(p.InlineMessageID)
+//     for an inline message; the kind is the context's (WithPaceKind), PaceInfo when it has
+//     none. answerCallbackQuery, answerInlineQuery, getUpdates, getMe, setMyCommands and
+//     webhook calls never wait.
+//   - kind is PaceTurn for a board that shows a player it is their move, PaceBoard for any
+//     other board (a game the AI is to move in, a finished game, a lobby), PaceInfo for
+//     everything else (notifications, passes, results, help). A chat's boards go before its
+//     infos, and an info leaves one unit of the burst to the boards: it goes only when the
+//     chat's budget has room for it and one more.
 //   - When a call still meets a 429, the Client calls Throttled(ctx, key, retry_after) before
 //     it waits out retry_after: it holds that chat's budget (in every process sharing the
 //     Budgets) and no other chat's. The global budget is not held: a 429 is a chat's.
 //   - Wait returns ctx's error when ctx ends first; the call is then not made. Any other error
-//     is the Budgets' (Redis unreachable): the caller makes the call anyway (a 429 still guards
-//     it) and reports the error, so an outage of Redis does not silence the bot.
-//   - The Editor coalesces before it waits: it asks Wait for the chat, then draws the newest
-//     board of the message at that moment (only the newest board is ever drawn), so the time
-//     spent waiting is never spent drawing a board that is already stale.
+//     is the Budgets' (Redis unreachable): the Client makes the call anyway (a 429 still
+//     guards it) and logs the error, so an outage of Redis does not silence the bot.
+//   - The Editor coalesces before it waits: it calls Wait for the chat of a message, then
+//     draws the newest board of the message at that moment (only the newest board is ever
+//     drawn), so the time spent waiting is never spent drawing a board that is already stale.
+//     It makes that call with a context from WithPaid, which tells the Client that the first
+//     call into that chat has been paced already.
 //
 // The budgets are the bot's, not a process's: with Options.Budgets a storage.PaceBudgets, every
 // process on the same Redis spends the same ones. Priority of boards over info is kept among
@@ -47,13 +54,26 @@ import (
 type PaceKind int
 
 const (
-	// PaceBoard draws a board that a player waits for; it goes before every PaceInfo of its
-	// chat.
-	PaceBoard PaceKind = iota
+	// PaceTurn draws a board that shows a player it is their move: it goes first.
+	PaceTurn PaceKind = iota
+	// PaceBoard draws any other board (the AI to move, a finished game, a lobby); it goes
+	// before every PaceInfo of its chat.
+	PaceBoard
 	// PaceInfo only informs (a notification, a pass, a result); it waits while a board of
-	// its chat waits.
+	// its chat waits, and leaves one unit of the chat's burst to the boards.
 	PaceInfo
 )
+
+// String names the kind in logs and tests.
+func (k PaceKind) String() string {
+	switch k {
+	case PaceTurn:
+		return "turn"
+	case PaceBoard:
+		return "board"
+	}
+	return "info"
+}
 
 // ChatKey names the chat whose budget a message or edit spends: a private chat, a group (or
 // supergroup or channel: a chat id < 0), or an inline message, which lives in a chat the bot
@@ -110,14 +130,32 @@ type PaceLimits struct {
 	Global  Limit // the bot as a whole
 }
 
-// DefaultPaceLimits are Telegram's published figures: one a second in a private chat with a
-// burst of 3, twenty a minute in a group (and an inline message) with a burst of 3, thirty a
-// second in all.
+// DefaultPaceLimits are Telegram's published figures, with a margin below the bursts Telegram
+// tolerates (a burst spent at once arrives spread out by the network, and the next call may
+// arrive sooner than the last of it): one a second in a private chat with a burst of 2, twenty
+// a minute in a group (and an inline message) with a burst of 3, thirty a second in all with a
+// burst of 20.
 var DefaultPaceLimits = PaceLimits{
-	Private: Limit{Rate: 1, Per: time.Second, Burst: 3},
+	Private: Limit{Rate: 1, Per: time.Second, Burst: 2},
 	Group:   Limit{Rate: 20, Per: time.Minute, Burst: 3},
 	Inline:  Limit{Rate: 20, Per: time.Minute, Burst: 3},
-	Global:  Limit{Rate: 30, Per: time.Second, Burst: 30},
+	Global:  Limit{Rate: 30, Per: time.Second, Burst: 20},
+}
+
+// Faster returns l, its zero Limits replaced by the defaults', with every budget refilling k
+// times as fast (Per divided by k): for tests and load runs against a fake server whose
+// limits are sped up as much. k below 2 returns l with the defaults.
+func (l PaceLimits) Faster(k int) PaceLimits {
+	l = l.withDefaults()
+	if k < 2 {
+		return l
+	}
+	for _, v := range []*Limit{&l.Private, &l.Group, &l.Inline, &l.Global} {
+		if !v.unlimited() {
+			v.Per /= time.Duration(k)
+		}
+	}
+	return l
 }
 
 // withDefaults returns l with each zero Limit replaced by DefaultPaceLimits'.
@@ -197,8 +235,9 @@ type Pacer struct {
 
 // paceWaiter is one Wait call queued for its chat's budget.
 type paceWaiter struct {
-	kind PaceKind
-	wake chan struct{} // gets a value when the queue ahead of it changed
+	kind   PaceKind
+	wake   chan struct{} // gets a value when the queue ahead of it changed
+	waited bool          // it had to wait; written by its own Wait only
 }
 
 // NewPacer returns a Pacer with the options.
@@ -215,32 +254,40 @@ func NewPacer(o PaceOptions) *Pacer {
 }
 
 // Wait returns once chat's budget and the global budget have each spent one unit on a message
-// or edit of the kind: a chat's boards go first, in the order they came, then its info. It
-// returns ctx's error when ctx ends first (nothing is then spent of chat's budget, though a
-// unit of it may be, when ctx ends while waiting for the global budget), or the Budgets' error.
-func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) error {
+// or edit of the kind: a chat's turns go first, then its other boards, in the order they
+// came, then its infos. waited reports whether it had to wait for either budget or for the
+// waiters ahead of it. It returns ctx's error when ctx ends first (nothing is then spent of
+// chat's budget, though a unit of it may be, when ctx ends while waiting for the global
+// budget), or the Budgets' error.
+func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return false, err
 	}
 	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
 	p.enqueue(chat, w)
-	err := p.waitChat(ctx, chat, w)
+	err = p.waitChat(ctx, chat, w)
 	p.dequeue(chat, w)
-	if err != nil {
-		return err
+	if err == nil {
+		err = p.take(ctx, globalKey, p.limits.Global, nil, &w.waited)
 	}
-	return p.take(ctx, globalKey, p.limits.Global, nil)
+	return w.waited, err
 }
 
-// waitChat waits until w is at the head of chat's queue and chat's budget had room for it.
+// waitChat waits until w is at the head of chat's queue and chat's budget had room for it (an
+// info: room for it and one more, see PaceInfo).
 func (p *Pacer) waitChat(ctx context.Context, chat ChatKey, w *paceWaiter) error {
+	l := p.limits.of(chat)
+	if w.kind == PaceInfo && l.Burst > 1 {
+		l.Burst--
+	}
 	for {
 		if p.head(chat) == w {
-			if err := p.take(ctx, chat.String(), p.limits.of(chat), w.wake); err != errPreempted {
+			if err := p.take(ctx, chat.String(), l, w.wake, &w.waited); err != errPreempted {
 				return err
 			}
 			continue
 		}
+		w.waited = true
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -252,9 +299,9 @@ func (p *Pacer) waitChat(ctx context.Context, chat ChatKey, w *paceWaiter) error
 // errPreempted is take's answer when a waiter was woken: it is no longer sure to be at the head.
 var errPreempted = errors.New("botapi: pace: preempted")
 
-// take spends one unit of the budget key, waiting as long as Budgets say. A value on wake ends
-// the wait early and take starts again at the head check (waitChat loops on errPreempted).
-func (p *Pacer) take(ctx context.Context, key string, l Limit, wake chan struct{}) error {
+// take spends one unit of the budget key, waiting as long as Budgets say (and then setting
+// *waited). A value on wake ends the wait early and take starts again at the head check (waitChat loops on errPreempted).
+func (p *Pacer) take(ctx context.Context, key string, l Limit, wake chan struct{}, waited *bool) error {
 	if l.unlimited() {
 		return nil
 	}
@@ -269,6 +316,7 @@ func (p *Pacer) take(ctx context.Context, key string, l Limit, wake chan struct{
 		if wait <= 0 {
 			return nil
 		}
+		*waited = true
 		c, stop := p.clock.Timer(wait)
 		select {
 		case <-ctx.Done():
@@ -340,13 +388,13 @@ func (w *paceWaiter) signal() {
 	}
 }
 
-// Waiting returns how many boards and how many infos wait for chat's budget in this process
-// (the Editor can tell a tapper that the board is about to be redrawn).
+// Waiting returns how many boards (turns included) and how many infos wait for chat's budget in
+// this process.
 func (p *Pacer) Waiting(chat ChatKey) (boards, infos int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, w := range p.chats[chat] {
-		if w.kind == PaceBoard {
+		if w.kind != PaceInfo {
 			boards++
 		} else {
 			infos++
@@ -362,4 +410,43 @@ func (p *Pacer) Throttled(ctx context.Context, chat ChatKey, retryAfter time.Dur
 		return fmt.Errorf("botapi: pace hold %s: %w", chat, err)
 	}
 	return nil
+}
+
+// paceKindKey is the context key of WithPaceKind.
+type paceKindKey struct{}
+
+// WithPaceKind returns ctx telling a Client's pacing that the sends and edits made with it are
+// of the kind (without it they are PaceInfo).
+func WithPaceKind(ctx context.Context, kind PaceKind) context.Context {
+	return context.WithValue(ctx, paceKindKey{}, kind)
+}
+
+// PaceKindOf returns the kind ctx carries (WithPaceKind), PaceInfo when none.
+func PaceKindOf(ctx context.Context) PaceKind {
+	if k, ok := ctx.Value(paceKindKey{}).(PaceKind); ok {
+		return k
+	}
+	return PaceInfo
+}
+
+// paidKey is the context key of WithPaid.
+type paidKey struct{}
+
+// paid is one unit of a chat's budget spent ahead of the call that uses it.
+type paid struct {
+	chat ChatKey
+	used atomic.Bool
+}
+
+// WithPaid returns ctx telling a Client that the next send or edit into chat made with it (or
+// a context made from it) has been paced already (its caller called Wait): that one call does
+// not wait; later ones, and calls into other chats, do.
+func WithPaid(ctx context.Context, chat ChatKey) context.Context {
+	return context.WithValue(ctx, paidKey{}, &paid{chat: chat})
+}
+
+// spendPaid reports whether ctx carries an unused unit paid for chat, and uses it.
+func spendPaid(ctx context.Context, chat ChatKey) bool {
+	p, ok := ctx.Value(paidKey{}).(*paid)
+	return ok && p.chat == chat && p.used.CompareAndSwap(false, true)
 }

@@ -126,7 +126,7 @@ type started chan error
 
 func start(ctx context.Context, p *botapi.Pacer, chat botapi.ChatKey, kind botapi.PaceKind) started {
 	s := make(started, 1)
-	go func() { s <- p.Wait(ctx, chat, kind) }()
+	go func() { _, err := p.Wait(ctx, chat, kind); s <- err }()
 	return s
 }
 
@@ -164,7 +164,7 @@ func newPacer(c *fakeClock, l botapi.PaceLimits) *botapi.Pacer {
 func mustWait(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, kind botapi.PaceKind) {
 	t.Helper()
 	before := c.madeTimers()
-	if err := p.Wait(context.Background(), chat, kind); err != nil {
+	if _, err := p.Wait(context.Background(), chat, kind); err != nil {
 		t.Fatalf("Wait(%v): %v", chat, err)
 	}
 	if n := c.madeTimers(); n != before {
@@ -189,12 +189,12 @@ func TestChatKey(t *testing.T) {
 	}
 }
 
-// A private chat gets its burst of 3 at once, then one a second.
+// A private chat gets its burst of 2 at once, then one a second.
 func TestPacePrivateChatSpacing(t *testing.T) {
 	c := newFakeClock()
 	p := newPacer(c, botapi.PaceLimits{})
 	chat := botapi.ChatOf(7)
-	for range 3 {
+	for range 2 {
 		mustWait(t, c, p, chat, botapi.PaceBoard)
 	}
 	for i := range 3 {
@@ -202,11 +202,11 @@ func TestPacePrivateChatSpacing(t *testing.T) {
 		want := c.Now().Add(time.Second)
 		s := start(context.Background(), p, chat, botapi.PaceBoard)
 		if next := c.awaitTimers(t, made, 1); !next.Equal(want) {
-			t.Fatalf("send %d waits until %v, want %v", 4+i, next.Sub(epoch), want.Sub(epoch))
+			t.Fatalf("send %d waits until %v, want %v", 3+i, next.Sub(epoch), want.Sub(epoch))
 		}
 		c.Advance(want.Sub(c.Now()) - time.Millisecond)
 		if s.done(t) {
-			t.Fatalf("send %d went before its second", 4+i)
+			t.Fatalf("send %d went before its second", 3+i)
 		}
 		c.Advance(time.Millisecond)
 		if err := s.result(t); err != nil {
@@ -226,7 +226,7 @@ func sendFor(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, d
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		for p.Wait(ctx, chat, botapi.PaceBoard) == nil {
+		for _, err := p.Wait(ctx, chat, botapi.PaceBoard); err == nil; _, err = p.Wait(ctx, chat, botapi.PaceBoard) {
 			mu.Lock()
 			sent++
 			mu.Unlock()
@@ -326,7 +326,7 @@ func TestPaceThrottledHoldsOnlyItsChat(t *testing.T) {
 	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(30 * time.Second)) {
 		t.Fatalf("the throttled chat waits until %v, want 30s", next.Sub(epoch))
 	}
-	mustWait(t, c, p, b, botapi.PaceInfo)
+	mustWait(t, c, p, b, botapi.PaceBoard)
 	c.Advance(30 * time.Second)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
@@ -360,7 +360,86 @@ func TestPaceWaitCancelled(t *testing.T) {
 	if err := info.result(t); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Wait(ctx, chat, botapi.PaceBoard); !errors.Is(err, context.Canceled) {
+	if _, err := p.Wait(ctx, chat, botapi.PaceBoard); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait on an ended context = %v", err)
+	}
+}
+
+// A turn (a player waits for the board) goes before a board that came first.
+func TestPaceTurnBeforeBoard(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Group: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
+	chat := botapi.ChatOf(-9)
+	mustWait(t, c, p, chat, botapi.PaceBoard)
+	board := start(context.Background(), p, chat, botapi.PaceBoard)
+	c.awaitTimers(t, 1, 1)
+	turn := start(context.Background(), p, chat, botapi.PaceTurn)
+	c.awaitTimers(t, 2, 1) // the turn took the head
+	c.Advance(time.Second)
+	if err := turn.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if board.done(t) {
+		t.Fatal("the board took the token the turn waited for")
+	}
+	c.awaitTimers(t, 3, 1)
+	c.Advance(time.Second)
+	if err := board.result(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An info goes only when the chat has room for it and one more: the last unit of a burst is
+// the boards'.
+func TestPaceInfoLeavesTheLastUnitToBoards(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Group: botapi.Limit{Rate: 1, Per: time.Minute, Burst: 2}})
+	chat := botapi.ChatOf(-10)
+	mustWait(t, c, p, chat, botapi.PaceInfo) // two units: the info takes one
+	info := start(context.Background(), p, chat, botapi.PaceInfo)
+	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Minute)) {
+		t.Fatalf("the second info waits until %v, want the minute's refill", next.Sub(epoch))
+	}
+	// The board behind it goes at once with the unit the info left.
+	mustWait(t, c, p, chat, botapi.PaceBoard)
+	if info.done(t) {
+		t.Fatal("the info went on the boards' unit")
+	}
+}
+
+// Wait reports whether it had to wait.
+func TestPaceWaitReportsWaiting(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
+	chat := botapi.ChatOf(12)
+	if waited, err := p.Wait(context.Background(), chat, botapi.PaceTurn); err != nil || waited {
+		t.Fatalf("first Wait = %v, %v; want no wait", waited, err)
+	}
+	got := make(chan bool, 1)
+	go func() {
+		waited, _ := p.Wait(context.Background(), chat, botapi.PaceTurn)
+		got <- waited
+	}()
+	c.awaitTimers(t, 1, 1)
+	c.Advance(time.Second)
+	if !<-got {
+		t.Fatal("a Wait that waited for its second reports no wait")
+	}
+}
+
+// Faster divides every refill period, keeping rates and bursts.
+func TestPaceLimitsFaster(t *testing.T) {
+	l := botapi.PaceLimits{Private: botapi.Limit{Rate: -1}}.Faster(10)
+	if l.Group != (botapi.Limit{Rate: 20, Per: 6 * time.Second, Burst: 3}) {
+		t.Errorf("Faster(10).Group = %+v", l.Group)
+	}
+	if l.Global != (botapi.Limit{Rate: 30, Per: 100 * time.Millisecond, Burst: 20}) {
+		t.Errorf("Faster(10).Global = %+v", l.Global)
+	}
+	if l.Private.Rate != -1 || l.Private.Per != 0 {
+		t.Errorf("Faster changed the unlimited budget: %+v", l.Private)
+	}
+	if d := (botapi.PaceLimits{}).Faster(1); d != botapi.DefaultPaceLimits {
+		t.Errorf("Faster(1) = %+v, want the defaults", d)
 	}
 }
