@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 // CheckDelay is how long after a step's board edits have landed the Editor checks that the
@@ -42,7 +43,7 @@ func (e *Editor) Redraw(g *game.Game, ref game.MessageRef) {
 func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 	id := g.ID
 	hint, _ := e.o.StyleUser(g, ref)
-	e.queue(ref, func(ctx context.Context, waited bool) {
+	e.queue(ref, bb.kind, func(ctx context.Context, waited bool) {
 		first := true
 		var drawn int64 // the version of the game the edit sent drew, 0 while none was sent
 		draw := func() error {
@@ -100,7 +101,8 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 type batch struct {
 	id    string
 	refs  []game.MessageRef
-	users []int64 // whose styles the batch's boards follow, as far as the step's game tells
+	users []int64         // whose styles the batch's boards follow, as far as the step's game tells
+	kind  botapi.PaceKind // what the boards are to the players (see Kind), as of the step
 
 	mu    sync.Mutex
 	phase int           // batchIdle, batchReading or batchDone
@@ -121,7 +123,10 @@ const (
 
 // newBatch returns the batch of the edits of refs of game g, the newest of those boards.
 func (e *Editor) newBatch(g *game.Game, refs []game.MessageRef) *batch {
-	bb := &batch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs)}
+	bb := &batch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs), kind: botapi.PaceBoard}
+	if e.o.Pacer != nil {
+		bb.kind = Kind(g)
+	}
 	for _, ref := range refs {
 		if u, fixed := e.o.StyleUser(g, ref); !fixed && u != 0 && !slices.Contains(bb.users, u) {
 			bb.users = append(bb.users, u)
@@ -241,6 +246,26 @@ func (bb *batch) check(ctx context.Context, e *Editor, refs []game.MessageRef, s
 			e.Redraw(g, r)
 		}
 	}
+}
+
+// Kind is what a board of g is to its players when the flood limits hold it back:
+// botapi.PaceTurn while a person is to move in g (they wait for the board), else
+// botapi.PaceBoard (the AI is to move, or the game is a lobby or over).
+func Kind(g *game.Game) botapi.PaceKind {
+	if g.Status != game.StatusPlaying {
+		return botapi.PaceBoard
+	}
+	if g.AILevel == 0 {
+		return botapi.PaceTurn // two people: one of them is to move
+	}
+	eg, err := engine.ReplayBytes(g.Size, g.Moves)
+	if err != nil || eg.Over() {
+		return botapi.PaceBoard
+	}
+	if g.Players[eg.Position().Side()].UserID != 0 {
+		return botapi.PaceTurn
+	}
+	return botapi.PaceBoard
 }
 
 // state is a game as read for drawing its boards, with the styles of users.

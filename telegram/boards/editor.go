@@ -7,6 +7,13 @@
 //     way newer requests for that message replace each other, so only the newest is sent
 //     next. A request names a game, not a content: the board is drawn from the store when the
 //     edit is sent (and again when a 429 made it wait), so it is never sent out of date.
+//   - Pacing: with Options.Pacer, the edit queue of a message waits for its chat's budget
+//     before it takes the newest request (so all the requests that come while it waits
+//     collapse into one), then draws from a fresh read and sends with the unit it was given
+//     (botapi.WithPaid). A board that shows a player it is their move (botapi.PaceTurn) goes
+//     before the chat's other boards, and every board before the chat's infos. Granted tells a
+//     tapper's handler when the board of its step goes out, so that its answer can say
+//     whether the board is late.
 //   - Shared reads: the edits of one step (all the boards of a game, redrawn after a move)
 //     share one store read and one replay of the game.
 //   - The cross-process recheck: another process may draw a newer state into the same
@@ -97,6 +104,9 @@ type Options struct {
 	Work *sync.WaitGroup
 	// AfterFunc runs f in its own goroutine once d has passed; nil means time.AfterFunc.
 	AfterFunc func(d time.Duration, f func())
+	// Pacer paces the queued edits (see the package documentation); it should be the one
+	// API's client paces with. nil: queued edits go at once.
+	Pacer *botapi.Pacer
 }
 
 // Editor posts and edits the board messages of games (see the package documentation). Its
@@ -117,8 +127,10 @@ type Editor struct {
 
 // slot is the edit queue of one message: at most one edit running, at most one waiting.
 type slot struct {
-	pending job // the edit to run next; nil when none waits
-	running bool
+	pending job             // the edit to run next; nil when none waits
+	kind    botapi.PaceKind // pending's
+	running bool            // the slot's goroutine runs (an edit, or the wait for budget)
+	grants  []chan struct{} // closed when the next edit has its budget (Granted)
 }
 
 // job is one queued edit; waited tells it whether it had to wait for an earlier edit of its
@@ -162,17 +174,16 @@ func key(ref game.MessageRef) string {
 
 // Queue makes do the next edit of the message ref and returns at once. do runs after the edit
 // of ref on its way, if any, and replaces an edit of ref that waits to start (only the newest
-// request of a message is carried out). Its context ends after editTimeout or when
-// Options.Context does; a panic in do is logged.
+// request of a message is carried out). With a Pacer it runs once ref's chat has budget for a
+// board (botapi.PaceBoard), and its first send or edit into that chat spends it. Its context
+// ends after editTimeout or when Options.Context does; a panic in do is logged.
 func (e *Editor) Queue(ref game.MessageRef, do func(ctx context.Context)) {
-	e.queue(ref, func(ctx context.Context, _ bool) { do(ctx) })
+	e.queue(ref, botapi.PaceBoard, func(ctx context.Context, _ bool) { do(ctx) })
 }
 
-// queue is Queue of a job.
-//
-// This is where pacing will go (the budget of a message's chat): a job that waits for budget
-// counts as one that waited, and so draws from a fresh read.
-func (e *Editor) queue(ref game.MessageRef, do job) {
+// queue is Queue of a job of the kind. A job that waited for budget counts as one that waited
+// (it draws from a fresh read).
+func (e *Editor) queue(ref game.MessageRef, kind botapi.PaceKind, do job) {
 	k := key(ref)
 	e.mu.Lock()
 	s := e.slots[k]
@@ -180,7 +191,7 @@ func (e *Editor) queue(ref game.MessageRef, do job) {
 		s = &slot{}
 		e.slots[k] = s
 	}
-	s.pending = do
+	s.pending, s.kind = do, kind
 	if s.running {
 		e.mu.Unlock()
 		return
@@ -192,24 +203,106 @@ func (e *Editor) queue(ref game.MessageRef, do job) {
 		defer e.work.Done()
 		for waited := false; ; waited = true {
 			e.mu.Lock()
-			do := s.pending
-			s.pending = nil
-			if do == nil {
+			if s.pending == nil {
 				s.running = false
 				delete(e.slots, k)
+				grants := s.grants
+				s.grants = nil
 				e.mu.Unlock()
+				closeAll(grants)
 				return
 			}
+			kind := s.kind
 			e.mu.Unlock()
-			e.run(do, waited)
+			paid, paced, ok := e.pace(ref, kind)
+			e.mu.Lock()
+			do := s.pending
+			s.pending = nil
+			grants := s.grants
+			s.grants = nil
+			e.mu.Unlock()
+			closeAll(grants)
+			if !ok {
+				continue // the Editor stops: the edit is dropped
+			}
+			e.run(do, waited || paced, ref, kind, paid)
 		}
 	}()
 }
 
-// run runs one job with its own context, logging a panic.
-func (e *Editor) run(do job, waited bool) {
+// pace waits for the budget of ref's chat for an edit of the kind. paid reports that the edit
+// has its unit (botapi.WithPaid), paced that it had to wait for it; ok is false when the
+// Editor's context ended meanwhile. A wait that fails otherwise (the budgets unreachable, or
+// editTimeout passed) lets the edit go unpaid: the client paces it again, or a 429 guards it.
+func (e *Editor) pace(ref game.MessageRef, kind botapi.PaceKind) (paid, paced, ok bool) {
+	if e.o.Pacer == nil {
+		return false, false, true
+	}
 	ctx, cancel := context.WithTimeout(e.base, editTimeout)
 	defer cancel()
+	paced, err := e.o.Pacer.Wait(ctx, chatOf(ref), kind)
+	switch {
+	case err == nil:
+		return true, paced, true
+	case e.base.Err() != nil:
+		return false, paced, false
+	}
+	e.log.Warn("edit: pace", "err", err)
+	return false, true, true
+}
+
+// chatOf is the budget key of the chat of the message ref.
+func chatOf(ref game.MessageRef) botapi.ChatKey {
+	if ref.InlineID != "" {
+		return botapi.InlineOf(ref.InlineID)
+	}
+	return botapi.ChatOf(ref.ChatID)
+}
+
+// closeAll closes each channel of cs.
+func closeAll(cs []chan struct{}) {
+	for _, c := range cs {
+		close(c)
+	}
+}
+
+// closed is a channel that is closed.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Granted returns a channel that is closed once the edit of ref queued last (by this
+// goroutine, or a newer one that replaced it) has its budget and starts: at once when no
+// edit of ref waits to start. A handler that has just queued a board's edit (Refresh) can
+// wait on it a moment to learn whether the board goes out now or is held back by the flood
+// limits.
+func (e *Editor) Granted(ref game.MessageRef) <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.slots[key(ref)]
+	if s == nil || s.pending == nil {
+		return closed
+	}
+	c := make(chan struct{})
+	s.grants = append(s.grants, c)
+	return c
+}
+
+// Pending reports whether an edit of ref is on its way or waits in this Editor: the message
+// is about to be redrawn.
+func (e *Editor) Pending(ref game.MessageRef) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.slots[key(ref)] != nil
+}
+
+// run runs one job with its own context, of the kind and, when paid, carrying the unit of ref's
+// chat its wait was given; it logs a panic.
+func (e *Editor) run(do job, waited bool, ref game.MessageRef, kind botapi.PaceKind, paid bool) {
+	ctx, cancel := context.WithTimeout(e.base, editTimeout)
+	defer cancel()
+	ctx = botapi.WithPaceKind(ctx, kind)
+	if paid {
+		ctx = botapi.WithPaid(ctx, chatOf(ref))
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			e.log.Error("panic in edit", "panic", r)

@@ -8,6 +8,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 // Post sends the board of g to chat as a new message and records it as one of g's boards
@@ -18,6 +19,7 @@ import (
 // the meantime.
 func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 	ref := game.MessageRef{ChatID: chatID}
+	ctx = botapi.WithPaceKind(ctx, Kind(g))
 	c, err := e.o.Content(g, nil, ref, e.o.StyleOf(ctx, g, ref))
 	if err != nil {
 		return err
