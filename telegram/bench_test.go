@@ -241,7 +241,7 @@ func BenchmarkPeopleMove(b *testing.B) {
 	stub := &moveStub{token: "123:bench", edited: edited, calls: make(chan string, 16)}
 	api := httptest.NewServer(stub)
 	defer api.Close()
-	opts, _, closeSvc := options{Options: telegram.Options{Token: stub.token, APIURL: api.URL},
+	opts, _, closeSvc := options{Options: telegram.Options{Token: stub.token, APIURL: api.URL, NoPace: true},
 		Store: store, Mover: firstMover{}, IdleClaim: time.Hour}.build()
 	defer closeSvc()
 	bt, err := telegram.New(context.Background(), opts)

@@ -78,6 +78,16 @@ type Options struct {
 	// answered 503 (Telegram then delivers the update again later); 0 means
 	// DefaultWebhookWait.
 	WebhookWait time.Duration
+	// Pace are the budgets that keep the bot's sends and edits inside Telegram's flood
+	// limits (botapi.Pacer); zero fields are botapi.DefaultPaceLimits'.
+	Pace botapi.PaceLimits
+	// PaceBudgets count the Pace budgets for every process that shares them
+	// (storage.PaceBudgets); nil counts them in this process only.
+	PaceBudgets botapi.Budgets
+	// NoPace sends and edits as fast as the steps come, leaving Telegram's 429s to slow
+	// the bot: for load runs that measure the bot's own throughput, never for a bot on
+	// Telegram.
+	NoPace bool
 }
 
 // The default HTTP client: how many idle connections to the Bot API it keeps, and how long it
@@ -113,6 +123,7 @@ type Bot struct {
 	wg     sync.WaitGroup // edit workers and board checks in flight
 
 	boards *boards.Editor // posts and edits the board messages
+	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
 }
@@ -143,8 +154,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		b.transport = t
 		client = &http.Client{Timeout: clientTimeout, Transport: t}
 	}
+	if !o.NoPace {
+		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets})
+	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
-		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) }})
+		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },
+		Pacer: b.pacer})
 	if err != nil {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -75,14 +76,27 @@ type harness struct {
 	stop  func() // stops the running bot and waits for it
 }
 
-// newHarness starts the fake server, the store and a polling bot. mod may change the options.
+// speedup is how much faster than Telegram's the flood limits of the harness's fake server
+// refill: the fake enforces the limits in every test, at a speed that lets a test play a whole
+// game in seconds. The bot paces itself at paceSpeedup, a fifth slower, since at that speed the
+// scheduling jitter of a loaded test machine is as long as a budget's whole margin (the e2e
+// tests of the pacing itself run both at one slower speed).
+const (
+	speedup     = 100
+	paceSpeedup = 80
+)
+
+// newHarness starts the fake server (enforcing the flood limits, sped up), the store and a
+// polling bot pacing itself by the same limits. mod may change the options.
 func newHarness(t testing.TB, mod ...func(*options)) *harness {
 	t.Helper()
-	h := &harness{t: t, srv: telegramtest.Start(t), clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
+	srv := telegramtest.Start(t, telegramtest.WithFloodLimits(telegramtest.DefaultFloodLimits.Faster(speedup)))
+	h := &harness{t: t, srv: srv, clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
 	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
 	h.opts = options{Options: telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(),
-		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), Now: h.clock.Now}, Store: h.store,
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), Now: h.clock.Now,
+		Pace: botapi.DefaultPaceLimits.Faster(paceSpeedup)}, Store: h.store,
 		AIWorkers: 2, IdleClaim: time.Hour, Rand: rand.New(rand.NewPCG(1, 2)), Mover: firstMover{}, AllowSmall: true}
 	for _, m := range mod {
 		m(&h.opts)
@@ -90,6 +104,9 @@ func newHarness(t testing.TB, mod ...func(*options)) *harness {
 	h.start()
 	t.Cleanup(func() {
 		h.stop()
+		if st := h.srv.TooManyRequests(); st.Total > 0 {
+			t.Errorf("429s: %d %v", st.Total, st.Chats)
+		}
 		if t.Failed() {
 			t.Logf("bot log:\n%s", h.logs.String())
 		}
@@ -121,6 +138,7 @@ func (o options) build() (telegram.Options, *game.AIPool, func()) {
 		IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: o.Logger})
 	t := o.Options
 	t.Service, t.Players, t.Dedupe, t.RateLimiter = svc, game.NewPlayers(store), store, store
+	t.PaceBudgets = store.PaceBudgets()
 	return t, pool, func() { svc.Close(); pool.Close() }
 }
 

@@ -68,7 +68,7 @@ func (b *Bot) newEditor() *boards.Editor {
 			return clipped(c), err
 		},
 		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,
-		Logger: b.log, Context: b.base, Work: &b.wg})
+		Logger: b.log, Context: b.base, Work: &b.wg, Pacer: b.pacer})
 }
 
 // clip cuts s to at most n UTF-16 units, as Telegram counts the length of a text, ending it

@@ -66,6 +66,23 @@ var DefaultFloodLimits = FloodLimits{
 	Quiet:         time.Minute,
 }
 
+// Faster returns lim with every budget refilling k times as fast and every wait k times as
+// short (retry_after still counts whole seconds, at least one): for tests that play whole
+// games in seconds against a bot whose pacing is sped up as much (botapi.PaceLimits.Faster).
+// k below 2 returns lim.
+func (lim FloodLimits) Faster(k int) FloodLimits {
+	if k < 2 {
+		return lim
+	}
+	d := time.Duration(k)
+	lim.PerChat.Every /= d
+	lim.PerGroup.Every /= d
+	lim.Global.Every /= d
+	lim.MaxRetryAfter /= d
+	lim.Quiet /= d
+	return lim
+}
+
 // WithFloodLimits makes the server answer sends and edits over the budgets of lim with
 // HTTP 429 "Too Many Requests: retry after N" and parameters.retry_after = N, as Telegram
 // does. A call made while an earlier 429 of the same budget still says to wait is
