@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversibot/reversi/aiworker"
 	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 // Config is the bot's configuration, read from the environment by LoadConfig.
@@ -39,6 +40,12 @@ type Config struct {
 	Budget      telegram.Budget
 	MaxHandlers int
 	WebhookWait time.Duration
+
+	// The pacing (config_pace.go): PACE_PRIVATE, PACE_GROUP, PACE_INLINE and PACE_GLOBAL, the
+	// budgets of sends and edits that keep the bot inside Telegram's flood limits, kept in
+	// Redis for every process; PACE=off turns it off (load runs only).
+	Pace   botapi.PaceLimits
+	NoPace bool
 }
 
 // The roles and AI modes.
@@ -162,6 +169,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		c.IdleClaim = d
 	}
 	errs = append(errs, loadIntake(getenv, &c)...)
+	errs = append(errs, loadPace(getenv, &c)...)
 	return c, errors.Join(errs...)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 const goodToken = "123456:AAbbCCddEEffGGhhIIjjKKllMMnn"
@@ -134,6 +135,45 @@ func TestLoadConfigIntake(t *testing.T) {
 	for _, bad := range []map[string]string{
 		{"USER_RATE": "0"}, {"USER_RATE": "5/d"}, {"USER_RATE": "fast"}, {"USER_RATE": "5000"},
 		{"USER_BURST": "0"}, {"USER_BURST": "x"}, {"MAX_HANDLERS": "0"}, {"WEBHOOK_WAIT": "2m"}, {"WEBHOOK_WAIT": "1ms"},
+	} {
+		bad["TELEGRAM_BOT_TOKEN"] = goodToken
+		var name string
+		for k := range bad {
+			if k != "TELEGRAM_BOT_TOKEN" {
+				name = k
+			}
+		}
+		if _, err := LoadConfig(env(bad)); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
+		}
+	}
+}
+
+func TestLoadConfigPace(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pace != botapi.DefaultPaceLimits || c.NoPace {
+		t.Errorf("defaults: pace %+v, off %v; want Telegram's figures, on", c.Pace, c.NoPace)
+	}
+	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PACE_PRIVATE": "2/s",
+		"PACE_GROUP": "30/m:4", "PACE_INLINE": "off", "PACE_GLOBAL": "1000/m:50"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := botapi.PaceLimits{Private: botapi.Limit{Rate: 2, Per: time.Second, Burst: botapi.DefaultPaceLimits.Private.Burst},
+		Group: botapi.Limit{Rate: 30, Per: time.Minute, Burst: 4}, Inline: botapi.Limit{Rate: -1},
+		Global: botapi.Limit{Rate: 1000, Per: time.Minute, Burst: 50}}
+	if c.Pace != want {
+		t.Errorf("set: pace %+v, want %+v", c.Pace, want)
+	}
+	if c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PACE": "off"})); err != nil || !c.NoPace {
+		t.Errorf("PACE=off: off %v, %v", c.NoPace, err)
+	}
+	for _, bad := range []map[string]string{
+		{"PACE_PRIVATE": "0"}, {"PACE_GROUP": "20/d"}, {"PACE_INLINE": "20/m:0"}, {"PACE_GLOBAL": "fast"},
+		{"PACE_GROUP": "20/m:x"}, {"PACE_PRIVATE": "200000"},
 	} {
 		bad["TELEGRAM_BOT_TOKEN"] = goodToken
 		var name string

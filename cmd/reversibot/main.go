@@ -177,6 +177,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Budget:      cfg.Budget,
 		MaxHandlers: cfg.MaxHandlers,
 		WebhookWait: cfg.WebhookWait,
+
+		Pace:        cfg.Pace,
+		PaceBudgets: store.PaceBudgets(),
+		NoPace:      cfg.NoPace,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
