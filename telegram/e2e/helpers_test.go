@@ -26,6 +26,29 @@ func TestMain(m *testing.M) {
 	gametest.VerifyTestMain(m, gametest.IdleHTTP...)
 }
 
+// How much faster than Telegram's the flood limits of the fake server refill in these tests, and
+// the bots' pacing with them: the fake enforces the limits in every test. The bots pace a fifth
+// slower than the fake allows, since at this speed the scheduling jitter of a loaded machine is
+// as long as a budget's whole margin; the tests of the pacing itself (pace_test.go) run both at
+// one, slower, speed.
+const (
+	speedup     = 100
+	paceSpeedup = 80
+)
+
+// startLimited starts the fake Bot API server enforcing Telegram's flood limits k times as
+// fast, and fails the test if it answered any call with a 429.
+func startLimited(t *testing.T, k int) *telegramtest.Server {
+	t.Helper()
+	srv := telegramtest.Start(t, telegramtest.WithFloodLimits(telegramtest.DefaultFloodLimits.Faster(k)))
+	t.Cleanup(func() {
+		if st := srv.TooManyRequests(); st.Total > 0 {
+			t.Errorf("the fake answered %d calls with 429: %v", st.Total, st.Chats)
+		}
+	})
+	return srv
+}
+
 // firstMover plays the lowest legal square; its hint is the highest.
 type firstMover = gametest.FirstMover
 

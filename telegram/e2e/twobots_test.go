@@ -18,6 +18,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/e2e"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
@@ -68,7 +69,7 @@ func newClusterAt(t *testing.T, url string) *cluster {
 // whose Route is route; with is called on each bot's options before the bot is made.
 func newClusterWith(t *testing.T, url string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
 	t.Helper()
-	c := &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, both: new(atomic.Int64)}
+	c := &cluster{t: t, srv: startLimited(t, speedup), logs: &logBuffer{}, both: new(atomic.Int64)}
 	c.stores = openStores(t, url, 2)
 	ctx := context.Background()
 	var targets []http.Handler
@@ -79,7 +80,8 @@ func newClusterWith(t *testing.T, url string, route func(n int64) []int, with fu
 			Rand: rand.New(rand.NewPCG(uint64(i), 7)), Logger: log})
 		t.Cleanup(func() { svc.Close(); pool.Close() }) // after c.stop, registered later
 		o := telegram.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Service: svc,
-			Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Logger: log}
+			Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Logger: log,
+			Pace: botapi.DefaultPaceLimits.Faster(paceSpeedup), PaceBudgets: st.PaceBudgets()}
 		if with != nil {
 			with(i, &o)
 		}
