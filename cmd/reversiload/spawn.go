@@ -109,6 +109,7 @@ func spawn(ctx context.Context, cfg Config, apiURL, token string, logw io.Writer
 		"METRICS_ADDR":       "off",
 		"LOG_LEVEL":          "error",
 		"WEBHOOK_URL":        "",
+		"PACE":               "off", // the fake sets no flood limits: measure the bot's own pace
 	}
 	if !cfg.Flood { // the players tap faster than any human: a budget that never refuses
 		base["USER_RATE"], base["USER_BURST"] = wideUserRate, wideUserBurst
