@@ -433,7 +433,7 @@ func TestPaceLimitsFaster(t *testing.T) {
 	if l.Group != (botapi.Limit{Rate: 20, Per: 6 * time.Second, Burst: 3}) {
 		t.Errorf("Faster(10).Group = %+v", l.Group)
 	}
-	if l.Global != (botapi.Limit{Rate: 30, Per: 100 * time.Millisecond, Burst: 20}) {
+	if l.Global != (botapi.Limit{Rate: 25, Per: 100 * time.Millisecond, Burst: 20}) {
 		t.Errorf("Faster(10).Global = %+v", l.Global)
 	}
 	if l.Private.Rate != -1 || l.Private.Per != 0 {
