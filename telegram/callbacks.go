@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/boards"
@@ -184,58 +186,143 @@ func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error 
 	return nil
 }
 
-// tapMove plays a tapped square: answer first, then the AI thinks, then the boards change.
+// boardLate is how long a tap's answer waits for the board of its step to go out: when the
+// flood limits hold the board back longer, the answer says what the step did.
+const boardLate = 300 * time.Millisecond
+
+// tapMove plays a tapped square and redraws the boards, while the AI thinks if it is to
+// move. The tap is answered once the tapped board goes out with the move (an empty answer:
+// the board says it all) or, when the flood limits hold it back for boardLate, with what
+// happened: "d3 played; the bot answered e6; the board updates in a moment".
 func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	res, err := ts.bot.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
 	if err != nil {
-		if t.stray && errors.Is(err, game.ErrStale) {
-			// Not one of the game's boards: it does not catch up; /board posts one.
-			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
-		}
-		ferr := t.fail(ctx, err)
-		switch {
-		case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
-			ts.catchUp(ctx, c.Game, t.ref, t.user.id)
-		case errors.Is(err, game.ErrNotYourTurn):
-			ts.play.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
-		}
-		return ferr
+		return ts.moveFailed(ctx, t, c, err)
 	}
 	ts.bot.met.Move("human")
-	if err := t.answer(ctx, "", false); err != nil {
-		ts.bot.log.Warn("answer", "err", ts.bot.scrub(err))
-	}
 	ts.play.afterStep(res)
+	granted := ts.bot.boards.Granted(t.ref)
+	var reply chan *game.Snapshot
 	if res.NeedAI {
-		ts.play.aiReply(ctx, res.Game.ID)
+		reply = make(chan *game.Snapshot, 1)
+		go func() { reply <- ts.play.aiReply(ctx, res.Game.ID) }()
+	}
+	if took := ts.answerMove(ctx, t, c.Square, granted, reply); reply != nil && !took {
+		<-reply // the handler ends with the AI's reply, as the handler's budget expects
 	}
 	return nil
 }
 
-// catchUp brings a player's out-of-date board ref of game id up to date after a tap that
-// could not be applied (the process may have stopped before the board was drawn), and wakes
-// the AI if it owes a move. ref must belong to the game (scopeTap): a chat message is drawn
-// only when it is one of the game's boards; the inline message the game was made for is
+// answerMove answers the tap that played sq: empty once granted is closed (the board goes
+// out), else after boardLate with the move and the AI's reply if it came by then (from
+// reply, nil when the AI is not to move). It reports whether it took the AI's step from
+// reply.
+func (ts *taps) answerMove(ctx context.Context, t *tap, sq engine.Square, granted <-chan struct{}, reply <-chan *game.Snapshot) (took bool) {
+	late := time.NewTimer(boardLate)
+	defer late.Stop()
+	var ai *game.Snapshot
+	for {
+		select {
+		case <-granted:
+			ts.answerOrLog(ctx, t, "")
+			return took
+		case ai = <-reply:
+			took, reply = true, nil
+		case <-late.C:
+			t.resolve(ctx)
+			text := tr(t.user.lang, i18n.KeyGameMoved, sq.String())
+			if squares := aiSquares(ai); squares != "" {
+				text = tr(t.user.lang, i18n.KeyGameMovedReply, sq.String(), squares)
+			}
+			ts.answerOrLog(ctx, t, text)
+			return took
+		}
+	}
+}
+
+// answerOrLog answers the tap with text, logging a failure: the move is made either way.
+func (ts *taps) answerOrLog(ctx context.Context, t *tap, text string) {
+	if err := t.answer(ctx, text, false); err != nil {
+		ts.bot.log.Warn("answer", "err", ts.bot.scrub(err))
+	}
+}
+
+// aiSquares lists the squares the AI played in its step res ("e6", or "e6, f5" when the
+// player had to pass), "" when it played none.
+func aiSquares(res *game.Snapshot) string {
+	if res == nil {
+		return ""
+	}
+	var out []string
+	for _, p := range res.Played {
+		if p.UserID == 0 && p.Square != engine.Pass {
+			out = append(out, p.Square.String())
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// moveFailed answers a tapped move that could not be applied. A tap on a board that is out of
+// date is answered that the board is about to be redrawn, once it is (the process may have
+// stopped before it drew it, or the flood limits hold it back); the AI is woken if it owes a
+// move.
+func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err error) error {
+	if t.stray && errors.Is(err, game.ErrStale) {
+		// Not one of the game's boards: it does not catch up; /board posts one.
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
+	}
+	var aerr error
+	owesAI := false
+	switch {
+	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
+		owesAI = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Ply)
+		if ts.bot.boards.Pending(t.ref) {
+			t.resolve(ctx)
+			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameRedrawing), false)
+			break
+		}
+		aerr = t.fail(ctx, err)
+	case errors.Is(err, game.ErrNotYourTurn):
+		aerr = t.fail(ctx, err)
+		ts.play.owedAI(ctx, c.Game) // the tap still wakes an AI that owes its move
+	default:
+		aerr = t.fail(ctx, err)
+	}
+	if owesAI {
+		ts.play.aiReply(ctx, c.Game) // after the answer: the AI may think for a while
+	}
+	return aerr
+}
+
+// catchUp brings a player's out-of-date board ref of game id, drawn at ply, up to date after
+// a tap that could not be applied (the process may have stopped before the board was drawn),
+// and reports whether the AI owes a move (the caller wakes it once the tap is answered). A
+// board that is up to date is not drawn again, so a player tapping while it is not their turn
+// spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
+// drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64) {
+func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, ply int) (owesAI bool) {
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
-		return
+		return false
 	}
 	g := res.Game
-	if !boards.Has(g, ref) {
+	recorded := boards.Has(g, ref)
+	if !recorded {
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
-			return
+			return false
 		}
 		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
-			return
+			return false
 		}
 	}
 	if res.NeedAI {
-		ts.play.aiReply(ctx, id)
-		return
+		return true // its reply redraws the boards
 	}
-	ts.bot.boards.Redraw(g, ref)
+	if !recorded || game.Ply(g) != ply {
+		ts.bot.boards.Redraw(g, ref)
+	}
+	return false
 }
 
 // tapPage shows another page of the move picker in the tapped message.

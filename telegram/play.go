@@ -85,10 +85,10 @@ func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 	return firstErr
 }
 
-// aiReply lets the AI move and redraws the boards. When the AI is already thinking about the
-// game (for an earlier update, here or in another process), it does nothing: that reply
-// draws the boards when it lands.
-func (pl *play) aiReply(ctx context.Context, id string) {
+// aiReply lets the AI move and redraws the boards, returning the step (nil when the AI did
+// not move). When the AI is already thinking about the game (for an earlier update, here or in
+// another process), it does nothing: that reply draws the boards when it lands.
+func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
 	start := time.Now()
 	res, err := pl.bot.svc.AIReply(ctx, id)
 	if err != nil {
@@ -96,16 +96,17 @@ func (pl *play) aiReply(ctx context.Context, id string) {
 		if errors.Is(err, game.ErrBusy) {
 			pl.tellAIBusy(id)
 		}
-		return
+		return nil
 	}
 	if res.Thinking {
-		return
+		return nil
 	}
 	if len(res.Played) > 0 && res.Game.AILevel > 0 {
 		pl.bot.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
 		pl.bot.met.Move("ai")
 	}
 	pl.afterStep(res)
+	return res
 }
 
 // busyNoticeTimeout bounds telling the players that the AI could not move (a read and a

@@ -69,7 +69,7 @@ func newClusterAt(t *testing.T, url string) *cluster {
 // whose Route is route; with is called on each bot's options before the bot is made.
 func newClusterWith(t *testing.T, url string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
 	t.Helper()
-	c := &cluster{t: t, srv: startLimited(t, speedup), logs: &logBuffer{}, both: new(atomic.Int64)}
+	c := &cluster{t: t, srv: startLimited(t, speedup, false), logs: &logBuffer{}, both: new(atomic.Int64)}
 	c.stores = openStores(t, url, 2)
 	ctx := context.Background()
 	var targets []http.Handler

@@ -84,12 +84,15 @@ const (
 
 	KeyGameBotName      Key = "game.bot_name" // level name
 	KeyGameClaimOwnTurn Key = "game.claim_own_turn"
-	KeyGameHint         Key = "game.hint"       // square
-	KeyGameIdleClaim    Key = "game.idle_claim" // idle name, Duration
-	KeyGameIdleWait     Key = "game.idle_wait"  // Duration
-	KeyGameLastMove     Key = "game.last_move"  // square
-	KeyGameMovesPage    Key = "game.moves_page" // first, last, total
-	KeyGamePass         Key = "game.pass"       // name of the player who passes
+	KeyGameHint         Key = "game.hint"        // square
+	KeyGameIdleClaim    Key = "game.idle_claim"  // idle name, Duration
+	KeyGameIdleWait     Key = "game.idle_wait"   // Duration
+	KeyGameLastMove     Key = "game.last_move"   // square
+	KeyGameMovesPage    Key = "game.moves_page"  // first, last, total
+	KeyGameMoved        Key = "game.moved"       // the player's square
+	KeyGameMovedReply   Key = "game.moved_reply" // the player's square, the bot's squares
+	KeyGameRedrawing    Key = "game.redrawing"
+	KeyGamePass         Key = "game.pass" // name of the player who passes
 	KeyGamePassesBoth   Key = "game.passes_both"
 	KeyGamePlayers      Key = "game.players" // black name, white name
 	KeyGameScore        Key = "game.score"   // black discs, white discs
