@@ -35,7 +35,9 @@ import (
 //     chat's budget has room for it and one more.
 //   - When a call still meets a 429, the Client calls Throttled(ctx, key, retry_after) before
 //     it waits out retry_after: it holds that chat's budget (in every process sharing the
-//     Budgets) and no other chat's. The global budget is not held: a 429 is a chat's.
+//     Budgets) and no other chat's. A 429 is taken as a chat's, unless another chat met one
+//     while the first one's hold lasts: then the bot is over the global limit, and the
+//     global budget is held too.
 //   - Wait returns ctx's error when ctx ends first; the call is then not made. Any other error
 //     is the Budgets' (Redis unreachable): the Client makes the call anyway (a 429 still
 //     guards it) and logs the error, so an outage of Redis does not silence the bot.
@@ -232,6 +234,11 @@ type Pacer struct {
 
 	mu    sync.Mutex
 	chats map[ChatKey][]*paceWaiter // each chat's waiters: boards first, then in arrival order
+	// throttled is the chat of the last 429 and when its hold ends (see Throttled).
+	throttled struct {
+		chat  ChatKey
+		until time.Time
+	}
 }
 
 // paceWaiter is one Wait call queued for its chat's budget.
@@ -265,25 +272,38 @@ func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited b
 		return false, err
 	}
 	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
-	p.enqueue(chat, w)
-	err = p.waitChat(ctx, chat, w)
-	p.dequeue(chat, w)
-	if err == nil {
-		err = p.take(ctx, globalKey, p.limits.Global, nil, &w.waited)
+	l := p.limits.of(chat)
+	if kind == PaceInfo && l.Burst > 1 {
+		l.Burst--
 	}
+	if err := p.queued(ctx, chat, chat.String(), l, w); err != nil {
+		return w.waited, err
+	}
+	// The global budget has a queue of its own, in the same order, so that no chat's
+	// waiter starves while others keep finding room first.
+	err = p.queued(ctx, globalQueue, globalKey, p.limits.Global, w)
 	return w.waited, err
 }
 
-// waitChat waits until w is at the head of chat's queue and chat's budget had room for it (an
-// info: room for it and one more, see PaceInfo).
-func (p *Pacer) waitChat(ctx context.Context, chat ChatKey, w *paceWaiter) error {
-	l := p.limits.of(chat)
-	if w.kind == PaceInfo && l.Burst > 1 {
-		l.Burst--
+// globalQueue is the queue of the waiters for the global budget.
+var globalQueue = ChatKey{inline: "\x00" + globalKey}
+
+// queued waits in queue q until w is at its head and the budget key of limit l had room for
+// it (see waitChat), then leaves the queue.
+func (p *Pacer) queued(ctx context.Context, q ChatKey, key string, l Limit, w *paceWaiter) error {
+	if l.unlimited() {
+		return nil
 	}
+	p.enqueue(q, w)
+	defer p.dequeue(q, w)
+	return p.waitChat(ctx, q, key, l, w)
+}
+
+// waitChat waits until w is at the head of queue q and the budget key had room for it.
+func (p *Pacer) waitChat(ctx context.Context, q ChatKey, key string, l Limit, w *paceWaiter) error {
 	for {
-		if p.head(chat) == w {
-			if err := p.take(ctx, chat.String(), l, w.wake, &w.waited); err != errPreempted {
+		if p.head(q) == w {
+			if err := p.take(ctx, key, l, w.wake, &w.waited); err != errPreempted {
 				return err
 			}
 			continue
@@ -405,10 +425,27 @@ func (p *Pacer) Waiting(chat ChatKey) (boards, infos int) {
 }
 
 // Throttled holds chat's budget for retryAfter (a 429's retry_after that came despite the
-// pacing), in every process that shares the Budgets; other chats and the global budget go on.
+// pacing), in every process that shares the Budgets; other chats go on. A 429 does not say
+// which budget it was over, though: when a second chat meets one while the hold of an
+// earlier 429 of another chat (in this process) lasts, the bot as a whole is over Telegram's
+// global limit, and every chat calling on would only be told to wait longer. Then the global
+// budget is held for retryAfter too.
 func (p *Pacer) Throttled(ctx context.Context, chat ChatKey, retryAfter time.Duration) error {
 	if err := p.budgets.Hold(ctx, chat.String(), retryAfter); err != nil {
 		return fmt.Errorf("botapi: pace hold %s: %w", chat, err)
+	}
+	now := p.clock.Now()
+	p.mu.Lock()
+	global := p.throttled.until.After(now) && p.throttled.chat != chat
+	if until := now.Add(retryAfter); until.After(p.throttled.until) || !global {
+		p.throttled.chat, p.throttled.until = chat, until
+	}
+	p.mu.Unlock()
+	if !global {
+		return nil
+	}
+	if err := p.budgets.Hold(ctx, globalKey, retryAfter); err != nil {
+		return fmt.Errorf("botapi: pace hold %s: %w", globalKey, err)
 	}
 	return nil
 }

@@ -443,3 +443,63 @@ func TestPaceLimitsFaster(t *testing.T) {
 		t.Errorf("Faster(1) = %+v, want the defaults", d)
 	}
 }
+
+// A 429 of one chat holds that chat only; a 429 of a second chat while the first's hold lasts
+// is the bot's (the global limit): every chat waits.
+func TestPaceThrottledTwoChatsHoldsTheBot(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{})
+	ctx := context.Background()
+	a, b, other := botapi.ChatOf(1), botapi.ChatOf(2), botapi.ChatOf(3)
+	if err := p.Throttled(ctx, a, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Throttled(ctx, a, 10*time.Second); err != nil { // the same chat again: still its own
+		t.Fatal(err)
+	}
+	mustWait(t, c, p, other, botapi.PaceBoard)
+	if err := p.Throttled(ctx, b, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	s := start(ctx, p, other, botapi.PaceBoard)
+	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(5 * time.Second)) {
+		t.Fatalf("a third chat waits until %v, want the global hold's 5s", next.Sub(epoch))
+	}
+	c.Advance(5 * time.Second)
+	if err := s.result(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The global budget serves its waiters in order (turns first), so that no chat starves while
+// others keep finding room first.
+func TestPaceGlobalInOrder(t *testing.T) {
+	c := newFakeClock()
+	p := newPacer(c, botapi.PaceLimits{Global: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
+	mustWait(t, c, p, botapi.ChatOf(1), botapi.PaceBoard)
+	first := start(context.Background(), p, botapi.ChatOf(2), botapi.PaceBoard)
+	c.awaitTimers(t, 1, 1)
+	second := start(context.Background(), p, botapi.ChatOf(3), botapi.PaceBoard)
+	turn := start(context.Background(), p, botapi.ChatOf(4), botapi.PaceTurn)
+	c.awaitTimers(t, 2, 1) // the turn took the head of the global queue
+	c.Advance(time.Second)
+	if err := turn.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if first.done(t) || second.done(t) {
+		t.Fatal("a board went in the turn's second")
+	}
+	c.awaitTimers(t, 3, 1)
+	c.Advance(time.Second)
+	if err := first.result(t); err != nil {
+		t.Fatal(err)
+	}
+	if second.done(t) {
+		t.Fatal("the later board went with the earlier one")
+	}
+	c.awaitTimers(t, 4, 1)
+	c.Advance(time.Second)
+	if err := second.result(t); err != nil {
+		t.Fatal(err)
+	}
+}
