@@ -69,7 +69,14 @@ func newClusterAt(t *testing.T, url string) *cluster {
 // whose Route is route; with is called on each bot's options before the bot is made.
 func newClusterWith(t *testing.T, url string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
 	t.Helper()
-	c := &cluster{t: t, srv: startLimited(t, speedup, false), logs: &logBuffer{}, both: new(atomic.Int64)}
+	return newClusterOn(t, startLimited(t, speedup, false), paceSpeedup, url, route, with)
+}
+
+// newClusterOn is newClusterWith on the fake server srv, the bots pacing themselves at
+// Telegram's limits sped up paceK times.
+func newClusterOn(t *testing.T, srv *telegramtest.Server, paceK int, url string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
+	t.Helper()
+	c := &cluster{t: t, srv: srv, logs: &logBuffer{}, both: new(atomic.Int64)}
 	c.stores = openStores(t, url, 2)
 	ctx := context.Background()
 	var targets []http.Handler
@@ -81,7 +88,7 @@ func newClusterWith(t *testing.T, url string, route func(n int64) []int, with fu
 		t.Cleanup(func() { svc.Close(); pool.Close() }) // after c.stop, registered later
 		o := telegram.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Service: svc,
 			Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Logger: log,
-			Pace: botapi.DefaultPaceLimits.Faster(paceSpeedup), PaceBudgets: st.PaceBudgets()}
+			Pace: botapi.DefaultPaceLimits.Faster(paceK), PaceBudgets: st.PaceBudgets()}
 		if with != nil {
 			with(i, &o)
 		}
@@ -220,15 +227,23 @@ func newReplica(t *testing.T) *replica {
 // play plays sq, inserting the pass the side to move owes first.
 func (r *replica) play(t *testing.T, sq engine.Square) {
 	t.Helper()
+	if err := r.try(sq); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// try is play returning the error of a move the reference finds illegal.
+func (r *replica) try(sq engine.Square) error {
 	if r.g.Position().MustPass() {
 		if _, err := r.g.Play(engine.Pass); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
 	if _, err := r.g.Play(sq); err != nil {
-		t.Fatalf("reference replay: %v", err)
+		return fmt.Errorf("reference replay: %w", err)
 	}
 	r.moves = append(r.moves, sq)
+	return nil
 }
 
 // toMove is the colour to move, after any pass.
