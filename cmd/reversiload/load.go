@@ -33,7 +33,11 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if err := cfg.validate(); err != nil {
 		return Result{}, err
 	}
-	srv, err := telegramtest.Listen()
+	var fakeOpts []telegramtest.Option
+	if cfg.Limits {
+		fakeOpts = append(fakeOpts, telegramtest.WithFloodLimits(floodLimits(cfg)))
+	}
+	srv, err := telegramtest.Listen(fakeOpts...)
 	if err != nil {
 		return Result{}, err
 	}
@@ -117,6 +121,9 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
+	if cfg.Limits {
+		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv)}
+	}
 	if cfg.External || (cfg.Spawn != "" && cfg.Procs == 1) {
 		res.Bots = 1
 	}
@@ -203,10 +210,14 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		svc := game.New(game.Config{Store: st, Mover: &ai.Player{}, Pool: pool, Logger: log.With("bot", i)})
 		services = append(services, func() { svc.Close(); pool.Close() })
-		bt, err := telegram.New(ctx, telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
+		opts := telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
 			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st,
 			Logger: log.With("bot", i), Budget: budget,
-			NoPace: true}) // the fake sets no flood limits: measure the bot's own pace
+			NoPace: true} // the fake sets no flood limits: measure the bot's own pace
+		if cfg.Limits { // pace as production does, over budgets shared through Redis
+			opts.NoPace, opts.Pace, opts.PaceBudgets = false, paceLimits(cfg), st.PaceBudgets()
+		}
+		bt, err := telegram.New(ctx, opts)
 		if err != nil {
 			closeServices()
 			cleanup()
@@ -268,6 +279,11 @@ func waitExternal(ctx context.Context, cfg Config, targets []string, srv *telegr
 	want := max(1, len(targets))
 	if cfg.Spawn == "" {
 		fmt.Fprintf(logw, "reversiload: start %d reversibot process(es) with TELEGRAM_API_URL=%s TELEGRAM_BOT_TOKEN=%s", want, apiURL, srv.Token())
+		if cfg.Limits {
+			fmt.Fprintf(logw, " %s (the fake enforces the flood limits ×%d)", envLine(paceEnv(paceLimits(cfg))), cfg.Speedup)
+		} else {
+			fmt.Fprint(logw, " PACE=off (the fake limits nothing)")
+		}
 		if len(targets) > 0 {
 			fmt.Fprintf(logw, " WEBHOOK_SECRET=%s and WEBHOOK_URL/LISTEN_ADDR matching -targets (the load command delivers the updates)", cfg.Secret)
 		}

@@ -14,6 +14,7 @@
 //	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
 //	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
 //	reversiload ... -flood [-think D]                                               # one more user floods the bot
+//	reversiload ... -limits [-speedup K]                                            # under Telegram's flood limits
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
 //
@@ -88,7 +89,26 @@
 //
 //	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 200 -flood -duration 10s
 //
-// It exits 0 after a run without errors, 1 when the run saw errors, 2 on bad flags.
+// # Flood limits
+//
+// Without -limits the fake server limits nothing and the bots do not pace their sends and
+// edits (in-process bots with telegram.Options.NoPace, spawned ones with PACE=off): that
+// measures the bot's own throughput. With -limits the fake enforces Telegram's flood limits
+// (telegramtest.DefaultFloodLimits: one message a second in a chat with bursts of three,
+// one every three seconds in a group with bursts of five, thirty a second in all; a 429
+// whose retry_after grows when ignored), -speedup K times as fast, and the bots pace
+// themselves as production does (botapi.DefaultPaceLimits over budgets shared through
+// Redis: store.PaceBudgets in process, PACE_PRIVATE, PACE_GROUP, PACE_INLINE and
+// PACE_GLOBAL for spawned processes, printed for -external and -targets). At K = 1 both
+// run at Telegram's figures, as production does; above 1 the bots pace at K·4/5 (at K = 100,
+// PACE_PRIVATE=80/s:2), a fifth slower, since a sped-up budget's margin shrinks to the
+// scheduling jitter of the machine. The report adds the limits and the 429s the fake gave,
+// by chat; any 429 fails the run:
+//
+//	reversiload -limits -speedup 50 -chats 4 -ai 0.5 -duration 10s
+//
+// It exits 0 after a run without errors, 1 when the run saw errors (or, with -limits, a
+// 429), 2 on bad flags.
 package main
 
 import (
@@ -141,6 +161,8 @@ type Config struct {
 	BlockProf  string        // write a blocking profile here
 	Flood      bool          // one more user floods the bot with taps (flood.go)
 	Think      time.Duration // each player's pause before each tap
+	Limits     bool          // the fake enforces Telegram's flood limits and the bots pace (limits.go)
+	Speedup    int           // with Limits: the limits run this many times as fast as Telegram's
 }
 
 // Limits that keep a run bounded.
@@ -179,6 +201,8 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.StringVar(&c.BlockProf, "blockprofile", "", "write a blocking profile of this process to this file")
 	fs.BoolVar(&c.Flood, "flood", false, "one more user taps as fast as the bot takes updates while the chats play; the bots keep their default per-user budget")
 	fs.DurationVar(&c.Think, "think", 0, "each player's pause before each tap (with -flood and no -rate: 250ms, a fast human's pace inside the default budget)")
+	fs.BoolVar(&c.Limits, "limits", false, "the fake Bot API enforces Telegram's flood limits and the bots pace themselves; report the 429s (a run with any fails) and the board lag")
+	fs.IntVar(&c.Speedup, "speedup", 1, "with -limits: the flood limits run this many times as fast as Telegram's (1…1000); the bots pace a fifth slower above 1")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -217,6 +241,11 @@ func (c Config) validate() error {
 	}
 	if c.Think < 0 || c.Think > 10*time.Second {
 		errs = append(errs, errors.New("-think must be 0…10s"))
+	}
+	if c.Speedup < 1 || c.Speedup > maxSpeedup {
+		errs = append(errs, fmt.Errorf("-speedup must be 1…%d", maxSpeedup))
+	} else if c.Speedup > 1 && !c.Limits {
+		errs = append(errs, errors.New("-speedup needs -limits"))
 	}
 	if c.Level < 1 {
 		errs = append(errs, errors.New("-level must be at least 1"))
@@ -310,7 +339,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	res.print(stdout)
-	if res.ErrorCount() > 0 {
+	if res.Failed() {
 		return 1
 	}
 	return 0

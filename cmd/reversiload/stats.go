@@ -74,6 +74,14 @@ type Result struct {
 	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
 	Bots        int
 	Flood       *FloodStats // with -flood: what the flooder sent and what became of it
+	Limits      *LimitStats // with -limits: the flood limits' figures
+}
+
+// LimitStats are the figures of a run under the fake's flood limits (-limits).
+type LimitStats struct {
+	Speedup     int     // the fake's limits ran this many times as fast as Telegram's
+	PaceSpeedup int     // the bots paced this many times as fast as Telegram's figures
+	TooMany     TooMany // the 429s the fake gave: every one fails the run
 }
 
 // ProcCPU is the CPU time a process used during a run.
@@ -106,16 +114,27 @@ func (r Result) ErrorCount() int {
 	return n
 }
 
+// Failed reports whether the run failed: errors other than harmless ones, or a 429.
+func (r Result) Failed() bool {
+	return r.ErrorCount() > 0 || (r.Limits != nil && r.Limits.TooMany.Total > 0)
+}
+
 // print writes the report.
 func (r Result) print(w io.Writer) {
 	sec := r.Elapsed.Seconds()
 	fmt.Fprintf(w, "elapsed %.2fs, %d bot(s), %d API calls (%.0f/s)\n", sec, r.Bots, r.APICalls, float64(r.APICalls)/sec)
-	fmt.Fprintf(w, "moves: %d people + %d AI = %.0f moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, r.MovesPerSecond(), r.Games)
+	if l := r.Limits; l != nil {
+		fmt.Fprintf(w, "flood limits: the fake's at Telegram's ×%d, the bots pace at ×%d\n", l.Speedup, l.PaceSpeedup)
+	}
+	fmt.Fprintf(w, "moves: %d people + %d AI = %s moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, rate(r.MovesPerSecond()), r.Games)
 	for _, kind := range []string{"people", "ai"} {
 		if s, ok := r.Ack[kind]; ok && s.N > 0 {
 			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
 		}
+	}
+	if r.Limits != nil {
+		r.Limits.TooMany.print(w)
 	}
 	if r.Flood != nil {
 		r.Flood.print(w)
@@ -134,6 +153,15 @@ func (r Result) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s: %d%s\n", k, r.Errors[k], note)
 	}
+}
+
+// rate writes a rate per second: whole numbers from 100 up, else three significant digits
+// (a group paced at twenty edits a minute makes 0.33 moves a second).
+func rate(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
 }
 
 // printCPU writes the CPU table: cores used on average over the run, and CPU time per move.
