@@ -19,7 +19,8 @@ import (
 )
 
 // stepTimeout bounds one wait of a simulated player; a bot that does not answer within it
-// counts as an error ("stuck") and the game is abandoned.
+// counts as an error ("stuck") and the game is abandoned. Under flood limits a wait may
+// also take several budget intervals of a group (see Load).
 const stepTimeout = 10 * time.Second
 
 // driver plays the simulated chats. Its players cost little per move: they wait on the
@@ -34,20 +35,30 @@ type driver struct {
 	budget  int64   // moves to play in all; 0 means no limit
 	stopAll context.CancelFunc
 
-	ack, board  map[string]*latencies
+	step time.Duration // bounds one wait of a player (stepTimeout, longer under slow flood limits)
+
+	ack, board  map[string]*latencies // by kind of game: "people", "ai", "group"
+	moves       map[string]*atomic.Int64
 	peopleMoves atomic.Int64
 	aiMoves     atomic.Int64
+	groupMoves  atomic.Int64
 	games       atomic.Int64
 	errMu       sync.Mutex
 	errs        map[string]int
 }
 
 func newDriver(srv *telegramtest.Server) *driver {
-	return &driver{srv: srv,
-		ack:   map[string]*latencies{"people": {}, "ai": {}},
-		board: map[string]*latencies{"people": {}, "ai": {}},
-		errs:  make(map[string]int)}
+	d := &driver{srv: srv, step: stepTimeout, ack: map[string]*latencies{}, board: map[string]*latencies{},
+		errs: make(map[string]int)}
+	d.moves = map[string]*atomic.Int64{"people": &d.peopleMoves, "ai": &d.aiMoves, "group": &d.groupMoves}
+	for k := range d.moves {
+		d.ack[k], d.board[k] = &latencies{}, &latencies{}
+	}
+	return d
 }
+
+// gameKinds are the kinds of game the driver plays, in the order of the report.
+var gameKinds = []string{"people", "ai", "group"}
 
 // fail counts an error of kind.
 func (d *driver) fail(kind string) {
@@ -70,7 +81,7 @@ func (d *driver) errorCounts() map[string]int {
 // counted adds a move to counter and stops the run when the budget is spent.
 func (d *driver) counted(counter *atomic.Int64) {
 	counter.Add(1)
-	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load() >= d.budget {
+	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load()+d.groupMoves.Load() >= d.budget {
 		d.stopAll()
 	}
 }
@@ -81,7 +92,7 @@ var errStuck = errors.New("stuck")
 // waitChat waits until ok holds, re-checking whenever a message of chat is sent, edited or
 // deleted. ok must only read the View.
 func (d *driver) waitChat(parent context.Context, chat int64, ok func(telegramtest.View) bool) error {
-	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	ctx, cancel := context.WithTimeout(parent, d.step)
 	defer cancel()
 	if d.srv.WaitChat(ctx, chat, ok) != nil {
 		return waitErr(parent)
@@ -92,7 +103,7 @@ func (d *driver) waitChat(parent context.Context, chat int64, ok func(telegramte
 // waitAnswer waits for the answer to callback query qid; its Time is when the fake server
 // recorded it.
 func (d *driver) waitAnswer(parent context.Context, qid string) (telegramtest.CallbackAnswer, error) {
-	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	ctx, cancel := context.WithTimeout(parent, d.step)
 	defer cancel()
 	a, err := d.srv.WaitCallbackAnswer(ctx, qid)
 	if err != nil {
@@ -180,8 +191,13 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 	if err != nil {
 		return fmt.Errorf("first board: %w", err)
 	}
-	boards := [2]telegramtest.Message{ab, bb}
-	users := [2]*telegramtest.User{a, b}
+	return d.playBoards(ctx, "people", [2]telegramtest.Message{ab, bb}, [2]*telegramtest.User{a, b}, rng)
+}
+
+// playBoards plays a game between users[0] (black) and users[1] to its end, boards[i] being
+// the board users[i] sees (the same message in a group), and counts its moves and latencies
+// under kind ("people", "group").
+func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegramtest.Message, users [2]*telegramtest.User, rng *rand.Rand) error {
 	g, _ := engine.NewGame(8)
 	ply := 0
 	for !g.Over() {
@@ -210,7 +226,7 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 		if err != nil {
 			return fmt.Errorf("answer: %w", err)
 		}
-		d.ack["people"].add(ans.Time.Sub(t0))
+		d.ack[kind].add(ans.Time.Sub(t0))
 		if ans.ShowAlert {
 			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
 		}
@@ -225,8 +241,8 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 				return fmt.Errorf("board edit: %w", err)
 			}
 		}
-		d.board["people"].add(time.Since(t0))
-		d.counted(&d.peopleMoves)
+		d.board[kind].add(time.Since(t0))
+		d.counted(d.moves[kind])
 	}
 	d.games.Add(1)
 	return nil

@@ -76,13 +76,14 @@ func TestFailedOn429(t *testing.T) {
 }
 
 // TestLoadLimits runs a short load under the fake's flood limits, sped up fifty times, on an
-// in-process bot pacing itself: games of both kinds move, the fake gave no 429 and the report
-// says so.
+// in-process bot pacing itself: games of every kind (by invitation, against the AI, in a
+// group) move, the fake gave no 429 and the report says so.
 func TestLoadLimits(t *testing.T) {
 	keepGOMAXPROCS(t)
-	_, res, out, logs := runLoad(t, "-limits", "-speedup", "50", "-chats", "4", "-ai", "0.5", "-duration", "3s", "-ai-workers", "1")
-	if res.PeopleMoves == 0 || res.AIMoves == 0 {
-		t.Errorf("moves: %d people, %d AI; want both above 0", res.PeopleMoves, res.AIMoves)
+	_, res, out, logs := runLoad(t, "-limits", "-speedup", "50", "-chats", "4", "-ai", "0.5", "-groups", "1",
+		"-duration", "3s", "-ai-workers", "1")
+	if res.PeopleMoves == 0 || res.AIMoves == 0 || res.GroupMoves == 0 {
+		t.Errorf("moves: %d people, %d AI, %d group; want all above 0", res.PeopleMoves, res.AIMoves, res.GroupMoves)
 	}
 	if res.Limits == nil || res.Limits.TooMany.Total != 0 || res.Failed() {
 		t.Errorf("limits %+v, errors %v; want no 429 and no error\nlog:\n%s", res.Limits, res.Errors, logs.String())

@@ -95,6 +95,11 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	d := newDriver(srv)
 	d.level, d.pace, d.budget, d.stopAll = cfg.Level, newPacer(cfg.Rate), cfg.Moves, cancel
 	d.think = thinker(cfg.Think)
+	if cfg.Limits {
+		// A player's wait may take several of a group's budget intervals (a game's end and
+		// the next lobby and board in one group): ten of them, on top of the usual bound.
+		d.step += 10 * floodLimits(cfg).PerGroup.Every
+	}
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
@@ -111,6 +116,13 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(pairs+i)))
 		wg.Go(func() { d.ai(runCtx, u, rng) })
 	}
+	for i := range cfg.Groups {
+		a := srv.NewUser(fmt.Sprintf("GA%d", i), "en")
+		b := srv.NewUser(fmt.Sprintf("GB%d", i), "en")
+		g := srv.NewGroup(fmt.Sprintf("Load %d", i), a, b)
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(pairs+aiChats+i)))
+		wg.Go(func() { d.group(runCtx, g, a, b, rng) })
+	}
 	flood := floodRun(runCtx, cfg, d, &wg)
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -118,7 +130,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if errors.As(context.Cause(ctx), &exited) {
 		return Result{}, exited
 	}
-	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
+	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(), GroupMoves: d.groupMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
 	if cfg.Limits {
@@ -136,7 +148,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 			res.BotCPU = append(res.BotCPU, b1)
 		}
 	}
-	for _, k := range []string{"people", "ai"} {
+	for _, k := range gameKinds {
 		res.Ack[k], res.Board[k] = d.ack[k].summary(), d.board[k].summary()
 	}
 	failed, calls := obs.failures()

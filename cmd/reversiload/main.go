@@ -2,7 +2,8 @@
 // (package telegram/telegramtest) on loopback, in its own process, and drives simulated private
 // chats through it: pairs of people playing each other by invitation and people playing the
 // AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
-// fixed rate). The bot under load is either started in this process, one or more bot.Bot
+// fixed rate); with -groups, also pairs of people playing in group chats (a lobby opened with
+// /new, joined with its first button, one board in the group for both). The bot under load is either started in this process, one or more bot.Bot
 // values over the Redis at -redis (REDIS_URL), one or more reversibot processes that this
 // command starts itself (-spawn), or ones started by hand against the printed
 // TELEGRAM_API_URL (-external, -targets). It prints moves per second, the latency
@@ -11,14 +12,14 @@
 //
 // Usage:
 //
-//	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
+//	reversiload [-chats N] [-ai F] [-groups G] [-duration D] [-rate R] [-bots K] [-redis URL]
 //	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
 //	reversiload ... -flood [-think D]                                               # one more user floods the bot
 //	reversiload ... -limits [-speedup K]                                            # under Telegram's flood limits
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
 //
-// The common flags (-chats, -ai, -duration, -rate, -moves, -seed, …) apply in every mode.
+// The common flags (-chats, -ai, -groups, -duration, -rate, -moves, -seed, …) apply in every mode.
 //
 // With -spawn, the simplest way to measure the real binary:
 //
@@ -139,6 +140,7 @@ func main() {
 // Config is one load run.
 type Config struct {
 	Chats      int           // simulated private chats (people: two per game, AI: one)
+	Groups     int           // simulated group chats, two players in each (group.go)
 	AIShare    float64       // share of the chats playing the AI
 	Level      int           // AI level of the AI games
 	Duration   time.Duration // how long to drive load
@@ -178,6 +180,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	var c Config
 	var targets string
 	fs.IntVar(&c.Chats, "chats", 100, "simulated private chats")
+	fs.IntVar(&c.Groups, "groups", 0, "simulated group chats, each with two players who play there (lobby, Join, one board)")
 	fs.Float64Var(&c.AIShare, "ai", 0, "share of the chats that play the AI (0…1)")
 	fs.IntVar(&c.Level, "level", 1, "AI level of the AI games")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long to drive load (at most 10m)")
@@ -227,8 +230,8 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 // validate checks the bounds and that everything stays on loopback.
 func (c Config) validate() error {
 	var errs []error
-	if c.Chats < 1 || c.Chats > maxChats {
-		errs = append(errs, fmt.Errorf("-chats must be 1…%d", maxChats))
+	if c.Chats < 0 || c.Chats > maxChats || c.Groups < 0 || c.Groups > maxChats/2 || c.Chats+c.Groups < 1 {
+		errs = append(errs, fmt.Errorf("-chats must be 0…%d and -groups 0…%d, not both 0", maxChats, maxChats/2))
 	}
 	if c.AIShare < 0 || c.AIShare > 1 {
 		errs = append(errs, errors.New("-ai must be 0…1"))

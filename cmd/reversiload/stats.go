@@ -63,6 +63,7 @@ type Result struct {
 	Elapsed     time.Duration
 	PeopleMoves int64              // moves tapped in games between people and applied
 	AIMoves     int64              // moves tapped in AI games and applied (the AI's replies not counted)
+	GroupMoves  int64              // moves tapped in group games and applied
 	Games       int64              // games finished
 	Ack         map[string]Summary // by game kind: tap → answerCallbackQuery
 	Board       map[string]Summary // by game kind: tap → every board of the game shows the move (and, in AI games, the AI's reply)
@@ -96,7 +97,7 @@ func (r Result) MovesPerSecond() float64 {
 	if r.Elapsed <= 0 {
 		return 0
 	}
-	return float64(r.PeopleMoves+r.AIMoves) / r.Elapsed.Seconds()
+	return float64(r.PeopleMoves+r.AIMoves+r.GroupMoves) / r.Elapsed.Seconds()
 }
 
 // harmless tells the errors that are not failures: an edit to the content a message already
@@ -126,8 +127,12 @@ func (r Result) print(w io.Writer) {
 	if l := r.Limits; l != nil {
 		fmt.Fprintf(w, "flood limits: the fake's at Telegram's ×%d, the bots pace at ×%d\n", l.Speedup, l.PaceSpeedup)
 	}
-	fmt.Fprintf(w, "moves: %d people + %d AI = %s moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, rate(r.MovesPerSecond()), r.Games)
-	for _, kind := range []string{"people", "ai"} {
+	groups := ""
+	if r.GroupMoves > 0 {
+		groups = fmt.Sprintf(" + %d group", r.GroupMoves)
+	}
+	fmt.Fprintf(w, "moves: %d people + %d AI%s = %s moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, groups, rate(r.MovesPerSecond()), r.Games)
+	for _, kind := range gameKinds {
 		if s, ok := r.Ack[kind]; ok && s.N > 0 {
 			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
@@ -166,7 +171,7 @@ func rate(v float64) string {
 
 // printCPU writes the CPU table: cores used on average over the run, and CPU time per move.
 func (r Result) printCPU(w io.Writer) {
-	sec, moves := r.Elapsed.Seconds(), r.PeopleMoves+r.AIMoves
+	sec, moves := r.Elapsed.Seconds(), r.PeopleMoves+r.AIMoves+r.GroupMoves
 	const width = 41 // of the first column
 	fmt.Fprintf(w, "cpu:%*s  %s\n", width+4, "cores", "per move")
 	row := func(name string, d time.Duration) {
