@@ -35,7 +35,13 @@ type driver struct {
 	budget  int64   // moves to play in all; 0 means no limit
 	stopAll context.CancelFunc
 
-	step time.Duration // bounds one wait of a player (stepTimeout, longer under slow flood limits)
+	step  time.Duration // bounds one wait of a player (stepTimeout, longer under slow flood limits)
+	clock *boardClock   // times the board edits for the board lag (-limits); nil: no lag measured
+	start time.Time     // of the run, for the report of the worst lag
+
+	lag   map[string]*latencies // by kind of game: applied tap → board shows it, at the fake (lag.go)
+	lagMu sync.Mutex
+	worst map[string]LagNote // by kind of game: the largest lag
 
 	ack, board  map[string]*latencies // by kind of game: "people", "ai", "group"
 	moves       map[string]*atomic.Int64
@@ -48,13 +54,70 @@ type driver struct {
 }
 
 func newDriver(srv *telegramtest.Server) *driver {
-	d := &driver{srv: srv, step: stepTimeout, ack: map[string]*latencies{}, board: map[string]*latencies{},
-		errs: make(map[string]int)}
+	d := &driver{srv: srv, step: stepTimeout, start: time.Now(), ack: map[string]*latencies{}, board: map[string]*latencies{},
+		lag: map[string]*latencies{}, worst: map[string]LagNote{}, errs: make(map[string]int)}
 	d.moves = map[string]*atomic.Int64{"people": &d.peopleMoves, "ai": &d.aiMoves, "group": &d.groupMoves}
 	for k := range d.moves {
-		d.ack[k], d.board[k] = &latencies{}, &latencies{}
+		d.ack[k], d.board[k], d.lag[k] = &latencies{}, &latencies{}, &latencies{}
 	}
 	return d
+}
+
+// boardLag measures the board lag of a move tapped at t0 (lag.go): it waits until the clock
+// has the earliest edit of each of boards that shows a state for which ok holds, and counts
+// the latest of them under kind. Without a clock it does nothing.
+func (d *driver) boardLag(parent context.Context, kind string, t0 time.Time, ply int, ok func(boardState) bool, boards ...telegramtest.Message) error {
+	if d.clock == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(parent, d.step)
+	defer cancel()
+	var last time.Time
+	var chat int64
+	for _, m := range boards {
+		at, err := d.clock.shownAt(ctx, m, ok)
+		if err != nil {
+			return waitErr(parent)
+		}
+		if at.After(last) {
+			last, chat = at, m.ChatID
+		}
+	}
+	lag := max(last.Sub(t0), 0)
+	d.lag[kind].add(lag)
+	d.lagMu.Lock()
+	if w := d.worst[kind]; lag > w.Lag {
+		d.worst[kind] = LagNote{Lag: lag, Chat: chat, Ply: ply, At: t0.Sub(d.start)}
+	}
+	d.lagMu.Unlock()
+	return nil
+}
+
+// worstLags returns a copy of the largest lag of each kind of game.
+func (d *driver) worstLags() map[string]LagNote {
+	d.lagMu.Lock()
+	defer d.lagMu.Unlock()
+	out := make(map[string]LagNote, len(d.worst))
+	for k, v := range d.worst {
+		out[k] = v
+	}
+	return out
+}
+
+// trackBoards has the clock, if any, record the edits of boards until the returned function
+// is called.
+func (d *driver) trackBoards(boards ...telegramtest.Message) (forget func()) {
+	if d.clock == nil {
+		return func() {}
+	}
+	for _, m := range boards {
+		d.clock.track(m)
+	}
+	return func() {
+		for _, m := range boards {
+			d.clock.forget(m)
+		}
+	}
 }
 
 // gameKinds are the kinds of game the driver plays, in the order of the report.
@@ -198,6 +261,7 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 // the board users[i] sees (the same message in a group), and counts its moves and latencies
 // under kind ("people", "group").
 func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegramtest.Message, users [2]*telegramtest.User, rng *rand.Rand) error {
+	defer d.trackBoards(boards[:]...)()
 	g, _ := engine.NewGame(8)
 	ply := 0
 	for !g.Over() {
@@ -242,6 +306,10 @@ func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegram
 			}
 		}
 		d.board[kind].add(time.Since(t0))
+		shown := func(st boardState) bool { return st.ply >= ply }
+		if err := d.boardLag(ctx, kind, t0, ply, shown, boards[:]...); err != nil {
+			return fmt.Errorf("board lag: %w", err)
+		}
 		d.counted(d.moves[kind])
 	}
 	d.games.Add(1)
@@ -264,6 +332,7 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 	if err != nil {
 		return fmt.Errorf("first board: %w", err)
 	}
+	defer d.trackBoards(board)()
 	for {
 		cur, ok := d.srv.Peek(board.ChatID, board.ID)
 		if !ok {
@@ -305,6 +374,10 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 			return fmt.Errorf("AI reply: %w", err)
 		}
 		d.board["ai"].add(time.Since(t0))
+		replied := func(st boardState) bool { return st.ply > ply && (st.black || st.over) }
+		if err := d.boardLag(ctx, "ai", t0, ply, replied, board); err != nil {
+			return fmt.Errorf("board lag: %w", err)
+		}
 		d.counted(&d.aiMoves)
 	}
 	d.games.Add(1)

@@ -2,6 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +96,59 @@ func TestLoadLimits(t *testing.T) {
 	}
 	if !strings.Contains(out, "429s: 0\n") {
 		t.Errorf("report lacks the 429 count:\n%s", out)
+	}
+	// Every applied move has its board lag.
+	moves := map[string]int64{"people": res.PeopleMoves, "ai": res.AIMoves, "group": res.GroupMoves}
+	for kind, n := range moves {
+		lag, board := res.Limits.Lag[kind], res.Board[kind]
+		if int64(lag.N) != n || lag.P50 <= 0 || lag.P99 > lag.Max {
+			t.Errorf("%s: %d moves, board lag %v, tap→board %v", kind, n, lag, board)
+		}
+		if !strings.Contains(out, fmt.Sprintf("%-6s board lag:  n=%d ", kind, n)) {
+			t.Errorf("report lacks the %s board lag:\n%s", kind, out)
+		}
+	}
+}
+
+// TestEditTarget checks that the observer reads the chat and message of an edit from a
+// multipart or form body, leaves the body for the server behind it, and tells the clock only
+// of edits the server accepted.
+func TestEditTarget(t *testing.T) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("chat_id", "-1001000000001")
+	_ = mw.WriteField("message_id", "42")
+	_ = mw.WriteField("text", "board")
+	mw.Close()
+	var seen []string // what the server behind read
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		seen = append(seen, string(b))
+		if strings.Contains(string(b), "refuse") {
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	})
+	o := newObserver(inner)
+	type edit struct {
+		chat int64
+		id   int
+	}
+	var edits []edit
+	o.edited = func(chat int64, id int, _ time.Time) { edits = append(edits, edit{chat, id}) }
+	post := func(method, ctype, b string) {
+		req := httptest.NewRequest(http.MethodPost, "/bot1:x/"+method, strings.NewReader(b))
+		req.Header.Set("Content-Type", ctype)
+		o.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	post("editMessageText", mw.FormDataContentType(), body.String())
+	post("editMessageReplyMarkup", "application/x-www-form-urlencoded", "chat_id=7&message_id=3")
+	post("editMessageText", "application/x-www-form-urlencoded", "chat_id=7&message_id=4&text=refuse")
+	post("sendMessage", "application/x-www-form-urlencoded", "chat_id=7&text=hi")
+	post("editMessageText", "application/x-www-form-urlencoded", "inline_message_id=abc&text=x")
+	if want := []edit{{-1001000000001, 42}, {7, 3}}; !slices.Equal(edits, want) {
+		t.Errorf("edits told %v, want %v", edits, want)
+	}
+	if len(seen) != 5 || seen[0] != body.String() || seen[1] != "chat_id=7&message_id=3" {
+		t.Errorf("the server behind read %q", seen)
 	}
 }

@@ -44,6 +44,11 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	defer srv.Close()
 	obs := newObserver(srv)
 	obs.swallowWebhook = len(cfg.Targets) > 0 || (cfg.Spawn != "" && cfg.Procs > 1)
+	var clock *boardClock // times the board edits under -limits
+	if cfg.Limits {
+		clock = newBoardClock(srv)
+		obs.edited = clock.edited
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return Result{}, fmt.Errorf("listen %s: %w", cfg.Addr, err)
@@ -93,6 +98,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	d := newDriver(srv)
+	d.clock = clock
 	d.level, d.pace, d.budget, d.stopAll = cfg.Level, newPacer(cfg.Rate), cfg.Moves, cancel
 	d.think = thinker(cfg.Think)
 	if cfg.Limits {
@@ -104,6 +110,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
 	cpu0, redis0, bots0, start := cpuTime(), redisCPU(redisStore), botsCPU(bots), time.Now()
+	d.start = start
 	var wg sync.WaitGroup
 	for i := range pairs {
 		a := srv.NewUser(fmt.Sprintf("A%d", i), "en")
@@ -134,7 +141,11 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
 	if cfg.Limits {
-		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv)}
+		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv),
+			Lag: map[string]Summary{}, Worst: d.worstLags()}
+		for _, k := range gameKinds {
+			res.Limits.Lag[k] = d.lag[k].summary()
+		}
 	}
 	if cfg.External || (cfg.Spawn != "" && cfg.Procs == 1) {
 		res.Bots = 1

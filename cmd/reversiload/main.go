@@ -103,10 +103,29 @@
 // PACE_GLOBAL for spawned processes, printed for -external and -targets). At K = 1 both
 // run at Telegram's figures, as production does; above 1 the bots pace at K·4/5 (at K = 100,
 // PACE_PRIVATE=80/s:2), a fifth slower, since a sped-up budget's margin shrinks to the
-// scheduling jitter of the machine. The report adds the limits and the 429s the fake gave,
-// by chat; any 429 fails the run:
+// scheduling jitter of the machine. The report adds the limits, the 429s the fake gave (by
+// chat; any 429 fails the run) and, for each kind of game, the board lag with the move that
+// lagged most:
 //
-//	reversiload -limits -speedup 50 -chats 4 -ai 0.5 -duration 10s
+//	reversiload -limits -speedup 50 -chats 4 -ai 0.5 -groups 1 -duration 10s
+//
+// The board lag of a move is how long its board lags behind the game, timed at the fake
+// server: from the player's tap that plays it (the moment the fake recorded the tap; a
+// player taps only the newest board, on their turn, and only taps the bot accepted count)
+// until the fake has accepted the first edit of the game's board that shows the position
+// after it (the time the edit's answer leaves the fake, as the observer in front of it
+// sees: an upper bound by the microseconds the fake takes to answer). In games between
+// people that is every board of the game (one per player in private chats, the one board
+// of a group); in an AI game it is the position after the AI's reply too (the player's
+// turn again, or the end), which the bot draws in the same edit when it can: so the lag of
+// an AI game bounds that of both moves from above and counts the AI's thinking (about a
+// millisecond at level 1). tap→board is the same span as the player saw it, after waking
+// up. Telegram's figures at -speedup 1 (issue 14): a group game whose players tap as fast
+// as the boards appear proceeds at the group's budget, about one move every three seconds,
+// with board lag p99 ≤ 3 s; an AI game in a private chat, with board lag p99 ≤ 1.5 s:
+//
+//	reversiload -limits -chats 0 -groups 1 -duration 90s
+//	reversiload -limits -chats 4 -ai 1 -duration 60s
 //
 // It exits 0 after a run without errors, 1 when the run saw errors (or, with -limits, a
 // 429), 2 on bad flags.

@@ -83,6 +83,18 @@ type LimitStats struct {
 	Speedup     int     // the fake's limits ran this many times as fast as Telegram's
 	PaceSpeedup int     // the bots paced this many times as fast as Telegram's figures
 	TooMany     TooMany // the 429s the fake gave: every one fails the run
+	// Lag is the board lag by kind of game: from a move's applied tap to the first edit the
+	// fake accepted that shows it (in AI games, the AI's reply too); see lag.go.
+	Lag   map[string]Summary
+	Worst map[string]LagNote // by kind of game: the move that lagged most
+}
+
+// LagNote names the move whose board lagged most, for a report that says where to look.
+type LagNote struct {
+	Lag  time.Duration
+	Chat int64         // the board's chat (a group's id is negative)
+	Ply  int           // the ply of the move tapped (AI games) or the plies played (people, group)
+	At   time.Duration // when it was tapped, from the start of the run
 }
 
 // ProcCPU is the CPU time a process used during a run.
@@ -136,6 +148,10 @@ func (r Result) print(w io.Writer) {
 		if s, ok := r.Ack[kind]; ok && s.N > 0 {
 			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
+		}
+		if l := r.Limits; l != nil && l.Lag[kind].N > 0 {
+			n := l.Worst[kind]
+			fmt.Fprintf(w, "%-6s board lag:  %v (worst: chat %d, ply %d, tapped at +%.1fs)\n", kind, l.Lag[kind], n.Chat, n.Ply, n.At.Seconds())
 		}
 	}
 	if r.Limits != nil {
