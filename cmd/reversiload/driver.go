@@ -19,7 +19,8 @@ import (
 )
 
 // stepTimeout bounds one wait of a simulated player; a bot that does not answer within it
-// counts as an error ("stuck") and the game is abandoned.
+// counts as an error ("stuck") and the game is abandoned. Under flood limits a wait may
+// also take several budget intervals of a group (see Load).
 const stepTimeout = 10 * time.Second
 
 // driver plays the simulated chats. Its players cost little per move: they wait on the
@@ -34,20 +35,93 @@ type driver struct {
 	budget  int64   // moves to play in all; 0 means no limit
 	stopAll context.CancelFunc
 
-	ack, board  map[string]*latencies
+	step  time.Duration // bounds one wait of a player (stepTimeout, longer under slow flood limits)
+	clock *boardClock   // times the board edits for the board lag (-limits); nil: no lag measured
+	start time.Time     // of the run, for the report of the worst lag
+
+	lag   map[string]*latencies // by kind of game: applied tap → board shows it, at the fake (lag.go)
+	lagMu sync.Mutex
+	worst map[string]LagNote // by kind of game: the largest lag
+
+	ack, board  map[string]*latencies // by kind of game: "people", "ai", "group"
+	moves       map[string]*atomic.Int64
 	peopleMoves atomic.Int64
 	aiMoves     atomic.Int64
+	groupMoves  atomic.Int64
 	games       atomic.Int64
 	errMu       sync.Mutex
 	errs        map[string]int
 }
 
 func newDriver(srv *telegramtest.Server) *driver {
-	return &driver{srv: srv,
-		ack:   map[string]*latencies{"people": {}, "ai": {}},
-		board: map[string]*latencies{"people": {}, "ai": {}},
-		errs:  make(map[string]int)}
+	d := &driver{srv: srv, step: stepTimeout, start: time.Now(), ack: map[string]*latencies{}, board: map[string]*latencies{},
+		lag: map[string]*latencies{}, worst: map[string]LagNote{}, errs: make(map[string]int)}
+	d.moves = map[string]*atomic.Int64{"people": &d.peopleMoves, "ai": &d.aiMoves, "group": &d.groupMoves}
+	for k := range d.moves {
+		d.ack[k], d.board[k], d.lag[k] = &latencies{}, &latencies{}, &latencies{}
+	}
+	return d
 }
+
+// boardLag measures the board lag of a move tapped at t0 (lag.go): it waits until the clock
+// has the earliest edit of each of boards that shows a state for which ok holds, and counts
+// the latest of them under kind. Without a clock it does nothing.
+func (d *driver) boardLag(parent context.Context, kind string, t0 time.Time, ply int, ok func(boardState) bool, boards ...telegramtest.Message) error {
+	if d.clock == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(parent, d.step)
+	defer cancel()
+	var last time.Time
+	var chat int64
+	for _, m := range boards {
+		at, err := d.clock.shownAt(ctx, m, ok)
+		if err != nil {
+			return waitErr(parent)
+		}
+		if at.After(last) {
+			last, chat = at, m.ChatID
+		}
+	}
+	lag := max(last.Sub(t0), 0)
+	d.lag[kind].add(lag)
+	d.lagMu.Lock()
+	if w := d.worst[kind]; lag > w.Lag {
+		d.worst[kind] = LagNote{Lag: lag, Chat: chat, Ply: ply, At: t0.Sub(d.start)}
+	}
+	d.lagMu.Unlock()
+	return nil
+}
+
+// worstLags returns a copy of the largest lag of each kind of game.
+func (d *driver) worstLags() map[string]LagNote {
+	d.lagMu.Lock()
+	defer d.lagMu.Unlock()
+	out := make(map[string]LagNote, len(d.worst))
+	for k, v := range d.worst {
+		out[k] = v
+	}
+	return out
+}
+
+// trackBoards has the clock, if any, record the edits of boards until the returned function
+// is called.
+func (d *driver) trackBoards(boards ...telegramtest.Message) (forget func()) {
+	if d.clock == nil {
+		return func() {}
+	}
+	for _, m := range boards {
+		d.clock.track(m)
+	}
+	return func() {
+		for _, m := range boards {
+			d.clock.forget(m)
+		}
+	}
+}
+
+// gameKinds are the kinds of game the driver plays, in the order of the report.
+var gameKinds = []string{"people", "ai", "group"}
 
 // fail counts an error of kind.
 func (d *driver) fail(kind string) {
@@ -70,7 +144,7 @@ func (d *driver) errorCounts() map[string]int {
 // counted adds a move to counter and stops the run when the budget is spent.
 func (d *driver) counted(counter *atomic.Int64) {
 	counter.Add(1)
-	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load() >= d.budget {
+	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load()+d.groupMoves.Load() >= d.budget {
 		d.stopAll()
 	}
 }
@@ -81,7 +155,7 @@ var errStuck = errors.New("stuck")
 // waitChat waits until ok holds, re-checking whenever a message of chat is sent, edited or
 // deleted. ok must only read the View.
 func (d *driver) waitChat(parent context.Context, chat int64, ok func(telegramtest.View) bool) error {
-	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	ctx, cancel := context.WithTimeout(parent, d.step)
 	defer cancel()
 	if d.srv.WaitChat(ctx, chat, ok) != nil {
 		return waitErr(parent)
@@ -92,7 +166,7 @@ func (d *driver) waitChat(parent context.Context, chat int64, ok func(telegramte
 // waitAnswer waits for the answer to callback query qid; its Time is when the fake server
 // recorded it.
 func (d *driver) waitAnswer(parent context.Context, qid string) (telegramtest.CallbackAnswer, error) {
-	ctx, cancel := context.WithTimeout(parent, stepTimeout)
+	ctx, cancel := context.WithTimeout(parent, d.step)
 	defer cancel()
 	a, err := d.srv.WaitCallbackAnswer(ctx, qid)
 	if err != nil {
@@ -180,8 +254,14 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 	if err != nil {
 		return fmt.Errorf("first board: %w", err)
 	}
-	boards := [2]telegramtest.Message{ab, bb}
-	users := [2]*telegramtest.User{a, b}
+	return d.playBoards(ctx, "people", [2]telegramtest.Message{ab, bb}, [2]*telegramtest.User{a, b}, rng)
+}
+
+// playBoards plays a game between users[0] (black) and users[1] to its end, boards[i] being
+// the board users[i] sees (the same message in a group), and counts its moves and latencies
+// under kind ("people", "group").
+func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegramtest.Message, users [2]*telegramtest.User, rng *rand.Rand) error {
+	defer d.trackBoards(boards[:]...)()
 	g, _ := engine.NewGame(8)
 	ply := 0
 	for !g.Over() {
@@ -210,7 +290,7 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 		if err != nil {
 			return fmt.Errorf("answer: %w", err)
 		}
-		d.ack["people"].add(ans.Time.Sub(t0))
+		d.ack[kind].add(ans.Time.Sub(t0))
 		if ans.ShowAlert {
 			return fmt.Errorf("move refused: %s", firstLine(ans.Text))
 		}
@@ -225,8 +305,12 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 				return fmt.Errorf("board edit: %w", err)
 			}
 		}
-		d.board["people"].add(time.Since(t0))
-		d.counted(&d.peopleMoves)
+		d.board[kind].add(time.Since(t0))
+		shown := func(st boardState) bool { return st.ply >= ply }
+		if err := d.boardLag(ctx, kind, t0, ply, shown, boards[:]...); err != nil {
+			return fmt.Errorf("board lag: %w", err)
+		}
+		d.counted(d.moves[kind])
 	}
 	d.games.Add(1)
 	return nil
@@ -248,6 +332,7 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 	if err != nil {
 		return fmt.Errorf("first board: %w", err)
 	}
+	defer d.trackBoards(board)()
 	for {
 		cur, ok := d.srv.Peek(board.ChatID, board.ID)
 		if !ok {
@@ -289,6 +374,10 @@ func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Ran
 			return fmt.Errorf("AI reply: %w", err)
 		}
 		d.board["ai"].add(time.Since(t0))
+		replied := func(st boardState) bool { return st.ply > ply && (st.black || st.over) }
+		if err := d.boardLag(ctx, "ai", t0, ply, replied, board); err != nil {
+			return fmt.Errorf("board lag: %w", err)
+		}
 		d.counted(&d.aiMoves)
 	}
 	d.games.Add(1)

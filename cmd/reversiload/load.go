@@ -33,13 +33,22 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if err := cfg.validate(); err != nil {
 		return Result{}, err
 	}
-	srv, err := telegramtest.Listen()
+	var fakeOpts []telegramtest.Option
+	if cfg.Limits {
+		fakeOpts = append(fakeOpts, telegramtest.WithFloodLimits(floodLimits(cfg)))
+	}
+	srv, err := telegramtest.Listen(fakeOpts...)
 	if err != nil {
 		return Result{}, err
 	}
 	defer srv.Close()
 	obs := newObserver(srv)
 	obs.swallowWebhook = len(cfg.Targets) > 0 || (cfg.Spawn != "" && cfg.Procs > 1)
+	var clock *boardClock // times the board edits under -limits
+	if cfg.Limits {
+		clock = newBoardClock(srv)
+		obs.edited = clock.edited
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return Result{}, fmt.Errorf("listen %s: %w", cfg.Addr, err)
@@ -89,12 +98,19 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	d := newDriver(srv)
+	d.clock = clock
 	d.level, d.pace, d.budget, d.stopAll = cfg.Level, newPacer(cfg.Rate), cfg.Moves, cancel
 	d.think = thinker(cfg.Think)
+	if cfg.Limits {
+		// A player's wait may take several of a group's budget intervals (a game's end and
+		// the next lobby and board in one group): ten of them, on top of the usual bound.
+		d.step += 10 * floodLimits(cfg).PerGroup.Every
+	}
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
 	cpu0, redis0, bots0, start := cpuTime(), redisCPU(redisStore), botsCPU(bots), time.Now()
+	d.start = start
 	var wg sync.WaitGroup
 	for i := range pairs {
 		a := srv.NewUser(fmt.Sprintf("A%d", i), "en")
@@ -107,6 +123,13 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(pairs+i)))
 		wg.Go(func() { d.ai(runCtx, u, rng) })
 	}
+	for i := range cfg.Groups {
+		a := srv.NewUser(fmt.Sprintf("GA%d", i), "en")
+		b := srv.NewUser(fmt.Sprintf("GB%d", i), "en")
+		g := srv.NewGroup(fmt.Sprintf("Load %d", i), a, b)
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(pairs+aiChats+i)))
+		wg.Go(func() { d.group(runCtx, g, a, b, rng) })
+	}
 	flood := floodRun(runCtx, cfg, d, &wg)
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -114,9 +137,16 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if errors.As(context.Cause(ctx), &exited) {
 		return Result{}, exited
 	}
-	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(),
+	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(), GroupMoves: d.groupMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
+	if cfg.Limits {
+		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv),
+			Lag: map[string]Summary{}, Worst: d.worstLags()}
+		for _, k := range gameKinds {
+			res.Limits.Lag[k] = d.lag[k].summary()
+		}
+	}
 	if cfg.External || (cfg.Spawn != "" && cfg.Procs == 1) {
 		res.Bots = 1
 	}
@@ -129,7 +159,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 			res.BotCPU = append(res.BotCPU, b1)
 		}
 	}
-	for _, k := range []string{"people", "ai"} {
+	for _, k := range gameKinds {
 		res.Ack[k], res.Board[k] = d.ack[k].summary(), d.board[k].summary()
 	}
 	failed, calls := obs.failures()
@@ -203,10 +233,14 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		svc := game.New(game.Config{Store: st, Mover: &ai.Player{}, Pool: pool, Logger: log.With("bot", i)})
 		services = append(services, func() { svc.Close(); pool.Close() })
-		bt, err := telegram.New(ctx, telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
+		opts := telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
 			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st,
 			Logger: log.With("bot", i), Budget: budget,
-			NoPace: true}) // the fake sets no flood limits: measure the bot's own pace
+			NoPace: true} // the fake sets no flood limits: measure the bot's own pace
+		if cfg.Limits { // pace as production does, over budgets shared through Redis
+			opts.NoPace, opts.Pace, opts.PaceBudgets = false, paceLimits(cfg), st.PaceBudgets()
+		}
+		bt, err := telegram.New(ctx, opts)
 		if err != nil {
 			closeServices()
 			cleanup()
@@ -268,6 +302,11 @@ func waitExternal(ctx context.Context, cfg Config, targets []string, srv *telegr
 	want := max(1, len(targets))
 	if cfg.Spawn == "" {
 		fmt.Fprintf(logw, "reversiload: start %d reversibot process(es) with TELEGRAM_API_URL=%s TELEGRAM_BOT_TOKEN=%s", want, apiURL, srv.Token())
+		if cfg.Limits {
+			fmt.Fprintf(logw, " %s (the fake enforces the flood limits ×%d)", envLine(paceEnv(paceLimits(cfg))), cfg.Speedup)
+		} else {
+			fmt.Fprint(logw, " PACE=off (the fake limits nothing)")
+		}
 		if len(targets) > 0 {
 			fmt.Fprintf(logw, " WEBHOOK_SECRET=%s and WEBHOOK_URL/LISTEN_ADDR matching -targets (the load command delivers the updates)", cfg.Secret)
 		}

@@ -2,22 +2,24 @@
 // (package telegram/telegramtest) on loopback, in its own process, and drives simulated private
 // chats through it: pairs of people playing each other by invitation and people playing the
 // AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
-// fixed rate). The bot under load is either started in this process, one or more bot.Bot
+// fixed rate); with -groups, also pairs of people playing in group chats (a lobby opened with
+// /new, joined with its first button, one board in the group for both). The bot under load is either started in this process, one or more bot.Bot
 // values over the Redis at -redis (REDIS_URL), one or more reversibot processes that this
 // command starts itself (-spawn), or ones started by hand against the printed
 // TELEGRAM_API_URL (-external, -targets). It prints moves per second, the latency
 // percentiles of tap → answerCallbackQuery and tap → board edited, CPU use, and the errors
-// seen. A run is bounded by -duration and -moves; everything listens on loopback only.
+// seen; with -limits, under Telegram's flood limits, also the 429s and the board lag. A run is bounded by -duration and -moves; everything listens on loopback only.
 //
 // Usage:
 //
-//	reversiload [-chats N] [-ai F] [-duration D] [-rate R] [-bots K] [-redis URL]
+//	reversiload [-chats N] [-ai F] [-groups G] [-duration D] [-rate R] [-bots K] [-redis URL]
 //	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
 //	reversiload ... -flood [-think D]                                               # one more user floods the bot
+//	reversiload ... -limits [-speedup K]                                            # under Telegram's flood limits
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
 //
-// The common flags (-chats, -ai, -duration, -rate, -moves, -seed, …) apply in every mode.
+// The common flags (-chats, -ai, -groups, -duration, -rate, -moves, -seed, …) apply in every mode.
 //
 // With -spawn, the simplest way to measure the real binary:
 //
@@ -88,7 +90,56 @@
 //
 //	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 200 -flood -duration 10s
 //
-// It exits 0 after a run without errors, 1 when the run saw errors, 2 on bad flags.
+// # Flood limits
+//
+// Without -limits the fake server limits nothing and the bots do not pace their sends and
+// edits (in-process bots with telegram.Options.NoPace, spawned ones with PACE=off): that
+// measures the bot's own throughput. With -limits the fake enforces Telegram's flood limits
+// (telegramtest.DefaultFloodLimits: one message a second in a chat with bursts of three,
+// one every three seconds in a group with bursts of five, thirty a second in all; a 429
+// whose retry_after grows when ignored), -speedup K times as fast, and the bots pace
+// themselves as production does (botapi.DefaultPaceLimits over budgets shared through
+// Redis: store.PaceBudgets in process, PACE_PRIVATE, PACE_GROUP, PACE_INLINE and
+// PACE_GLOBAL for spawned processes, printed for -external and -targets). At K = 1 both
+// run at Telegram's figures, as production does; above 1 the bots pace at K·4/5 (at K = 100,
+// PACE_PRIVATE=80/s:2), a fifth slower, since a sped-up budget's margin shrinks to the
+// scheduling jitter of the machine. The report adds the limits, the 429s the fake gave (by
+// chat; any 429 fails the run) and, for each kind of game, the board lag with the move that
+// lagged most:
+//
+//	reversiload -limits -speedup 50 -chats 4 -ai 0.5 -groups 1 -duration 10s
+//
+// The board lag of a move is how long its board lags behind the game, timed at the fake
+// server: from the player's tap that plays it (the moment the fake recorded the tap; a
+// player taps only the newest board, on their turn, and only taps the bot accepted count)
+// until the fake has accepted the first edit of the game's board that shows the position
+// after it (the time the edit's answer leaves the fake, as the observer in front of it
+// sees: an upper bound by the microseconds the fake takes to answer). In games between
+// people that is every board of the game (one per player in private chats, the one board
+// of a group); in an AI game it is the position after the AI's reply too (the player's
+// turn again, or the end), which the bot draws in the same edit when it can: so the lag of
+// an AI game bounds that of both moves from above and counts the AI's thinking (about a
+// millisecond at level 1). tap→board is the same span as the player saw it, after waking
+// up. Telegram's figures at -speedup 1 (issue 14): a group game whose players tap as fast
+// as the boards appear proceeds at the group's budget, about one move every three seconds,
+// with board lag p99 ≤ 3 s; an AI game in a private chat, with board lag p99 ≤ 1.5 s:
+//
+//	reversiload -limits -chats 0 -groups 1 -duration 90s
+//	reversiload -limits -chats 4 -ai 1 -duration 60s
+//
+// The first printed, on a 2-core machine (ply 1 was tapped at about +6 s: the lobby, its
+// buttons and the first board spend the group's budget too):
+//
+//	elapsed 90.00s, 1 bot(s), 96 API calls (1/s)
+//	flood limits: the fake's at Telegram's ×1, the bots pace at ×1
+//	moves: 0 people + 0 AI + 27 group = 0.3 moves/s; 0 games finished
+//	group  tap→answer: n=28 p50=1.46ms p90=3.77ms p99=7.75ms p99.9=7.75ms max=7.75ms
+//	group  tap→board:  n=27 p50=2999.76ms p90=3003.48ms p99=3007.88ms p99.9=3007.88ms max=3007.88ms
+//	group  board lag:  n=27 p50=2999.72ms p90=3003.42ms p99=3007.62ms p99.9=3007.62ms max=3007.62ms (worst: chat -1001000000001, ply 6, tapped at +21.0s)
+//	429s: 0
+//
+// It exits 0 after a run without errors, 1 when the run saw errors (or, with -limits, a
+// 429), 2 on bad flags.
 package main
 
 import (
@@ -119,6 +170,7 @@ func main() {
 // Config is one load run.
 type Config struct {
 	Chats      int           // simulated private chats (people: two per game, AI: one)
+	Groups     int           // simulated group chats, two players in each (group.go)
 	AIShare    float64       // share of the chats playing the AI
 	Level      int           // AI level of the AI games
 	Duration   time.Duration // how long to drive load
@@ -141,6 +193,8 @@ type Config struct {
 	BlockProf  string        // write a blocking profile here
 	Flood      bool          // one more user floods the bot with taps (flood.go)
 	Think      time.Duration // each player's pause before each tap
+	Limits     bool          // the fake enforces Telegram's flood limits and the bots pace (limits.go)
+	Speedup    int           // with Limits: the limits run this many times as fast as Telegram's
 }
 
 // Limits that keep a run bounded.
@@ -156,6 +210,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	var c Config
 	var targets string
 	fs.IntVar(&c.Chats, "chats", 100, "simulated private chats")
+	fs.IntVar(&c.Groups, "groups", 0, "simulated group chats, each with two players who play there (lobby, Join, one board)")
 	fs.Float64Var(&c.AIShare, "ai", 0, "share of the chats that play the AI (0…1)")
 	fs.IntVar(&c.Level, "level", 1, "AI level of the AI games")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long to drive load (at most 10m)")
@@ -179,6 +234,8 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.StringVar(&c.BlockProf, "blockprofile", "", "write a blocking profile of this process to this file")
 	fs.BoolVar(&c.Flood, "flood", false, "one more user taps as fast as the bot takes updates while the chats play; the bots keep their default per-user budget")
 	fs.DurationVar(&c.Think, "think", 0, "each player's pause before each tap (with -flood and no -rate: 250ms, a fast human's pace inside the default budget)")
+	fs.BoolVar(&c.Limits, "limits", false, "the fake Bot API enforces Telegram's flood limits and the bots pace themselves; report the 429s (a run with any fails) and the board lag")
+	fs.IntVar(&c.Speedup, "speedup", 1, "with -limits: the flood limits run this many times as fast as Telegram's (1…1000); the bots pace a fifth slower above 1")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -203,8 +260,8 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 // validate checks the bounds and that everything stays on loopback.
 func (c Config) validate() error {
 	var errs []error
-	if c.Chats < 1 || c.Chats > maxChats {
-		errs = append(errs, fmt.Errorf("-chats must be 1…%d", maxChats))
+	if c.Chats < 0 || c.Chats > maxChats || c.Groups < 0 || c.Groups > maxChats/2 || c.Chats+c.Groups < 1 {
+		errs = append(errs, fmt.Errorf("-chats must be 0…%d and -groups 0…%d, not both 0", maxChats, maxChats/2))
 	}
 	if c.AIShare < 0 || c.AIShare > 1 {
 		errs = append(errs, errors.New("-ai must be 0…1"))
@@ -217,6 +274,11 @@ func (c Config) validate() error {
 	}
 	if c.Think < 0 || c.Think > 10*time.Second {
 		errs = append(errs, errors.New("-think must be 0…10s"))
+	}
+	if c.Speedup < 1 || c.Speedup > maxSpeedup {
+		errs = append(errs, fmt.Errorf("-speedup must be 1…%d", maxSpeedup))
+	} else if c.Speedup > 1 && !c.Limits {
+		errs = append(errs, errors.New("-speedup needs -limits"))
 	}
 	if c.Level < 1 {
 		errs = append(errs, errors.New("-level must be at least 1"))
@@ -310,7 +372,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	res.print(stdout)
-	if res.ErrorCount() > 0 {
+	if res.Failed() {
 		return 1
 	}
 	return 0

@@ -78,6 +78,9 @@ func TestRunExitCodes(t *testing.T) {
 func TestParseFlagsRejects(t *testing.T) {
 	for _, args := range [][]string{
 		{"-chats", "0"},
+		{"-chats", "0", "-groups", "0"},
+		{"-groups", "-1"},
+		{"-groups", "20000"},
 		{"-chats", "100000"},
 		{"-ai", "1.5"},
 		{"-duration", "1h"},
@@ -176,5 +179,22 @@ func TestLoadFloodSmoke(t *testing.T) {
 	// The budget: a burst of 20 (two of it for /ai and its first move), then 5 a second.
 	if limit := int64(20 + 5*(f.Duration/time.Second+1)); f.Handled > limit || f.Sent <= f.Handled+f.Toasts {
 		t.Errorf("flooder sent %d, handled %d, %d too fast; want at most %d handled and the rest refused", f.Sent, f.Handled, f.Toasts, limit)
+	}
+}
+
+// TestLoadGroups runs games in a group chat only, to a budget of more moves than a game has:
+// both players move on the one board, a game finishes and the next begins.
+func TestLoadGroups(t *testing.T) {
+	keepGOMAXPROCS(t)
+	_, res, out, logs := runLoad(t, "-chats", "0", "-groups", "1", "-duration", "20s", "-moves", "90")
+	if res.GroupMoves < 90 || res.PeopleMoves+res.AIMoves != 0 || res.Games == 0 {
+		t.Errorf("moves: %d group, %d people, %d AI, %d games; want 90 group moves, a game finished and nothing else",
+			res.GroupMoves, res.PeopleMoves, res.AIMoves, res.Games)
+	}
+	if res.ErrorCount() != 0 {
+		t.Errorf("errors: %v\nlog:\n%s", res.Errors, logs.String())
+	}
+	if !strings.Contains(out, "group  tap→board:") {
+		t.Errorf("report lacks the group latencies:\n%s", out)
 	}
 }

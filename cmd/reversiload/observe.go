@@ -9,18 +9,24 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // observer stands in front of the fake Bot API server: it passes every request on, counts
 // them, and counts the failed ones by method, status and description. It reads no request
-// body (the players wait on the fake server itself), so it costs little per call. With
+// body (the players wait on the fake server itself), so it costs little per call, except for
+// edits when it times them for the board lag (-limits, edited). With
 // swallowWebhook it answers setWebhook and deleteWebhook itself: a bot process in webhook
 // mode behind the load command's balancer must not switch the fake server to webhook
 // delivery.
 type observer struct {
 	inner          http.Handler
 	swallowWebhook bool
-	calls          atomic.Int64
+	// edited, when set, is told of every successful edit of a chat's message, with the
+	// time its answer left the fake server (lag.go); the observer then reads the chat and
+	// message ids of each edit request's body.
+	edited func(chat int64, id int, at time.Time)
+	calls  atomic.Int64
 
 	mu       sync.Mutex
 	failed   map[string]int // "method code description" → count
@@ -47,8 +53,19 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	var (
+		chat   int64
+		msg    int
+		target bool
+	)
+	if o.edited != nil && editMethods[method] {
+		chat, msg, target = editTarget(r)
+	}
 	rec := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 	o.inner.ServeHTTP(rec, r)
+	if target && rec.code == http.StatusOK {
+		o.edited(chat, msg, time.Now())
+	}
 	if rec.code != http.StatusOK {
 		o.mu.Lock()
 		o.failed[method+" "+strconv.Itoa(rec.code)+" "+describe(rec.body.Bytes())]++

@@ -111,6 +111,12 @@ func spawn(ctx context.Context, cfg Config, apiURL, token string, logw io.Writer
 		"WEBHOOK_URL":        "",
 		"PACE":               "off", // the fake sets no flood limits: measure the bot's own pace
 	}
+	if cfg.Limits { // pace as production does, at the speed of the fake's limits
+		base["PACE"] = "" // on, whatever this command's environment says
+		for k, v := range paceEnv(paceLimits(cfg)) {
+			base[k] = v
+		}
+	}
 	if !cfg.Flood { // the players tap faster than any human: a budget that never refuses
 		base["USER_RATE"], base["USER_BURST"] = wideUserRate, wideUserBurst
 	}

@@ -77,8 +77,8 @@ func TestTailWriter(t *testing.T) {
 }
 
 // TestSpawnRun builds reversibot, has the load command start it (one long-polling process,
-// then two in webhook mode) over an embedded Redis that this test serves on loopback, and
-// checks that the games moved without errors, that the report has a CPU row per process,
+// then two in webhook mode, then two under the fake's flood limits) over an embedded Redis
+// that this test serves on loopback, and checks that the games moved without errors (or 429s), that the report has a CPU row per process,
 // that the processes are gone afterwards and that the run's keys were deleted.
 func TestSpawnRun(t *testing.T) {
 	if testing.Short() {
@@ -94,12 +94,23 @@ func TestSpawnRun(t *testing.T) {
 		t.Fatalf("go build reversibot: %v\n%s", err, out)
 	}
 	_, m := storagetest.NewEmbedded(t)
-	for _, procs := range []string{"1", "2"} {
-		t.Run("procs="+procs, func(t *testing.T) {
-			cfg, res, out, logs := runLoad(t, "-spawn", bin, "-procs", procs, "-redis", "redis://"+m.Addr(),
-				"-chats", "6", "-duration", "1s")
-			if res.PeopleMoves == 0 || res.ErrorCount() != 0 {
-				t.Errorf("%d moves, errors %v; want moves and no errors\nlog:\n%s", res.PeopleMoves, res.Errors, logs.String())
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"procs=1", []string{"-procs", "1"}},
+		{"procs=2", []string{"-procs", "2"}},
+		// Under the fake's flood limits, paced by the PACE_* settings: no 429.
+		{"limits", []string{"-procs", "2", "-limits", "-speedup", "50", "-groups", "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"-spawn", bin, "-redis", "redis://" + m.Addr(), "-chats", "6", "-duration", "1s"}, c.args...)
+			cfg, res, out, logs := runLoad(t, args...)
+			if res.PeopleMoves == 0 || res.Failed() {
+				t.Errorf("%d moves, errors %v, limits %+v; want moves and no errors\nlog:\n%s", res.PeopleMoves, res.Errors, res.Limits, logs.String())
+			}
+			if cfg.Limits && (res.GroupMoves == 0 || res.Limits.Lag["people"].N == 0) {
+				t.Errorf("under -limits: %d group moves, lag %v; want both", res.GroupMoves, res.Limits.Lag)
 			}
 			if len(res.BotCPU) != cfg.Procs || strings.Count(out, "bot pid ") != cfg.Procs {
 				t.Errorf("CPU rows of %d bot processes, want %d:\n%s", len(res.BotCPU), cfg.Procs, out)

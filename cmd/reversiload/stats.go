@@ -63,6 +63,7 @@ type Result struct {
 	Elapsed     time.Duration
 	PeopleMoves int64              // moves tapped in games between people and applied
 	AIMoves     int64              // moves tapped in AI games and applied (the AI's replies not counted)
+	GroupMoves  int64              // moves tapped in group games and applied
 	Games       int64              // games finished
 	Ack         map[string]Summary // by game kind: tap → answerCallbackQuery
 	Board       map[string]Summary // by game kind: tap → every board of the game shows the move (and, in AI games, the AI's reply)
@@ -74,6 +75,26 @@ type Result struct {
 	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
 	Bots        int
 	Flood       *FloodStats // with -flood: what the flooder sent and what became of it
+	Limits      *LimitStats // with -limits: the flood limits' figures
+}
+
+// LimitStats are the figures of a run under the fake's flood limits (-limits).
+type LimitStats struct {
+	Speedup     int     // the fake's limits ran this many times as fast as Telegram's
+	PaceSpeedup int     // the bots paced this many times as fast as Telegram's figures
+	TooMany     TooMany // the 429s the fake gave: every one fails the run
+	// Lag is the board lag by kind of game: from a move's applied tap to the first edit the
+	// fake accepted that shows it (in AI games, the AI's reply too); see lag.go.
+	Lag   map[string]Summary
+	Worst map[string]LagNote // by kind of game: the move that lagged most
+}
+
+// LagNote names the move whose board lagged most, for a report that says where to look.
+type LagNote struct {
+	Lag  time.Duration
+	Chat int64         // the board's chat (a group's id is negative)
+	Ply  int           // the ply of the move tapped (AI games) or the plies played (people, group)
+	At   time.Duration // when it was tapped, from the start of the run
 }
 
 // ProcCPU is the CPU time a process used during a run.
@@ -88,7 +109,7 @@ func (r Result) MovesPerSecond() float64 {
 	if r.Elapsed <= 0 {
 		return 0
 	}
-	return float64(r.PeopleMoves+r.AIMoves) / r.Elapsed.Seconds()
+	return float64(r.PeopleMoves+r.AIMoves+r.GroupMoves) / r.Elapsed.Seconds()
 }
 
 // harmless tells the errors that are not failures: an edit to the content a message already
@@ -106,16 +127,35 @@ func (r Result) ErrorCount() int {
 	return n
 }
 
+// Failed reports whether the run failed: errors other than harmless ones, or a 429.
+func (r Result) Failed() bool {
+	return r.ErrorCount() > 0 || (r.Limits != nil && r.Limits.TooMany.Total > 0)
+}
+
 // print writes the report.
 func (r Result) print(w io.Writer) {
 	sec := r.Elapsed.Seconds()
 	fmt.Fprintf(w, "elapsed %.2fs, %d bot(s), %d API calls (%.0f/s)\n", sec, r.Bots, r.APICalls, float64(r.APICalls)/sec)
-	fmt.Fprintf(w, "moves: %d people + %d AI = %.0f moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, r.MovesPerSecond(), r.Games)
-	for _, kind := range []string{"people", "ai"} {
+	if l := r.Limits; l != nil {
+		fmt.Fprintf(w, "flood limits: the fake's at Telegram's ×%d, the bots pace at ×%d\n", l.Speedup, l.PaceSpeedup)
+	}
+	groups := ""
+	if r.GroupMoves > 0 {
+		groups = fmt.Sprintf(" + %d group", r.GroupMoves)
+	}
+	fmt.Fprintf(w, "moves: %d people + %d AI%s = %s moves/s; %d games finished\n", r.PeopleMoves, r.AIMoves, groups, rate(r.MovesPerSecond()), r.Games)
+	for _, kind := range gameKinds {
 		if s, ok := r.Ack[kind]; ok && s.N > 0 {
 			fmt.Fprintf(w, "%-6s tap→answer: %v\n", kind, s)
 			fmt.Fprintf(w, "%-6s tap→board:  %v\n", kind, r.Board[kind])
 		}
+		if l := r.Limits; l != nil && l.Lag[kind].N > 0 {
+			n := l.Worst[kind]
+			fmt.Fprintf(w, "%-6s board lag:  %v (worst: chat %d, ply %d, tapped at +%.1fs)\n", kind, l.Lag[kind], n.Chat, n.Ply, n.At.Seconds())
+		}
+	}
+	if r.Limits != nil {
+		r.Limits.TooMany.print(w)
 	}
 	if r.Flood != nil {
 		r.Flood.print(w)
@@ -136,9 +176,18 @@ func (r Result) print(w io.Writer) {
 	}
 }
 
+// rate writes a rate per second: whole numbers from 100 up, else three significant digits
+// (a group paced at twenty edits a minute makes 0.33 moves a second).
+func rate(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
 // printCPU writes the CPU table: cores used on average over the run, and CPU time per move.
 func (r Result) printCPU(w io.Writer) {
-	sec, moves := r.Elapsed.Seconds(), r.PeopleMoves+r.AIMoves
+	sec, moves := r.Elapsed.Seconds(), r.PeopleMoves+r.AIMoves+r.GroupMoves
 	const width = 41 // of the first column
 	fmt.Fprintf(w, "cpu:%*s  %s\n", width+4, "cores", "per move")
 	row := func(name string, d time.Duration) {
