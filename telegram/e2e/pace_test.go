@@ -35,7 +35,7 @@ func newPacedCluster(t *testing.T, k int) *cluster {
 // pacedGame is a game played by the pacing tests, as its players see it.
 type pacedGame struct {
 	name    string
-	board   telegramtest.Message // the one board both players tap on (a group's, an inline post)
+	board   telegramtest.Message  // the one board both players tap on (a group's, an inline post)
 	players [2]*telegramtest.User // black, white; nil for the AI (FirstMover)
 	ref     *replica
 	rng     *rand.Rand
