@@ -126,13 +126,13 @@ func TestPacedEditsCollapseWhileWaiting(t *testing.T) {
 func TestPacedTurnBeforeBoard(t *testing.T) {
 	f, c := pacedFixture(t)
 	const group = -100
-	ai := f.r.put(&game.Game{ID: "ai", Size: 8, Flow: game.FlowGroup, Status: game.StatusPlaying, AILevel: 1,
+	f.r.put(&game.Game{ID: "ai", Size: 8, Flow: game.FlowGroup, Status: game.StatusPlaying, AILevel: 1,
 		ChatID: group, Players: [2]game.Player{{UserID: 1, Name: "A"}, {Name: "Bot"}},
 		Boards: []game.MessageRef{refOf(group, 20, "")}})
 	people := f.r.put(&game.Game{ID: "pp", Size: 8, Flow: game.FlowGroup, Status: game.StatusPlaying,
 		ChatID: group, Players: [2]game.Player{{UserID: 1, Name: "A"}, {UserID: 2, Name: "B"}},
 		Boards: []game.MessageRef{refOf(group, 21, "")}})
-	ai = f.r.move("ai") // black (the person) moved: the AI is to move
+	ai := f.r.move("ai") // black (the person) moved: the AI is to move
 	if Kind(ai) != botapi.PaceBoard || Kind(people) != botapi.PaceTurn {
 		t.Fatalf("Kind: AI to move %v, person to move %v", Kind(ai), Kind(people))
 	}
