@@ -23,6 +23,7 @@ type Metrics struct {
 	telegramErrs  *prometheus.CounterVec
 	redisSeconds  *prometheus.HistogramVec
 	throttled     *prometheus.CounterVec
+	paceWait      *prometheus.HistogramVec
 	handlers      prometheus.Gauge
 }
 
@@ -62,12 +63,17 @@ func New() *Metrics {
 			Name: "reversi_updates_throttled_total",
 			Help: "Updates refused by the intake, by type and reason (budget: this process's per-user budget; shared_budget: the one in Redis; busy: a webhook request that found no free handler).",
 		}, []string{"type", "reason"}),
+		paceWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "reversi_pace_wait_seconds",
+			Help:    "Time a send or edit waited for its chat's and the bot's budget under Telegram's flood limits, by kind (turn: a board whose player is to move; board; info).",
+			Buckets: []float64{.001, .01, .05, .1, .25, .5, 1, 2, 3, 5, 10, 30},
+		}, []string{"kind"}),
 		handlers: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "reversi_handlers_running", Help: "Updates being handled now (bounded by MAX_HANDLERS).",
 		}),
 	}
 	m.registry.MustRegister(m.updates, m.updateSeconds, m.moves, m.gamesStarted, m.gamesFinished,
-		m.aiThink, m.telegramErrs, m.redisSeconds, m.throttled, m.handlers,
+		m.aiThink, m.telegramErrs, m.redisSeconds, m.throttled, m.paceWait, m.handlers,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -142,6 +148,14 @@ func (m *Metrics) AIThink(level string, took time.Duration) {
 func (m *Metrics) TelegramError(method, kind string) {
 	if m != nil {
 		m.telegramErrs.WithLabelValues(method, kind).Inc()
+	}
+}
+
+// PaceWait records how long a send or edit of the kind ("turn", "board" or "info") waited for
+// its budget.
+func (m *Metrics) PaceWait(kind string, took time.Duration) {
+	if m != nil {
+		m.paceWait.WithLabelValues(kind).Observe(took.Seconds())
 	}
 }
 

@@ -19,6 +19,7 @@ func TestHandlerExposesRecordedValues(t *testing.T) {
 	m.GameFinished("group", "resign")
 	m.AIThink("6", 800*time.Millisecond)
 	m.TelegramError("editMessageText", "too_many_requests")
+	m.PaceWait("turn", 2*time.Second)
 	m.RedisCall("evalsha", time.Millisecond, errors.New("down"))
 
 	rec := httptest.NewRecorder()
@@ -32,6 +33,7 @@ func TestHandlerExposesRecordedValues(t *testing.T) {
 		`reversi_ai_think_seconds_count{level="6"} 1`,
 		`reversi_telegram_errors_total{kind="too_many_requests",method="editMessageText"} 1`,
 		`reversi_redis_duration_seconds_count{command="evalsha",outcome="error"} 1`,
+		`reversi_pace_wait_seconds_bucket{kind="turn",le="2"} 1`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(string(body), want) {
@@ -47,6 +49,7 @@ func TestNilMetricsRecordNothing(t *testing.T) {
 	m.GameStarted("ai")
 	m.GameFinished("ai", "normal")
 	m.AIThink("1", time.Millisecond)
+	m.PaceWait("info", time.Millisecond)
 	m.TelegramError("sendMessage", "network")
 	m.RedisCall("get", time.Millisecond, nil)
 	rec := httptest.NewRecorder()

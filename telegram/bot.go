@@ -155,7 +155,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		client = &http.Client{Timeout: clientTimeout, Transport: t}
 	}
 	if !o.NoPace {
-		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets})
+		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets,
+			OnWait: func(kind botapi.PaceKind, d time.Duration) { b.met.PaceWait(kind.String(), d) }})
 	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
 		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },

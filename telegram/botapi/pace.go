@@ -223,6 +223,9 @@ type PaceOptions struct {
 	Budgets Budgets
 	// Clock is the time; nil means the real one.
 	Clock Clock
+	// OnWait is told, after each Wait that got its budget, the kind and how long it waited;
+	// nil tells no one.
+	OnWait func(kind PaceKind, waited time.Duration)
 }
 
 // Pacer lets sends and edits go when their chat's budget and the bot's global budget have
@@ -231,6 +234,7 @@ type Pacer struct {
 	limits  PaceLimits
 	budgets Budgets
 	clock   Clock
+	onWait  func(kind PaceKind, waited time.Duration)
 
 	mu    sync.Mutex
 	chats map[ChatKey][]*paceWaiter // each chat's waiters: boards first, then in arrival order
@@ -250,7 +254,7 @@ type paceWaiter struct {
 
 // NewPacer returns a Pacer with the options.
 func NewPacer(o PaceOptions) *Pacer {
-	p := &Pacer{limits: o.Limits.withDefaults(), budgets: o.Budgets, clock: o.Clock,
+	p := &Pacer{limits: o.Limits.withDefaults(), budgets: o.Budgets, clock: o.Clock, onWait: o.OnWait,
 		chats: map[ChatKey][]*paceWaiter{}}
 	if p.clock == nil {
 		p.clock = systemClock{}
@@ -272,6 +276,14 @@ func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited b
 		return false, err
 	}
 	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
+	if p.onWait != nil {
+		start := p.clock.Now()
+		defer func() {
+			if err == nil {
+				p.onWait(kind, p.clock.Now().Sub(start))
+			}
+		}()
+	}
 	l := p.limits.of(chat)
 	if kind == PaceInfo && l.Burst > 1 {
 		l.Burst--

@@ -3,6 +3,8 @@ package botapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -501,5 +503,31 @@ func TestPaceGlobalInOrder(t *testing.T) {
 	c.Advance(time.Second)
 	if err := second.result(t); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// OnWait is told each Wait's kind and how long it waited.
+func TestPaceOnWait(t *testing.T) {
+	c := newFakeClock()
+	var mu sync.Mutex
+	var seen []string
+	p := botapi.NewPacer(botapi.PaceOptions{Clock: c, Budgets: botapi.NewLocalBudgets(c),
+		Limits: botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}},
+		OnWait: func(kind botapi.PaceKind, d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, fmt.Sprintf("%v %v", kind, d))
+		}})
+	mustWait(t, c, p, botapi.ChatOf(1), botapi.PaceTurn)
+	s := start(context.Background(), p, botapi.ChatOf(1), botapi.PaceInfo)
+	c.awaitTimers(t, 1, 1)
+	c.Advance(time.Second)
+	if err := s.result(t); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"turn 0s", "info 1s"}; !slices.Equal(seen, want) {
+		t.Fatalf("OnWait saw %q, want %q", seen, want)
 	}
 }
