@@ -136,16 +136,7 @@ func TestLoadConfigIntake(t *testing.T) {
 		{"USER_RATE": "0"}, {"USER_RATE": "5/d"}, {"USER_RATE": "fast"}, {"USER_RATE": "5000"},
 		{"USER_BURST": "0"}, {"USER_BURST": "x"}, {"MAX_HANDLERS": "0"}, {"WEBHOOK_WAIT": "2m"}, {"WEBHOOK_WAIT": "1ms"},
 	} {
-		bad["TELEGRAM_BOT_TOKEN"] = goodToken
-		var name string
-		for k := range bad {
-			if k != "TELEGRAM_BOT_TOKEN" {
-				name = k
-			}
-		}
-		if _, err := LoadConfig(env(bad)); err == nil || !strings.Contains(err.Error(), name) {
-			t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
-		}
+		wantConfigError(t, bad)
 	}
 }
 
@@ -175,15 +166,20 @@ func TestLoadConfigPace(t *testing.T) {
 		{"PACE_PRIVATE": "0"}, {"PACE_GROUP": "20/d"}, {"PACE_INLINE": "20/m:0"}, {"PACE_GLOBAL": "fast"},
 		{"PACE_GROUP": "20/m:x"}, {"PACE_PRIVATE": "200000"},
 	} {
-		bad["TELEGRAM_BOT_TOKEN"] = goodToken
-		var name string
-		for k := range bad {
-			if k != "TELEGRAM_BOT_TOKEN" {
-				name = k
-			}
-		}
-		if _, err := LoadConfig(env(bad)); err == nil || !strings.Contains(err.Error(), name) {
-			t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
-		}
+		wantConfigError(t, bad)
+	}
+}
+
+// wantConfigError checks that LoadConfig with a good token and the one bad setting refuses it
+// with an error that names the variable.
+func wantConfigError(t *testing.T, bad map[string]string) {
+	t.Helper()
+	var name string
+	for k := range bad {
+		name = k
+	}
+	bad["TELEGRAM_BOT_TOKEN"] = goodToken
+	if _, err := LoadConfig(env(bad)); err == nil || !strings.Contains(err.Error(), name) {
+		t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -97,11 +98,7 @@ func (d *driver) boardLag(parent context.Context, kind string, t0 time.Time, ply
 func (d *driver) worstLags() map[string]LagNote {
 	d.lagMu.Lock()
 	defer d.lagMu.Unlock()
-	out := make(map[string]LagNote, len(d.worst))
-	for k, v := range d.worst {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(d.worst)
 }
 
 // trackBoards has the clock, if any, record the edits of boards until the returned function
@@ -134,11 +131,7 @@ func (d *driver) fail(kind string) {
 func (d *driver) errorCounts() map[string]int {
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
-	out := make(map[string]int, len(d.errs))
-	for k, v := range d.errs {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(d.errs)
 }
 
 // counted adds a move to counter and stops the run when the budget is spent.
