@@ -68,11 +68,19 @@ func (t *tap) answer(ctx context.Context, text string, alert bool) error {
 // fail answers the tap with the alert text of a host error; internal errors are returned.
 func (t *tap) fail(ctx context.Context, err error) error {
 	t.resolve(ctx)
-	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), true)
+	aerr := t.answer(ctx, tr(t.user.lang, errKey(err)), !routine(err))
 	if game.ErrorCode(err).Internal() {
 		return err
 	}
 	return aerr
+}
+
+// routine reports whether err is a refusal a player meets in the normal course of a game
+// (not their turn, not their game, the game is over): its answer is a toast that goes by
+// itself, not an alert to dismiss. Alerts are kept for what needs reading.
+func routine(err error) bool {
+	return errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrNotYourGame) ||
+		errors.Is(err, game.ErrGameOver)
 }
 
 // onCallback handles a button tap.
@@ -135,7 +143,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), true)
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), false)
 	case render.ActionUndo:
 		res, err := ts.bot.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
 		if err != nil {

@@ -265,6 +265,12 @@ func (h *harness) waitAnswer(qid string) telegramtest.CallbackAnswer {
 	return a
 }
 
+// applied reports whether a is the answer to a move that was played: empty (the board shows
+// it), or saying the move was played while the board is held back by the flood limits.
+func applied(a telegramtest.CallbackAnswer) bool {
+	return !a.ShowAlert && (a.Text == "" || strings.Contains(a.Text, " played") || strings.Contains(a.Text, " сделан"))
+}
+
 // press taps label in m and returns the answer.
 func (h *harness) press(u *telegramtest.User, m telegramtest.Message, label string) telegramtest.CallbackAnswer {
 	h.t.Helper()

@@ -211,10 +211,10 @@ func TestGroup(t *testing.T) {
 			if board.HasPhoto() != (size > 8) {
 				t.Fatalf("group board photo = %v", board.HasPhoto())
 			}
-			// Carol, a spectator, taps: a short alert, nothing changes.
+			// Carol, a spectator, taps: a toast (no alert to dismiss), nothing changes.
 			moves := legalMoves(board)
 			a := h.pressData(carol, board, moves[0].CallbackData)
-			if !a.ShowAlert || !strings.Contains(a.Text, "only the two players") {
+			if a.ShowAlert || !strings.Contains(a.Text, "only the two players") {
 				t.Errorf("spectator's tap answered %+v", a)
 			}
 			// So does a player out of turn.
@@ -224,7 +224,7 @@ func TestGroup(t *testing.T) {
 			}
 			waiting := map[string]*telegramtest.User{"Alice": bob, "Bob": alice}[black]
 			a = h.pressData(waiting, board, moves[0].CallbackData)
-			if !a.ShowAlert || !strings.Contains(a.Text, "not your turn") {
+			if a.ShowAlert || !strings.Contains(a.Text, "not your turn") {
 				t.Errorf("out-of-turn tap answered %+v", a)
 			}
 			if cur := h.current(board); cur.Edits != board.Edits {
@@ -284,8 +284,8 @@ func TestInline(t *testing.T) {
 				t.Errorf("large inline board is not drawn as text:%s", dump([]telegramtest.Message{board}))
 			}
 			moves := legalMoves(board)
-			if a := h.pressData(carol, board, moves[0].CallbackData); !a.ShowAlert {
-				t.Errorf("spectator's tap answered %+v", a)
+			if a := h.pressData(carol, board, moves[0].CallbackData); a.ShowAlert || !strings.Contains(a.Text, "only the two players") {
+				t.Errorf("spectator's tap answered %+v, want the toast that only the players move", a)
 			}
 			maxTaps := 200
 			if size > 8 {
