@@ -80,7 +80,13 @@ func (cs *commands) replyErr(ctx context.Context, m *msgCtx, err error) error {
 }
 
 // errKey is the text key of a host error.
-func errKey(err error) i18n.Key { return i18n.Key("err." + string(game.ErrorCode(err))) }
+func errKey(err error) i18n.Key {
+	c := game.ErrorCode(err)
+	if c.Internal() {
+		return i18n.KeyErrInternal // a store's code (unavailable, corrupt, ...) has no text of its own
+	}
+	return i18n.Key("err." + string(c))
+}
 
 // parseCommand splits "/cmd@bot args" into the command and its arguments; ok is false for
 // text that is not a command, or a command for another bot.

@@ -1,6 +1,8 @@
 package telegram
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,6 +94,30 @@ func TestParseGameArgs(t *testing.T) {
 		size, level, color, ok := parseGameArgs(strings.Fields(c.args))
 		if ok != c.ok || ok && (size != c.size || level != c.level || color != c.color) {
 			t.Errorf("parseGameArgs(%q) = %d %d %d %v, want %d %d %d %v", c.args, size, level, color, ok, c.size, c.level, c.color, c.ok)
+		}
+	}
+}
+
+// A store's error reaches the player as the internal-error text, never as a raw key; the
+// Service's own errors have texts of their own.
+func TestErrKey(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want i18n.Key
+	}{
+		{fmt.Errorf("move: %w", game.ErrUnavailable), i18n.KeyErrInternal},
+		{game.ErrNotFound, i18n.KeyErrInternal},
+		{errors.New("boom"), i18n.KeyErrInternal},
+		{game.ErrNotYourTurn, i18n.KeyErrNotYourTurn},
+		{game.ErrStale, i18n.KeyErrStale},
+	} {
+		if got := errKey(tc.err); got != tc.want {
+			t.Errorf("errKey(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+		for _, lang := range []string{langEN, langRU} {
+			if text := tr(lang, errKey(tc.err)); strings.HasPrefix(text, "err.") {
+				t.Errorf("errKey(%v) in %s shows the raw key %q", tc.err, lang, text)
+			}
 		}
 	}
 }
