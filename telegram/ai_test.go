@@ -69,9 +69,6 @@ func TestAIGameToTheEnd(t *testing.T) {
 			if _, err := final.Button("🔁 Rematch"); err != nil {
 				t.Errorf("final board has no rematch button: %v", err)
 			}
-			// The tap was answered before the board changed: every answer precedes the edit
-			// that followed it (checked on the call log: answer, then edit).
-			checkAnswerBeforeEdit(t, h.srv.CallLog())
 			h.send(alice, alice.ID(), "/stats")
 			h.waitText(alice.ID(), "Against the bot:")
 		})
@@ -108,31 +105,5 @@ func checkKeyboardBoard(t *testing.T, m telegramtest.Message) {
 	}
 	if discs != 4 {
 		t.Errorf("start board shows %d discs, want 4", discs)
-	}
-}
-
-// checkAnswerBeforeEdit checks that after each successful answerCallbackQuery no edit came
-// between the callback and its answer: the answers come first. It checks the weaker, observable
-// property that the first edit of the game follows the first answer.
-func checkAnswerBeforeEdit(t *testing.T, calls []telegramtest.Call) {
-	t.Helper()
-	firstAnswer, firstEdit := int64(-1), int64(-1)
-	for _, c := range calls {
-		if c.Code != 200 {
-			continue
-		}
-		switch c.Method {
-		case "answerCallbackQuery":
-			if firstAnswer < 0 {
-				firstAnswer = c.Seq
-			}
-		case "editMessageText", "editMessageMedia":
-			if firstEdit < 0 {
-				firstEdit = c.Seq
-			}
-		}
-	}
-	if firstAnswer < 0 || firstEdit < 0 || firstEdit < firstAnswer {
-		t.Errorf("first answer at %d, first edit at %d: want the answer first", firstAnswer, firstEdit)
 	}
 }

@@ -4,9 +4,11 @@
 //
 // A Bot takes updates by long polling (RunPolling) or from a webhook (WebhookHandler), each
 // update at most once (update ids are deduplicated through the store, so a webhook retry or
-// a second process never applies an update twice). Every tap is answered before the AI
-// thinks; board edits are coalesced per message (only the newest board is drawn) and a 429
-// waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
+// a second process never applies an update twice). Every tap is answered as soon as its board
+// goes out, or after 300 ms with what happened when Telegram's flood limits hold the board back
+// (the AI thinks meanwhile); every send and edit is paced inside those limits (botapi.Pacer),
+// board edits are coalesced per message (only the newest board is drawn) and a 429 that still
+// comes waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
 // ones in flight, so no update is left half-applied by this process.
 //
 // Every update passes the Intake first (intake.go): each user's Budget of updates, counted in
