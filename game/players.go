@@ -70,3 +70,9 @@ func (p *Players) SetChatLang(ctx context.Context, chatID int64, lang string) er
 func (p *Players) Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error) {
 	return p.st.Top(ctx, chatID, n)
 }
+
+// SwapTurnNotice records msgID as the newest "your move" notice in the user's private chat and
+// returns the previous one (0: none), which the caller deletes (see PlayerStore).
+func (p *Players) SwapTurnNotice(ctx context.Context, userID int64, msgID int) (int, error) {
+	return p.st.SwapTurnNotice(ctx, userID, msgID)
+}

@@ -88,7 +88,16 @@ type PlayerStore interface {
 	// SetChatLang stores the language of a chat; "" forgets the choice. A language longer
 	// than MaxLang bytes gives ErrInvalid.
 	SetChatLang(ctx context.Context, chatID int64, lang string) error
+	// SwapTurnNotice records msgID as the newest turn notice in the user's private chat and
+	// returns the one recorded before (0: none), in one step, so that of two notices sent at
+	// once each replaces exactly one. It is kept for TurnNoticeTTL (a bot may delete a
+	// message for 48 hours).
+	SwapTurnNotice(ctx context.Context, userID int64, msgID int) (prev int, err error)
 }
+
+// TurnNoticeTTL is how long a PlayerStore keeps a user's newest turn notice: as long as
+// Telegram lets a bot delete its messages.
+const TurnNoticeTTL = 48 * time.Hour
 
 // MaxLang is the longest language code a PlayerStore keeps, in bytes.
 const MaxLang = 16

@@ -328,15 +328,16 @@ func unavailable(err error) bool {
 //	P pc:{KEY}:hold      string  a 429's hold on that budget, TTL = retry_after (pace.go)
 type keys struct{ p string }
 
-func (k keys) gamePrefix() string           { return k.p + "{g}g:" }
-func (k keys) game(id string) string        { return k.gamePrefix() + id }
-func (k keys) chat(chatID int64) string     { return k.p + "{g}c:" + itoa(chatID) }
-func (k keys) inline(id string) string      { return k.p + "{g}i:" + id }
-func (k keys) rematch(id string) string     { return k.p + "{g}rm:" + id }
-func (k keys) chatLang(chatID int64) string { return k.p + "cl:{" + itoa(chatID) + "}" }
-func (k keys) dedupeBlock(b int64) string   { return k.p + "db:{" + itoa(b) + "}" }
-func (k keys) userPrefix() string           { return k.p + "{p}u:" }
-func (k keys) user(id int64) string         { return k.userPrefix() + itoa(id) }
+func (k keys) gamePrefix() string             { return k.p + "{g}g:" }
+func (k keys) game(id string) string          { return k.gamePrefix() + id }
+func (k keys) chat(chatID int64) string       { return k.p + "{g}c:" + itoa(chatID) }
+func (k keys) inline(id string) string        { return k.p + "{g}i:" + id }
+func (k keys) rematch(id string) string       { return k.p + "{g}rm:" + id }
+func (k keys) chatLang(chatID int64) string   { return k.p + "cl:{" + itoa(chatID) + "}" }
+func (k keys) turnNotice(userID int64) string { return k.p + "tn:{" + itoa(userID) + "}" }
+func (k keys) dedupeBlock(b int64) string     { return k.p + "db:{" + itoa(b) + "}" }
+func (k keys) userPrefix() string             { return k.p + "{p}u:" }
+func (k keys) user(id int64) string           { return k.userPrefix() + itoa(id) }
 func (k keys) top(chatID int64) string {
 	if chatID == 0 {
 		return k.p + "{p}top"

@@ -149,6 +149,7 @@ func (pl *play) afterStep(res *game.Snapshot) {
 		return
 	}
 	pl.bot.boards.Refresh(res.Game)
+	pl.noticeTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
 	}

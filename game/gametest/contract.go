@@ -463,6 +463,19 @@ func TestPlayerStore(t *testing.T, newStore func(t *testing.T) game.PlayerStore)
 	t.Run("Results", func(t *testing.T) { testResults(t, newStore(t)) })
 	t.Run("AIResults", func(t *testing.T) { testAIResults(t, newStore(t)) })
 	t.Run("Choices", func(t *testing.T) { testChoices(t, newStore(t)) })
+	t.Run("TurnNotices", func(t *testing.T) { testTurnNotices(t, newStore(t)) })
+}
+
+// testTurnNotices: each swap returns the notice recorded before it, per user.
+func testTurnNotices(t *testing.T, s game.PlayerStore) {
+	for i, step := range []struct {
+		user      int64
+		msg, prev int
+	}{{1, 10, 0}, {1, 11, 10}, {2, 20, 0}, {1, 12, 11}, {2, 21, 20}} {
+		if prev, err := s.SwapTurnNotice(bg, step.user, step.msg); err != nil || prev != step.prev {
+			t.Fatalf("step %d: SwapTurnNotice(%d, %d) = %d, %v; want %d", i, step.user, step.msg, prev, err, step.prev)
+		}
+	}
 }
 
 // testChoices: a user's language and board style, and a chat's language, are kept and can be

@@ -50,6 +50,7 @@ type Memory struct {
 	marks    map[string]time.Time // RecordResult done for a game ID, until
 	tops     map[int64]map[int64]bool
 	chatLang map[int64]string
+	notices  map[int64]int      // the newest turn notice of each user
 	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
 }
 
@@ -102,7 +103,7 @@ func NewMemory(opt MemoryOptions) *Memory {
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
 		marks: map[string]time.Time{}, tops: map[int64]map[int64]bool{},
-		chatLang: map[int64]string{}, invites: map[string]binding{}}
+		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.
@@ -627,6 +628,15 @@ func (m *Memory) ChatLang(_ context.Context, chatID int64) (string, error) {
 }
 
 // SetChatLang stores the language of a chat, as game.PlayerStore documents.
+// SwapTurnNotice records the user's newest turn notice and returns the one before.
+func (m *Memory) SwapTurnNotice(_ context.Context, userID int64, msgID int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	prev := m.notices[userID]
+	m.notices[userID] = msgID
+	return prev, nil
+}
+
 func (m *Memory) SetChatLang(_ context.Context, chatID int64, lang string) error {
 	if len(lang) > game.MaxLang {
 		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)

@@ -281,6 +281,12 @@ func (c *Client) AnswerCallbackQuery(ctx context.Context, p *bot.AnswerCallbackQ
 	})
 }
 
+// DeleteMessage deletes a message (a bot may delete its own for 48 hours). Telegram does not
+// count it against the flood limits, so it is not paced.
+func (c *Client) DeleteMessage(ctx context.Context, p *bot.DeleteMessageParams) (bool, error) {
+	return c.boolCall(ctx, "deleteMessage", func(ctx context.Context) (bool, error) { return c.tg.DeleteMessage(ctx, p) })
+}
+
 // AnswerInlineQuery answers an inline query.
 func (c *Client) AnswerInlineQuery(ctx context.Context, p *bot.AnswerInlineQueryParams) (bool, error) {
 	return c.boolCall(ctx, "answerInlineQuery", func(ctx context.Context) (bool, error) {

@@ -153,8 +153,11 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyGameIdleClaim:  "%s has not moved for %s. You may claim the win.",                 // idle name, Duration
 	KeyGameIdleWait:   "You can claim the win if your opponent does not move within %s.", // Duration
 	KeyGameHint:       "Try %s.",                                                         // square
-	KeyGameMoved:      "%s played. The board updates in a moment.",                       // square
-	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.",  // square, squares
+	KeyNoticeYourMove: "%s played %s. Your move.",
+	KeyNoticeGameOver: "%s played %s. The game is over: see the board.",
+	KeyNoticeResigned: "%s resigned. The game is over.",
+	KeyGameMoved:      "%s played. The board updates in a moment.",                      // square
+	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.", // square, squares
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",
 	KeyGameUndone:     "Moves taken back: %d.",            // moves taken back
 	KeyGamePass:       "%s has no legal move and passes.", // name of the player who passes

@@ -82,6 +82,10 @@ const (
 
 	KeyFloodTooFast Key = "flood.too_fast"
 
+	KeyNoticeGameOver Key = "notice.game_over" // opponent name, square
+	KeyNoticeResigned Key = "notice.resigned"  // opponent name
+	KeyNoticeYourMove Key = "notice.your_move" // opponent name, square
+
 	KeyGameBotName      Key = "game.bot_name" // level name
 	KeyGameClaimOwnTurn Key = "game.claim_own_turn"
 	KeyGameHint         Key = "game.hint"        // square

@@ -1,0 +1,120 @@
+package telegram
+
+import (
+	"context"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// Turn notices. In a game between people whose boards are in their private chats (by
+// invitation or matchmaking) every move only edits the boards, and Telegram does not notify
+// anyone of an edit: a player could miss that it is their move for a day. So after each move
+// the player to move gets a short message with the opponent's move ("Alice played d3. Your
+// move."), and after the last move or a resignation the other player is told the game is
+// over. Each notice replaces the player's previous one (game.Players.SwapTurnNotice, then
+// deleteMessage), so a chat never fills with them; nothing tells a player of their own move.
+// Notices are sent after the step, outside its handler, paced as infos: they never delay a
+// board.
+
+// turnNoticeTimeout bounds sending one notice and deleting the one it replaces.
+const turnNoticeTimeout = 30 * time.Second
+
+// noticeTurn tells the player the step res concerns, if any (see above).
+func (pl *play) noticeTurn(res *game.Snapshot) {
+	g := res.Game
+	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch {
+		return
+	}
+	to, text := noticeOf(res)
+	if to < 0 {
+		return
+	}
+	p := g.Players[to]
+	if p.ChatID == 0 || p.UserID == 0 {
+		return
+	}
+	pl.bot.mu.Lock()
+	closed := pl.bot.closed
+	if !closed {
+		pl.bot.wg.Add(1)
+	}
+	pl.bot.mu.Unlock()
+	if closed {
+		return
+	}
+	go func() {
+		defer pl.bot.wg.Done()
+		ctx, cancel := context.WithTimeout(pl.bot.base, turnNoticeTimeout)
+		defer cancel()
+		pl.sendNotice(ctx, g.ID, p, text(normLang(p.Lang)))
+	}()
+}
+
+// noticeOf returns whom of res.Game's players (0 black, 1 white; -1: nobody) the step res
+// concerns and the notice's text in a language: after a move, the player to move, unless it is
+// the one who moved (the other had to pass); after the game's last move or a resignation, the
+// player who did not make it.
+func noticeOf(res *game.Snapshot) (int, func(lang string) string) {
+	g := res.Game
+	if res.End != nil && res.End.Reason == game.EndResign && len(res.Played) == 0 {
+		if res.End.Winner < 0 {
+			return -1, nil
+		}
+		loser := g.Players[1-res.End.Winner].Name
+		return res.End.Winner, func(lang string) string { return tr(lang, i18n.KeyNoticeResigned, loser) }
+	}
+	last, ok := lastPersonMove(res.Played)
+	if !ok {
+		return -1, nil
+	}
+	mover := game.Side(g, last.UserID)
+	if mover < 0 {
+		return -1, nil
+	}
+	name, sq := g.Players[mover].Name, last.Square.String()
+	if res.End != nil {
+		return 1 - mover, func(lang string) string { return tr(lang, i18n.KeyNoticeGameOver, name, sq) }
+	}
+	c, p, ok := res.Turn()
+	if !ok || p.UserID == 0 || p.UserID == last.UserID {
+		return -1, nil
+	}
+	return int(c), func(lang string) string { return tr(lang, i18n.KeyNoticeYourMove, name, sq) }
+}
+
+// lastPersonMove is the last move of played that a person made (not a pass, not the AI's).
+func lastPersonMove(played []game.Played) (game.Played, bool) {
+	for i := len(played) - 1; i >= 0; i-- {
+		if p := played[i]; p.Square != engine.Pass && p.UserID != 0 {
+			return p, true
+		}
+	}
+	return game.Played{}, false
+}
+
+// sendNotice sends text to player p's private chat as their newest notice of game id and
+// deletes the one it replaces. Failures are logged: a notice is a courtesy, the board is the
+// game.
+func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, text string) {
+	msg, err := pl.bot.sendText(ctx, p.ChatID, text, nil)
+	if err != nil {
+		pl.bot.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+		return
+	}
+	prev, err := pl.bot.players.SwapTurnNotice(ctx, p.UserID, msg.ID)
+	if err != nil {
+		pl.bot.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+		return
+	}
+	if prev == 0 || prev == msg.ID {
+		return
+	}
+	if _, err := pl.bot.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: p.ChatID, MessageID: prev}); err != nil {
+		pl.bot.log.Info("turn notice: delete the previous", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+	}
+}
