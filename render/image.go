@@ -22,13 +22,14 @@ import (
 // the zero View).
 var ErrSize = errors.New("render: unsupported board size")
 
-// ImageOptions chooses what the PNG shows beyond the discs, the grid, the labels, the last
-// move and the legal moves of the player to move, which it always shows.
+// ImageOptions chooses what the PNG shows beyond the discs, the grid, the labels and the last
+// move, which it always shows.
 type ImageOptions struct {
 	// Flipped rings the discs that the last move flipped (View.Flipped).
 	Flipped bool
-	// HideHints leaves out the dots on the legal moves, for example under a finished game's
-	// board or when the viewer is not the player to move.
+	// HideHints leaves out the dots on the legal moves and the ring of the suggested move
+	// (View.Hint), for example under a finished game's board or when the viewer is not the
+	// player to move.
 	HideHints bool
 }
 
@@ -54,6 +55,7 @@ var (
 	whiteDark  = color.RGBA{0xb0, 0xb0, 0xb0, 0xff}
 	lastColor  = color.RGBA{0xe5, 0x39, 0x35, 0xff} // the dot on the last disc placed
 	flipColor  = color.RGBA{0xff, 0xb3, 0x00, 0xff} // the ring on flipped discs
+	hintColor  = color.RGBA{0xff, 0xf1, 0x76, 0xff} // the ring around the suggested move's dot
 )
 
 // Layout is where a board of some size lies in its picture, in pixels.
@@ -101,8 +103,10 @@ const (
 	spriteLastWhite
 	spriteFlipBlack
 	spriteFlipWhite
-	spriteHintBlack // a legal move of black
-	spriteHintWhite // a legal move of white
+	spriteHintBlack    // a legal move of black
+	spriteHintWhite    // a legal move of white
+	spriteSuggestBlack // the suggested move (View.Hint) of black: its dot in a ring
+	spriteSuggestWhite // … of white
 	numSprites
 )
 
@@ -128,8 +132,9 @@ func assetsFor(size int) *assets {
 // Image draws the board of v as a paletted picture: a dark frame with coordinate labels on all
 // four edges (letters a… across, numbers 1… down, row 1 at the top), a green board with grid
 // lines, shaded black and white discs, a red dot on the last disc placed, small dots in the
-// colour of the player to move on its legal moves (unless opt.HideHints) and amber rings on the
-// discs the last move flipped (when opt.Flipped). Every size is about 880 pixels square.
+// colour of the player to move on its legal moves and a light yellow ring around the dot of the
+// suggested move (View.Hint; neither unless opt.HideHints), and amber rings on the discs the
+// last move flipped (when opt.Flipped). Every size is about 880 pixels square.
 func Image(v View, opt ImageOptions) (*image.Paletted, error) {
 	n := v.Position.Size()
 	if !engine.ValidSize(n) {
@@ -193,12 +198,15 @@ func (a *assets) draw(img *image.Paletted, v View, opt ImageOptions) {
 	if v.lastOK() {
 		last = v.Last
 	}
-	hint := spriteHintBlack
+	hint, suggest := spriteHintBlack, spriteSuggestBlack
 	if p.Side() == engine.White {
-		hint = spriteHintWhite
+		hint, suggest = spriteHintWhite, spriteSuggestWhite
 	}
 	var legal engine.Set
-	if !opt.HideHints {
+	suggested, hinted := v.Hint()
+	if opt.HideHints {
+		hinted = false
+	} else {
 		legal = p.Moves()
 	}
 	for r := 0; r < a.l.size; r++ {
@@ -216,6 +224,8 @@ func (a *assets) draw(img *image.Paletted, v View, opt ImageOptions) {
 				if col == engine.White {
 					kind++
 				}
+			} else if hinted && sq == suggested {
+				kind = suggest
 			} else if legal.Has(sq) {
 				kind = hint
 			}
@@ -259,7 +269,7 @@ func makeAssets(size int) *assets {
 	}
 
 	for k := spriteKind(1); k < numSprites; k++ {
-		a.sprites[k] = drawSprite(l, k, q)
+		a.sprites[k] = drawSprite(l, k, q.quantizerFor(k))
 	}
 	return a
 }
@@ -361,13 +371,17 @@ func mix(a, b rgb, t float64) rgb {
 func spriteSample(k spriteKind, x, y, r float64) rgb {
 	col := toRGB(boardColor)
 	switch k {
-	case spriteHintBlack, spriteHintWhite:
+	case spriteHintBlack, spriteHintWhite, spriteSuggestBlack, spriteSuggestWhite:
 		tone := toRGB(blackDark)
-		if k == spriteHintWhite {
+		if k == spriteHintWhite || k == spriteSuggestWhite {
 			tone = toRGB(whiteLight)
 		}
-		if math.Hypot(x, y) <= 0.28*r {
+		d := math.Hypot(x, y)
+		switch {
+		case d <= 0.28*r:
 			col = mix(col, tone, 0.55)
+		case (k == spriteSuggestBlack || k == spriteSuggestWhite) && d >= 0.52*r && d <= 0.74*r:
+			col = toRGB(hintColor)
 		}
 		return col
 	}
@@ -443,13 +457,36 @@ func makePalette() color.Palette {
 	add(mix(board, toRGB(blackDark), 0.55))
 	ramp(board, mix(board, toRGB(whiteLight), 0.55), 6)
 	add(mix(board, toRGB(whiteLight), 0.55))
+	// Last, so that only the suggested move's sprites use them (see quantizerFor).
+	ramp(board, toRGB(hintColor), hintEntries-1)
+	add(toRGB(hintColor))
 	return p[:min(len(p), 256)] // a test checks that nothing is cut
 }
 
-// quantizer maps colours to the nearest palette entry, remembering the answers.
-type quantizer struct{ seen map[uint32]uint8 }
+// hintEntries is the number of colours at the end of the palette for the ring of the
+// suggested move. The other pictures never use them, so they look exactly as they did before
+// the ring was added.
+const hintEntries = 7
 
-func newQuantizer() *quantizer { return &quantizer{seen: make(map[uint32]uint8)} }
+// quantizer maps colours to the nearest entry of the first n colours of the palette,
+// remembering the answers.
+type quantizer struct {
+	seen map[uint32]uint8
+	n    int
+}
+
+// newQuantizer returns a quantizer for every picture but the suggested move's.
+func newQuantizer() *quantizer {
+	return &quantizer{seen: make(map[uint32]uint8), n: len(palette) - hintEntries}
+}
+
+// quantizerFor returns q, or for the suggested move's sprites one over the whole palette.
+func (q *quantizer) quantizerFor(k spriteKind) *quantizer {
+	if k == spriteSuggestBlack || k == spriteSuggestWhite {
+		return &quantizer{seen: make(map[uint32]uint8), n: len(palette)}
+	}
+	return q
+}
 
 func (q *quantizer) index(r, g, b uint8) uint8 {
 	key := uint32(r)<<16 | uint32(g)<<8 | uint32(b)
@@ -457,7 +494,7 @@ func (q *quantizer) index(r, g, b uint8) uint8 {
 		return i
 	}
 	best, bestD := 0, math.MaxInt
-	for i, c := range palette {
+	for i, c := range palette[:q.n] {
 		pc := c.(color.NRGBA)
 		dr, dg, db := int(r)-int(pc.R), int(g)-int(pc.G), int(b)-int(pc.B)
 		// Weighted for the eye's sensitivity.

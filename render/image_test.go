@@ -53,6 +53,8 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 	r := l.discRadius()
 	at := func(x, y int) color.RGBA { return rgbOf(img.At(x, y)) }
 	legal := p.Moves()
+	hint, hinted := v.Hint()
+	hinted = hinted && !opt.HideHints
 	for row := 0; row < l.size; row++ {
 		for col := 0; col < l.size; col++ {
 			sq := engine.SquareAt(col, row)
@@ -83,7 +85,7 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 				if body != boardColor {
 					t.Errorf("%v: the hint dot is too big: %s beside it", sq, hex(body))
 				}
-			case !occupied && (centre != boardColor || body != boardColor):
+			case !occupied && (centre != boardColor || body != boardColor || ring != boardColor && !(hinted && sq == hint)):
 				t.Errorf("%v: empty cell shows %s, %s", sq, hex(centre), hex(body))
 			}
 			isRed := centre.R > 0xc0 && centre.G < 0x60 && centre.B < 0x60
@@ -92,6 +94,9 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 			}
 			if occupied && sq != v.Last && luma(centre) > 0x70 == (disc == engine.Black) {
 				t.Errorf("%v: centre of the %v disc %s", sq, disc, hex(centre))
+			}
+			if want := !occupied && hinted && sq == hint; (ring == hintColor) != want {
+				t.Errorf("%v: ring %s, hint ring %v, want %v (hint %v)", sq, hex(ring), ring == hintColor, want, hint)
 			}
 			isAmber := ring.R > 0xe0 && ring.G > 0x90 && ring.B < 0x40
 			if want := occupied && opt.Flipped && v.Flipped.Has(sq) && sq != v.Last; isAmber != want {
@@ -155,6 +160,20 @@ func scenes(t testing.TB) []struct {
 		{"6x6 white to move", ViewOf(playRandom(t, 6, 3, 5)), ImageOptions{}},
 		{"14x14 fullest", NewView(fullest(t, 14)), ImageOptions{}},
 	}
+	// The suggested move, shown and hidden.
+	for _, h := range []struct {
+		name string
+		g    *engine.Game
+		opt  ImageOptions
+	}{
+		{"8x8 hint", playRandom(t, 8, 5, 22), ImageOptions{Flipped: true}},
+		{"16x16 hint", playRandom(t, 16, 3, 151), ImageOptions{Flipped: true}},
+		{"12x12 hint hidden", playRandom(t, 12, 2, 70), ImageOptions{HideHints: true}},
+	} {
+		v := ViewOf(h.g)
+		moves := v.Position.LegalMoves()
+		out = append(out, scene{h.name, v.WithHint(moves[len(moves)/2]), h.opt})
+	}
 	// A pass: replay until the side to move has no move, then pass.
 	for seed := uint64(0); ; seed++ {
 		g := playRandom(t, 8, seed, 200)
@@ -200,6 +219,11 @@ func TestImage(t *testing.T) {
 		}
 		for _, sq := range sc.v.Position.LegalMoves()[:min(2, sc.v.Position.MoveCount())] {
 			sample(sq.String()+" hint", l.cellCenter(sq))
+		}
+		if sq, ok := sc.v.Hint(); ok {
+			c := l.cellCenter(sq)
+			sample(sq.String()+" suggested centre", c)
+			sample(sq.String()+" suggested ring", c.Add(image.Pt(int(0.63*l.discRadius()), 0)))
 		}
 		samples[sc.name] = pts
 	}

@@ -20,15 +20,18 @@ const (
 // a PNG and MovePicker.
 const MaxKeyboardSize = 8
 
-// The texts of the board's buttons. Only BlackDisc, WhiteDisc, LastBlack and LastWhite contain
-// a disc symbol (⚫ U+26AB, ⚪ U+26AA): no other button of this package shows one.
+// The texts of the board's buttons: one symbol each, so that none is cut in a 40-pixel
+// button of a phone (a bracketed "(⚫)" showed as "(…"). Only BlackDisc and WhiteDisc contain a
+// disc symbol (⚫ U+26AB, ⚪ U+26AA), and every disc shows one of them, also the last one placed:
+// a reader of the board (a player, a test, the load tool) tells a disc's colour by them alone.
+// So the last move is not marked on the keyboard; the status text names it and says where it
+// lies (see Status), and the picture marks it with a red dot.
 const (
 	BlackDisc = "⚫"
 	WhiteDisc = "⚪"
-	LastBlack = "(" + BlackDisc + ")" // the last disc placed, black
-	LastWhite = "(" + WhiteDisc + ")" // the last disc placed, white
-	LegalMark = "·"                   // an empty square where the player to move may play
-	EmptyMark = "\u2800"              // any other empty square (a blank that Telegram does not trim)
+	LegalMark = "•"      // an empty square where the player to move may play (U+2022)
+	HintMark  = "💡"      // the legal move suggested to the player (View.WithHint), as on the Hint button
+	EmptyMark = "\u2800" // any other empty square (a blank that Telegram does not trim)
 )
 
 // Errors of the keyboard builders; test them with errors.Is.
@@ -55,8 +58,9 @@ func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxK
 
 // Keyboard draws the board of v as an inline keyboard followed by opt.Controls. Its first
 // Size rows hold Size buttons each, row 1 at the top and column a on the left: a black disc
-// shows BlackDisc, a white one WhiteDisc, the last disc placed LastBlack or LastWhite, an empty
-// square where the player to move may play LegalMark and any other empty square EmptyMark.
+// shows BlackDisc, a white one WhiteDisc, the empty square of v's hint (View.Hint) HintMark,
+// any other empty square where the player to move may play LegalMark and any other empty square
+// EmptyMark.
 // An empty square's button carries an ActionMove callback (the bot checks legality and can tell
 // the player why a move is illegal) while the game goes on; an occupied square's, and every
 // square's once the game is over, an ActionNoop; both name the square, opt.Game and v.Ply.
@@ -80,10 +84,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 	}
 	over := p.GameOver()
 	legal := p.Moves()
-	last := engine.Pass
-	if v.lastOK() {
-		last = v.Last
-	}
+	hint, hinted := v.Hint()
 	rows := make([][]models.InlineKeyboardButton, 0, n+len(opt.Controls))
 	buttons := make([]models.InlineKeyboardButton, n*n)
 	for r := 0; r < n; r++ {
@@ -93,20 +94,18 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 			cb := Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Square: sq}
 			var text string
 			if col, ok := p.At(sq); ok {
-				switch {
-				case col == engine.Black && sq == last:
-					text = LastBlack
-				case col == engine.Black:
-					text = BlackDisc
-				case sq == last:
-					text = LastWhite
-				default:
+				text = BlackDisc
+				if col == engine.White {
 					text = WhiteDisc
 				}
 			} else {
-				text = EmptyMark
-				if legal.Has(sq) {
+				switch {
+				case hinted && sq == hint:
+					text = HintMark
+				case legal.Has(sq):
 					text = LegalMark
+				default:
+					text = EmptyMark
 				}
 				if !over {
 					cb.Action = ActionMove

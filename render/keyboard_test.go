@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
 	"github.com/reversibot/reversi/engine"
@@ -22,6 +23,7 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 		t.Fatalf("keyboard has %d rows, want %d", got, want)
 	}
 	legal := p.Moves()
+	hint, hinted := v.Hint()
 	for r := 0; r < n; r++ {
 		row := kb.InlineKeyboard[r]
 		if len(row) != n {
@@ -44,12 +46,24 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 				!occupied && black+white != 0:
 				t.Errorf("%v: text %q for disc %v (occupied %v)", sq, b.Text, col, occupied)
 			}
-			isLast := v.Last == sq
-			if occupied && isLast != (b.Text != BlackDisc && b.Text != WhiteDisc) {
-				t.Errorf("%v: text %q, last move %v: the last move must differ from other discs", sq, b.Text, v.Last)
+			// One symbol, no brackets: nothing for a narrow button to cut. Every disc, the
+			// last one placed too, is exactly its colour's symbol.
+			if utf8.RuneCountInString(b.Text) != 1 || strings.ContainsAny(b.Text, "()[]") {
+				t.Errorf("%v: text %q is not one symbol", sq, b.Text)
 			}
-			if !occupied && (b.Text == LegalMark) != legal.Has(sq) {
-				t.Errorf("%v: text %q, legal %v", sq, b.Text, legal.Has(sq))
+			want := EmptyMark
+			switch {
+			case occupied && col == engine.Black:
+				want = BlackDisc
+			case occupied:
+				want = WhiteDisc
+			case hinted && sq == hint:
+				want = HintMark
+			case legal.Has(sq):
+				want = LegalMark
+			}
+			if b.Text != want {
+				t.Errorf("%v: text %q, want %q (legal %v, hint %v %v)", sq, b.Text, want, legal.Has(sq), hint, hinted)
 			}
 			wantAction := ActionNoop
 			if !occupied && !p.GameOver() {
@@ -93,6 +107,96 @@ func TestKeyboardStart(t *testing.T) {
 	}
 	if got, want := kb.InlineKeyboard[2][3].CallbackData, "1mg1::z"; got != want {
 		t.Errorf("d3 carries %q, want %q", got, want)
+	}
+}
+
+// TestMarks checks the button texts themselves: one symbol each, all different, and only the
+// discs show a disc symbol.
+func TestMarks(t *testing.T) {
+	marks := []string{BlackDisc, WhiteDisc, LegalMark, HintMark, EmptyMark}
+	seen := map[string]bool{}
+	for i, m := range marks {
+		if utf8.RuneCountInString(m) != 1 || blank(m) {
+			t.Errorf("mark %q is not one visible symbol", m)
+		}
+		if seen[m] {
+			t.Errorf("mark %q is used twice", m)
+		}
+		seen[m] = true
+		if i >= 2 && (strings.Contains(m, BlackDisc) || strings.Contains(m, WhiteDisc)) {
+			t.Errorf("mark %q shows a disc symbol", m)
+		}
+	}
+}
+
+// TestKeyboardHint checks that the hinted square shows HintMark and still plays, and that a
+// hint the side to move cannot play, or none, shows nothing.
+func TestKeyboardHint(t *testing.T) {
+	sq := func(s string) engine.Square {
+		q, err := engine.ParseSquare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	start := NewView(engine.MustStart(8))
+	text := func(v View, s string) string {
+		kb, err := Keyboard(v, KeyboardOptions{Game: "g1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBoardKeyboard(t, kb, v, KeyboardOptions{Game: "g1"})
+		b := kb.InlineKeyboard[sq(s).Row()][sq(s).Col()]
+		if cb, _ := ParseCallback(b.CallbackData); !v.Position.GameOver() && b.Text != BlackDisc && b.Text != WhiteDisc && cb.Action != ActionMove {
+			t.Errorf("%s carries %+v, want a move", s, cb)
+		}
+		return b.Text
+	}
+	hinted := start.WithHint(sq("c4"))
+	if h, ok := hinted.Hint(); !ok || h != sq("c4") {
+		t.Fatalf("Hint() = %v, %v, want c4", h, ok)
+	}
+	for _, tc := range []struct {
+		v        View
+		sq, want string
+	}{
+		{hinted, "c4", HintMark},
+		{hinted, "d3", LegalMark},
+		{hinted, "a1", EmptyMark},
+		{start, "c4", LegalMark},
+		{start.WithHint(sq("a1")), "a1", EmptyMark},           // not a legal move: stale
+		{start.WithHint(sq("d4")), "d4", WhiteDisc},           // a disc
+		{hinted.WithHint(engine.Pass), "c4", LegalMark},       // cleared
+		{start.WithHint(engine.Square(200)), "c4", LegalMark}, // off the board
+	} {
+		if got := text(tc.v, tc.sq); got != tc.want {
+			h, ok := tc.v.Hint()
+			t.Errorf("hint %v %v: %s shows %q, want %q", h, ok, tc.sq, got, tc.want)
+		}
+	}
+	// The zero View and a View by NewView or ViewOf suggest nothing.
+	if _, ok := (View{}).Hint(); ok {
+		t.Error("the zero View has a hint")
+	}
+	if _, ok := ViewOf(playRandom(t, 8, 5, 23)).Hint(); ok {
+		t.Error("ViewOf has a hint")
+	}
+	// A hint in a random position: exactly one HintMark, on the hinted square.
+	for seed := uint64(0); seed < 8; seed++ {
+		v := ViewOf(playRandom(t, 8, seed, 10+int(seed)*5))
+		moves := v.Position.LegalMoves()
+		if len(moves) == 0 {
+			continue
+		}
+		v = v.WithHint(moves[len(moves)/2])
+		kb, err := Keyboard(v, KeyboardOptions{Game: "g1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBoardKeyboard(t, kb, v, KeyboardOptions{Game: "g1"})
+		if n := strings.Count(fmt.Sprint(kb.InlineKeyboard), HintMark); n != 1 {
+			t.Errorf("seed %d: %d hint marks, want 1", seed, n)
+		}
 	}
 }
 
@@ -387,6 +491,9 @@ func TestKeyboardGolden(t *testing.T) {
 	add("8x8 start", kb, err)
 	kb, err = Keyboard(ViewOf(playRandom(t, 8, 5, 23)), KeyboardOptions{Game: "Gm", Controls: ctl})
 	add("8x8 ply 23", kb, err)
+	mid := ViewOf(playRandom(t, 8, 5, 23))
+	kb, err = Keyboard(mid.WithHint(mid.Position.LegalMoves()[0]), KeyboardOptions{Game: "Gm", Controls: ctl})
+	add("8x8 ply 23 hint", kb, err)
 	kb, err = Keyboard(ViewOf(playRandom(t, 6, 2, 100)), KeyboardOptions{Game: "Gm"})
 	add("6x6 finished", kb, err)
 	kb, err = MovePicker(NewView(engine.MustStart(10)), 0, KeyboardOptions{Game: "Gm", Controls: ctl})

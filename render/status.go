@@ -26,11 +26,15 @@ const MaxNameRunes = 32
 
 // Status returns the text under a board in the language lang ("ru" or "en"; anything else is
 // English): both players with their colour symbols (⚫ BlackDisc, ⚪ WhiteDisc) and disc counts,
-// the last move, a pass, then whose turn it is, or the result and why the game ended (see
-// StatusInfo.Result). The text
-// is plain: send it with no parse mode. Names are shown as written, except that control
-// characters and line breaks become spaces, bidirectional controls are dropped, and a name is cut to MaxNameRunes characters, so
-// the text stays a few lines long and well under Telegram's 1024-character caption limit.
+// the last move, the hint (View.Hint, as HintMark) while the game goes on, a pass, then whose
+// turn it is, or the result and why the game ended (see StatusInfo.Result). On a board small
+// enough for a keyboard, which has no coordinate labels, the last move and the hint also say
+// where they lie, counted from the nearest edges ("d3 (4th from the left, 3rd from the top)",
+// "h8 (bottom-right corner)"), so that a player finds them without knowing which corner is a1.
+// The text is plain: send it with no parse mode. Names are shown as written, except that
+// control characters and line breaks become spaces, bidirectional controls are dropped, and a
+// name is cut to MaxNameRunes characters, so the text stays a few lines long and well under
+// Telegram's 1024-character caption limit.
 func Status(lang string, s StatusInfo) string {
 	t := texts[lang]
 	if t == nil {
@@ -49,11 +53,14 @@ func Status(lang string, s StatusInfo) string {
 	b.WriteString(player(engine.Black) + " — " + strconv.Itoa(nb) + "\n")
 	b.WriteString(player(engine.White) + " — " + strconv.Itoa(nw) + "\n")
 	if s.lastOK() {
-		b.WriteString(t.lastMove + ": " + sym[s.LastBy&1] + " " + s.Last.String() + "\n")
+		b.WriteString(t.lastMove + ": " + sym[s.LastBy&1] + " " + s.Last.String() + t.place(s.Last, p.Size()) + "\n")
 	}
 	end, loser := endingOf(s.Result)
 	if end == playing && p.GameOver() {
 		end = byDiscs
+	}
+	if sq, ok := s.Hint(); ok && end == playing {
+		b.WriteString(t.hint + ": " + HintMark + " " + sq.String() + t.place(sq, p.Size()) + "\n")
 	}
 	if s.Passed && end == playing {
 		b.WriteString(strings.ReplaceAll(t.passed, "{p}", player(p.Side().Opponent())) + "\n")
@@ -144,8 +151,68 @@ func cleanName(name, fallback string) string {
 }
 
 type statusTexts struct {
-	black, white, lastMove, turn, passed, wins, draw, resigned, timeout, cancelled, noBoard string
+	black, white, lastMove, hint, turn, passed, wins, draw, resigned, timeout, cancelled, noBoard string
+	// Where a square lies (see place): its column counted from the left or the right edge,
+	// its row from the top or the bottom edge, both as ordinals; corners have names.
+	left, right string
+	top, bottom string
+	corner      [2][2]string // [bottom][right]
+	ordinal     func(n int) string
 }
+
+// place returns " (…)", where sq lies on a board of the given size, counted from the nearest
+// edges, or "" for boards drawn as pictures, whose frame is labelled.
+func (t *statusTexts) place(sq engine.Square, size int) string {
+	if size > MaxKeyboardSize || !sq.OnBoard(size) {
+		return ""
+	}
+	c, r := sq.Col(), sq.Row()
+	right, bottom := c >= size/2, r >= size/2
+	if right {
+		c = size - 1 - c
+	}
+	if bottom {
+		r = size - 1 - r
+	}
+	if c == 0 && r == 0 {
+		return " (" + t.corner[b2i(bottom)][b2i(right)] + ")"
+	}
+	col, row := t.ordinal(c+1)+" "+t.left, t.ordinal(r+1)+" "+t.top
+	if right {
+		col = t.ordinal(c+1) + " " + t.right
+	}
+	if bottom {
+		row = t.ordinal(r+1) + " " + t.bottom
+	}
+	return " (" + col + ", " + row + ")"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// englishOrdinal writes n as "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
+func englishOrdinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// russianOrdinal writes n as a masculine ordinal ("1-й", "2-й"…), agreeing with the nouns
+// left out ("столбец", "ряд").
+func russianOrdinal(n int) string { return strconv.Itoa(n) + "-й" }
 
 // texts holds the status phrases; {p} is a player (symbol and name), {l} the loser, {s} the
 // score. The Russian phrases avoid verbs in the past tense, which would need the player's
@@ -155,6 +222,7 @@ var texts = map[string]*statusTexts{
 		black:     "Black",
 		white:     "White",
 		lastMove:  "Last move",
+		hint:      "Hint",
 		turn:      "To move",
 		passed:    "{p} has no legal move and passes.",
 		wins:      "Game over. {p} wins, {s}.",
@@ -163,11 +231,18 @@ var texts = map[string]*statusTexts{
 		timeout:   "{l} ran out of time. {p} wins.",
 		cancelled: "The game was cancelled.",
 		noBoard:   "No board.",
+		left:      "from the left",
+		right:     "from the right",
+		top:       "from the top",
+		bottom:    "from the bottom",
+		corner:    [2][2]string{{"top-left corner", "top-right corner"}, {"bottom-left corner", "bottom-right corner"}},
+		ordinal:   englishOrdinal,
 	},
 	"ru": {
 		black:     "Чёрные",
 		white:     "Белые",
 		lastMove:  "Последний ход",
+		hint:      "Подсказка",
 		turn:      "Ходит",
 		passed:    "{p}: нет ходов, пропуск хода.",
 		wins:      "Игра окончена. Победа: {p}, {s}.",
@@ -176,5 +251,11 @@ var texts = map[string]*statusTexts{
 		timeout:   "{l}: время вышло. Победа: {p}.",
 		cancelled: "Игра отменена.",
 		noBoard:   "Нет доски.",
+		left:      "слева",
+		right:     "справа",
+		top:       "сверху",
+		bottom:    "снизу",
+		corner:    [2][2]string{{"левый верхний угол", "правый верхний угол"}, {"левый нижний угол", "правый нижний угол"}},
+		ordinal:   russianOrdinal,
 	},
 }

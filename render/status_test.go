@@ -44,8 +44,10 @@ func TestStatus(t *testing.T) {
 		{"start en", "en", info(start, playing), []string{"⚫ Alice — 2\n⚪ Bob — 2\nTo move: ⚫ Alice"}},
 		{"start ru", "ru", info(start, playing), []string{"⚫ Alice — 2\n⚪ Bob — 2\nХодит: ⚫ Alice"}},
 		{"unknown lang", "de", info(start, playing), []string{"To move: ⚫ Alice"}},
-		{"mid en", "en", info(mid, playing), []string{"Last move: ⚫ h7\n", "To move: ⚪ Bob"}},
-		{"mid ru", "ru", info(mid, playing), []string{"Последний ход: ⚫ h7\n", "Ходит: ⚪ Bob"}},
+		{"mid en", "en", info(mid, playing), []string{"Last move: ⚫ h7 (1st from the right, 2nd from the bottom)\n", "To move: ⚪ Bob"}},
+		{"mid ru", "ru", info(mid, playing), []string{"Последний ход: ⚫ h7 (1-й справа, 2-й снизу)\n", "Ходит: ⚪ Bob"}},
+		{"hint en", "en", info(mid.WithHint(mid.Position.LegalMoves()[0]), playing), []string{"\nHint: 💡 " + mid.Position.LegalMoves()[0].String() + " (", "\nTo move: ⚪ Bob"}},
+		{"hint ru", "ru", info(mid.WithHint(mid.Position.LegalMoves()[0]), playing), []string{"\nПодсказка: 💡 " + mid.Position.LegalMoves()[0].String() + " (", "\nХодит: ⚪ Bob"}},
 		{"pass en", "en", info(passed, playing), []string{" has no legal move and passes.\nTo move: "}},
 		{"pass ru", "ru", info(passed, playing), []string{": нет ходов, пропуск хода.\nХодит: "}},
 		{"over en", "en", info(over, playing), []string{"Game over. " + winner + " wins, "}},
@@ -79,6 +81,73 @@ func TestStatus(t *testing.T) {
 	// The score of a finished game.
 	if got := Status("en", info(over, playing)); !strings.Contains(got, strconv.Itoa(nb)+" : "+strconv.Itoa(nw)) {
 		t.Errorf("finished game's status lacks the score %d : %d:\n%s", nb, nw, got)
+	}
+}
+
+// TestStatusPlace checks where the status text says a square lies: counted from the nearest
+// edges on boards drawn as keyboards, corners by name, nothing on boards drawn as pictures.
+func TestStatusPlace(t *testing.T) {
+	for _, tc := range []struct {
+		size     int
+		sq, lang string
+		want     string
+	}{
+		{8, "d3", "en", " (4th from the left, 3rd from the top)"},
+		{8, "e6", "en", " (4th from the right, 3rd from the bottom)"},
+		{8, "b7", "en", " (2nd from the left, 2nd from the bottom)"},
+		{8, "a1", "en", " (top-left corner)"},
+		{8, "h1", "en", " (top-right corner)"},
+		{8, "a8", "en", " (bottom-left corner)"},
+		{8, "h8", "en", " (bottom-right corner)"},
+		{8, "a4", "en", " (1st from the left, 4th from the top)"},
+		{8, "d3", "ru", " (4-й слева, 3-й сверху)"},
+		{8, "g5", "ru", " (2-й справа, 4-й снизу)"},
+		{8, "h8", "ru", " (правый нижний угол)"},
+		{8, "a1", "ru", " (левый верхний угол)"},
+		{6, "c4", "en", " (3rd from the left, 3rd from the bottom)"},
+		{4, "b2", "en", " (2nd from the left, 2nd from the top)"},
+		{10, "d3", "en", ""},
+		{16, "a1", "ru", ""},
+		{8, "i1", "en", ""}, // off the board
+	} {
+		sq, err := engine.ParseSquare(tc.sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texts[tc.lang].place(sq, tc.size); got != tc.want {
+			t.Errorf("%d×%d %s %s: %q, want %q", tc.size, tc.size, tc.sq, tc.lang, got, tc.want)
+		}
+	}
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 101: "101st", 111: "111th"} {
+		if got := englishOrdinal(n); got != want {
+			t.Errorf("englishOrdinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestStatusHint checks that the hint is told only while the game goes on and only when the
+// side to move may play it.
+func TestStatusHint(t *testing.T) {
+	start := NewView(engine.MustStart(8))
+	d3, _ := engine.ParseSquare("d3")
+	a1, _ := engine.ParseSquare("a1")
+	if got := Status("en", StatusInfo{View: start.WithHint(d3)}); !strings.Contains(got, "\nHint: 💡 d3 (4th from the left, 3rd from the top)\nTo move: ⚫ Black") {
+		t.Errorf("hint d3 at the start:\n%s", got)
+	}
+	for name, s := range map[string]StatusInfo{
+		"stale":    {View: start.WithHint(a1)},
+		"none":     {View: start},
+		"cleared":  {View: start.WithHint(d3).WithHint(engine.Pass)},
+		"resigned": {View: start.WithHint(d3), Result: engine.Result{Outcome: engine.WhiteWins, Reason: engine.EndResign}},
+	} {
+		if got := Status("en", s); strings.Contains(got, "Hint") || strings.Contains(got, HintMark) {
+			t.Errorf("%s: the status tells a hint:\n%s", name, got)
+		}
+	}
+	big := NewView(engine.MustStart(16))
+	h := big.Position.LegalMoves()[0]
+	if got := Status("ru", StatusInfo{View: big.WithHint(h)}); !strings.Contains(got, "\nПодсказка: 💡 "+h.String()+"\n") {
+		t.Errorf("hint on 16×16:\n%s", got)
 	}
 }
 

@@ -27,6 +27,29 @@ type View struct {
 	// Ply is the game's ply (engine.Game.Ply: the discs placed, passes not counted); buttons
 	// carry it to spot stale taps.
 	Ply int
+
+	// hint is the move suggested to the player to move when hinted is set (WithHint): the
+	// zero View suggests nothing.
+	hint   engine.Square
+	hinted bool
+}
+
+// WithHint returns v with sq as the move suggested to the player to move, which the keyboard
+// shows as HintMark, the picture as a ringed dot and the status text by name and place.
+// engine.Pass clears the hint. A hint that the side to move cannot play (a stale one) is shown
+// nowhere.
+func (v View) WithHint(sq engine.Square) View {
+	v.hint, v.hinted = sq, sq != engine.Pass
+	return v
+}
+
+// Hint returns the move suggested to the player to move (WithHint) when there is one and the
+// side to move may play it now.
+func (v View) Hint() (engine.Square, bool) {
+	if !v.hinted || v.hint == engine.Pass || !v.Position.IsLegal(v.hint) {
+		return engine.Pass, false
+	}
+	return v.hint, true
 }
 
 // NewView returns the View of a position with no history: no last move, Ply 0.

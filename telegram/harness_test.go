@@ -366,8 +366,8 @@ func gameID(m telegramtest.Message) string {
 	return ""
 }
 
-// legalMoves returns the move buttons of a board that are legal: the "·" squares of a keyboard
-// board, or the buttons of a move picker, in order.
+// legalMoves returns the move buttons of a board that are legal: the render.LegalMark squares
+// of a keyboard board, or the buttons of a move picker, in order.
 func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {

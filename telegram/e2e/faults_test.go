@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
@@ -96,7 +97,7 @@ func firstMoveButton(t *testing.T, m telegramtest.Message) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, ok := callbackOf(b); ok && c.Game != "" && b.Text == "·" {
+			if c, ok := callbackOf(b); ok && c.Game != "" && b.Text == render.LegalMark {
 				return b.CallbackData
 			}
 		}

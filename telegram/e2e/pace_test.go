@@ -85,7 +85,7 @@ func (c *cluster) playPaced(ctx context.Context, pg *pacedGame) error {
 		legal := pg.ref.legal()
 		sq := legal[pg.rng.IntN(len(legal))]
 		b, ok := moveButton(board, sq)
-		if !ok || b.Text != "·" {
+		if !ok || b.Text != render.LegalMark {
 			return fmt.Errorf("%s: the board has no legal-move button for %v:%s", pg.name, sq, dump(board))
 		}
 		start := time.Now()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/botapi"
@@ -199,7 +200,7 @@ func (c *cluster) tap(u *telegramtest.User, m telegramtest.Message, sq engine.Sq
 func (c *cluster) press(u *telegramtest.User, m telegramtest.Message, sq engine.Square) string {
 	c.t.Helper()
 	b, ok := moveButton(m, sq)
-	if !ok || b.Text != "·" {
+	if !ok || b.Text != render.LegalMark {
 		c.t.Fatalf("board has no legal-move button for %v (reference says legal):%s", sq, dump(m))
 	}
 	qid, err := u.Press(m, b.CallbackData)
