@@ -14,6 +14,7 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
+	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
@@ -70,7 +71,7 @@ func legalMarks(m telegramtest.Message) []engine.Square {
 	rows := m.Buttons()
 	for r := 0; r < 8 && r < len(rows); r++ {
 		for c, b := range rows[r] {
-			if strings.Contains(b.Text, "·") {
+			if b.Text == render.LegalMark {
 				out = append(out, engine.SquareAt(c, r))
 			}
 		}

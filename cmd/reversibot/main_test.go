@@ -109,7 +109,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	moveRow, moveCol := -1, -1
 	for r, row := range board.Buttons()[:8] {
 		for c, b := range row {
-			if strings.Contains(b.Text, "·") {
+			if b.Text == render.LegalMark {
 				moveRow, moveCol = r, c
 			}
 		}
