@@ -310,3 +310,18 @@ func PatternRMS(w *PatternWeights8, samples []PatternSample) float64 {
 	}
 	return math.Sqrt(s / float64(len(samples)))
 }
+
+// LinearRMS8 returns the root-mean-square error of the embedded linear evaluation on samples,
+// in discs: the yardstick for a pattern fit.
+func LinearRMS8(samples []PatternSample) (float64, error) {
+	tables, err := tablesForEval(EvalLinear)
+	if err != nil || len(samples) == 0 {
+		return 0, err
+	}
+	var s float64
+	for _, x := range samples {
+		d := float64(eval8(tables[8], x.P, x.O, moves8(x.P, x.O))-int(x.Score)) / 100
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(samples))), nil
+}

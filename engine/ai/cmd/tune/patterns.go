@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/reversibot/reversi/engine/ai"
@@ -111,6 +112,7 @@ func runGen(args []string) int {
 			fmt.Fprintln(os.Stderr, "tune gen:", err)
 			return 1
 		}
+		cfg.Eval = ai.EvalPattern
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "tune gen:", err)
@@ -155,9 +157,9 @@ func runGen(args []string) int {
 func runFit(args []string) int {
 	cfg := ai.DefaultPatternFitConfig
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
-	dir := fs.String("dir", "", "directory of the training state (required)")
+	dir := fs.String("dir", "", "directories of the training state, comma-separated (required)")
 	out := fs.String("out", "", "weights file to write (e.g. engine/ai/patterns8.bin); empty: fit and report only")
-	holdout := fs.Int("holdout", 1, "chunks (the last ones) kept out of the fit to measure its error on unseen games")
+	holdout := fs.Int("holdout", 1, "chunks (the last ones of the last directory) kept out of the fit to measure its error on unseen games")
 	fs.IntVar(&cfg.Iterations, "iters", cfg.Iterations, "conjugate-gradient iterations")
 	fs.Float64Var(&cfg.Lambda, "lambda", cfg.Lambda, "regularisation (in samples' worth)")
 	if err := fs.Parse(args); err != nil {
@@ -167,12 +169,16 @@ func runFit(args []string) int {
 		fmt.Fprintln(os.Stderr, "tune fit: -dir is required")
 		return 2
 	}
-	names, err := filepath.Glob(filepath.Join(*dir, "chunk-*.bin"))
-	if err != nil || len(names) == 0 {
-		fmt.Fprintln(os.Stderr, "tune fit: no chunks in", *dir)
-		return 1
+	var names []string
+	for _, d := range strings.Split(*dir, ",") {
+		n, err := filepath.Glob(filepath.Join(d, "chunk-*.bin"))
+		if err != nil || len(n) == 0 {
+			fmt.Fprintln(os.Stderr, "tune fit: no chunks in", d)
+			return 1
+		}
+		sort.Strings(n)
+		names = append(names, n...)
 	}
-	sort.Strings(names)
 	if *holdout >= len(names) {
 		*holdout = 0
 	}
@@ -200,6 +206,9 @@ func runFit(args []string) int {
 	fmt.Fprintf(os.Stderr, "fit: %d games, %d positions (%d chunks), lambda %g, %d iterations in %v: rms %.3f discs on them, %.3f on %d held-out positions\n",
 		games, len(train), len(names)-*holdout, cfg.Lambda, cfg.Iterations, time.Since(start).Round(time.Millisecond),
 		rms, ai.PatternRMS(w, test), len(test))
+	if lin, err := ai.LinearRMS8(test); err == nil && len(test) > 0 {
+		fmt.Fprintf(os.Stderr, "fit: the linear evaluation's rms on the held-out positions: %.3f discs\n", lin)
+	}
 	if *out == "" {
 		return 0
 	}
