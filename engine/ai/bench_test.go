@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/reversibot/reversi/engine"
 )
 
 func BenchmarkFlips8(b *testing.B) {
@@ -63,5 +65,30 @@ func BenchmarkChoose(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkSearch8 searches midgame positions to a fixed depth with each evaluation: the cost
+// of a better but slower evaluation, per search and per node.
+func BenchmarkSearch8(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	var pos []engine.Position
+	for i := 0; i < 8; i++ {
+		pos = append(pos, midgame(b, rng, 8, 16+2*i))
+	}
+	for _, ev := range []Eval{EvalLinear, EvalPattern} {
+		b.Run(ev.String(), func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				cfg := &config{depth: 8, tableBits: 18, mustScore: true, eval: ev}
+				r, err := run(cfg, pos[i%len(pos)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += r.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
 }
