@@ -170,8 +170,10 @@ const (
 	EvalPattern
 )
 
-// DefaultEval is the evaluation that EvalDefault stands for.
-const DefaultEval = EvalLinear
+// DefaultEval is the evaluation that EvalDefault stands for: the pattern evaluation, with which
+// level 6 on 8×8 beat level 6 with the linear one in 59 of 80 games (18 lost) within the same
+// budget (PATTERNS.md).
+const DefaultEval = EvalPattern
 
 // String returns the evaluation's name as ParseEval reads it: "default", "linear" or
 // "pattern".
