@@ -39,7 +39,8 @@ type PatternGenConfig struct {
 	OutcomeShare float64
 }
 
-// DefaultPatternGenConfig is the configuration of the games behind the embedded weights.
+// DefaultPatternGenConfig is the configuration of the first round of games behind the
+// embedded weights; PATTERNS.md gives the flags of every round.
 var DefaultPatternGenConfig = PatternGenConfig{Seed: 17, Eval: EvalLinear, LabelDepth: 6, ExactEmpties: 14, OutcomeShare: 0.5}
 
 // PatternGame plays game number g of cfg and returns its labelled positions. It opens with
@@ -135,8 +136,9 @@ type PatternFitConfig struct {
 	Lambda float64
 }
 
-// DefaultPatternFitConfig is the fit behind the embedded weights.
-var DefaultPatternFitConfig = PatternFitConfig{Iterations: 80, Lambda: 4}
+// DefaultPatternFitConfig is the fit behind the embedded weights (λ chosen on held-out games,
+// see PATTERNS.md).
+var DefaultPatternFitConfig = PatternFitConfig{Iterations: 80, Lambda: 15}
 
 // patternRow is a sample ready for the fit: its phase, the canonical indexes of its
 // instances, its scalar terms and its target in discs.
