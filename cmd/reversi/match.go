@@ -57,8 +57,10 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ladder := fs.Bool("ladder", false, "play every level against the one below (2v1 … 6v5) and print a Markdown table")
 	verbose := fs.Bool("v", false, "print each game")
 	slow := fs.Duration("slow", 0, "print to stderr every position on which a move took longer than this (0: none)")
+	evalA := fs.String("eval-a", "default", "evaluation of the first player: default, linear or pattern")
+	evalB := fs.String("eval-b", "default", "evaluation of the second player: default, linear or pattern")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
+		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
 			"Plays AI against AI from random openings, each opening twice with colours swapped, and prints\n"+
 			"the first player's wins, draws and losses.")
 		fs.PrintDefaults()
@@ -69,6 +71,15 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 {
 		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening or -j")
 		return 2
+	}
+	var opts [2]ai.Options
+	for i, name := range []string{*evalA, *evalB} {
+		ev, err := ai.ParseEval(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "reversi match:", err)
+			return 2
+		}
+		opts[i].Eval = ev
 	}
 	type pair struct{ a, b ai.Level }
 	var pairs []pair
@@ -95,7 +106,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		st := playMatch(pr.a, pr.b, *games, *size, *plies, *seed, *jobs, onSlow, func(g int, res string) {
+		st := playMatch(pr.a, pr.b, opts, *games, *size, *plies, *seed, *jobs, onSlow, func(g int, res string) {
 			if *verbose {
 				fmt.Fprintf(stderr, "game %d: %s\n", g+1, res)
 			}
@@ -107,20 +118,28 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "level %d: %v; level %d: %v\n", pr.a, st.time[0], pr.b, st.time[1])
 			continue
 		}
-		fmt.Fprintf(stdout, "level %d vs level %d on %dx%d: %d wins, %d draws, %d losses (%.0f%% wins, mean disc difference %+.1f)\n",
-			pr.a, pr.b, *size, *size, st.wins, st.draws, st.losses, 100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
+		fmt.Fprintf(stdout, "level %d%s vs level %d%s on %dx%d: %d wins, %d draws, %d losses (%.0f%% wins, mean disc difference %+.1f)\n",
+			pr.a, evalNote(opts[0].Eval), pr.b, evalNote(opts[1].Eval), *size, *size, st.wins, st.draws, st.losses, 100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
 		fmt.Fprintf(stdout, "time per move: level %d: %v; level %d: %v\n", pr.a, st.time[0], pr.b, st.time[1])
 	}
 	return 0
 }
 
-// playMatch plays games between levels a and b; game i uses opening i/2 and gives a black in
-// even games, white in odd ones.
+// evalNote names a chosen evaluation for the match's summary line, nothing for the default.
+func evalNote(e ai.Eval) string {
+	if e == ai.EvalDefault {
+		return ""
+	}
+	return fmt.Sprintf(" (%v eval)", e)
+}
+
+// playMatch plays games between levels a and b, searching with opts[0] and opts[1]; game i
+// uses opening i/2 and gives a black in even games, white in odd ones.
 // onSlow, when not nil, is called after every move with the level that chose it, its
 // wall-clock thinking time, the CPU time the process used meanwhile (a good measure of the
 // search's own only when jobs is 1) and the position; it may be called from several
 // goroutines at once when jobs > 1.
-func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int,
+func playMatch(a, b ai.Level, opts [2]ai.Options, games, size, plies int, seed uint64, jobs int,
 	onSlow func(ai.Level, time.Duration, time.Duration, engine.Position), report func(int, string)) matchStats {
 	var (
 		mu sync.Mutex
@@ -133,7 +152,7 @@ func playMatch(a, b ai.Level, games, size, plies int, seed uint64, jobs int,
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				diff, rec, times := playGame(a, b, g, size, plies, seed, onSlow)
+				diff, rec, times := playGame(a, b, opts, g, size, plies, seed, onSlow)
 				mu.Lock()
 				st.time[0].add(times[0])
 				st.time[1].add(times[1])
@@ -176,7 +195,7 @@ func opening(size, plies int, seed uint64, k int) *engine.Game {
 
 // playGame plays game g and returns the final disc difference (empties to the winner) for
 // level a, and the game record.
-func playGame(a, b ai.Level, g, size, plies int, seed uint64,
+func playGame(a, b ai.Level, opts [2]ai.Options, g, size, plies int, seed uint64,
 	onSlow func(ai.Level, time.Duration, time.Duration, engine.Position)) (int, string, [2]moveTimes) {
 	var times [2]moveTimes
 	game := opening(size, plies, seed, g/2)
@@ -190,7 +209,8 @@ func playGame(a, b ai.Level, g, size, plies int, seed uint64,
 			lvl, rng, who = a, rngA, 0
 		}
 		cpu0, start := cpuTime(), time.Now()
-		m, err := ai.Choose(context.Background(), p, lvl, rng)
+		r, err := ai.ChooseWith(context.Background(), p, lvl, rng, opts[who])
+		m := r.Move
 		el, cpu := time.Since(start), cpuTime()-cpu0
 		times[who].n++
 		times[who].total += el

@@ -26,3 +26,19 @@ func TestMatchSlowReport(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchEvals plays one evaluation against the other and checks that the summary names
+// them, and that an unknown evaluation is refused.
+func TestMatchEvals(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runMatch([]string{"-a", "3", "-b", "3", "-eval-a", "pattern", "-eval-b", "linear", "-games", "2"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if want := "level 3 (pattern eval) vs level 3 (linear eval) on 8x8:"; !strings.Contains(out.String(), want) {
+		t.Errorf("stdout = %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if code := runMatch([]string{"-eval-a", "neural"}, nil, &out, &errb); code != 2 {
+		t.Errorf("-eval-a neural: exit %d, want 2", code)
+	}
+}

@@ -64,6 +64,7 @@ type config struct {
 	tableBits  int
 	mustScore  bool            // search even a forced move, for its score
 	tables     *[17]*evalTable // evaluation override (tuning); nil for the embedded weights
+	eval       Eval            // the embedded evaluation to use when tables is nil
 	// clock, when set, replaces the wall clock: it returns the time after the search has
 	// visited the given number of positions (tests use it as a virtual clock).
 	clock func(nodes uint64) time.Time
@@ -146,7 +147,7 @@ func run(cfg *config, p engine.Position) (Result, error) {
 	if p.GameOver() {
 		return Result{}, ErrGameOver
 	}
-	tables, err := defaultTables()
+	tables, err := tablesForEval(cfg.eval)
 	if err != nil {
 		return Result{}, err
 	}

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/reversibot/reversi/engine"
 )
 
 func BenchmarkFlips8(b *testing.B) {
@@ -22,14 +24,28 @@ func BenchmarkFlips8(b *testing.B) {
 	_ = sink
 }
 
+// BenchmarkEval8 measures each evaluation on positions of a few random games, so the pattern
+// tables are read at varied places as in a search.
 func BenchmarkEval8(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	p := midgame(b, rng, 8, 30)
-	pl, op, _ := p.Bitboards8()
-	tables, _ := defaultTables()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		eval8(tables[8], pl, op, moves8(pl, op))
+	var pos [][2]uint64
+	for i := 0; i < 256; i++ {
+		p := midgame(b, rng, 8, 10+i%40)
+		pl, op, _ := p.Bitboards8()
+		pos = append(pos, [2]uint64{pl, op})
+	}
+	for _, ev := range []Eval{EvalLinear, EvalPattern} {
+		b.Run(ev.String(), func(b *testing.B) {
+			tables, err := tablesForEval(ev)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				q := pos[i&255]
+				eval8(tables[8], q[0], q[1], moves8(q[0], q[1]))
+			}
+		})
 	}
 }
 
@@ -49,5 +65,30 @@ func BenchmarkChoose(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkSearch8 searches midgame positions to a fixed depth with each evaluation: the cost
+// of a better but slower evaluation, per search and per node.
+func BenchmarkSearch8(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	var pos []engine.Position
+	for i := 0; i < 8; i++ {
+		pos = append(pos, midgame(b, rng, 8, 16+2*i))
+	}
+	for _, ev := range []Eval{EvalLinear, EvalPattern} {
+		b.Run(ev.String(), func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				cfg := &config{depth: 8, tableBits: 18, mustScore: true, eval: ev}
+				r, err := run(cfg, pos[i%len(pos)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += r.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
 }

@@ -44,27 +44,33 @@ func TestChooseHonoursBudget(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, c := range cases {
 		p := midgame(t, rng, c.size, c.plies)
-		for l := MinLevel; l <= MaxLevel; l++ {
-			t.Run(fmt.Sprintf("%dx%d/%d-empties/level%d", c.size, c.size, p.Empties(), l), func(t *testing.T) {
-				r, err := choose(context.Background(), p, l, nil, nodeClock(base, c.perNode))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !legal(p, r.Move) {
-					t.Fatalf("move %v is not legal in %v", r.Move, p)
-				}
-				if l == LevelBeginner {
-					return
-				}
-				budget := l.Budget(c.size)
-				if r.Time > budget {
-					t.Errorf("took %v of virtual time (%d nodes), budget %v", r.Time, r.Nodes, budget)
-				}
-				if l == LevelMaster && r.Time < budget/3 && !r.Exact {
-					t.Errorf("level 6 gave up after %v of %v without an exact result", r.Time, budget)
-				}
-				t.Logf("%v depth %d exact %v nodes %d virtual time %v", r.Move, r.Depth, r.Exact, r.Nodes, r.Time)
-			})
+		evals := []Eval{EvalLinear}
+		if c.size == 8 {
+			evals = append(evals, EvalPattern)
+		}
+		for _, ev := range evals {
+			for l := MinLevel; l <= MaxLevel; l++ {
+				t.Run(fmt.Sprintf("%dx%d/%d-empties/level%d/%v", c.size, c.size, p.Empties(), l, ev), func(t *testing.T) {
+					r, err := choose(context.Background(), p, l, nil, nodeClock(base, c.perNode), Options{Eval: ev})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !legal(p, r.Move) {
+						t.Fatalf("move %v is not legal in %v", r.Move, p)
+					}
+					if l == LevelBeginner {
+						return
+					}
+					budget := l.Budget(c.size)
+					if r.Time > budget {
+						t.Errorf("took %v of virtual time (%d nodes), budget %v", r.Time, r.Nodes, budget)
+					}
+					if l == LevelMaster && r.Time < budget/3 && !r.Exact {
+						t.Errorf("level 6 gave up after %v of %v without an exact result", r.Time, budget)
+					}
+					t.Logf("%v depth %d exact %v nodes %d virtual time %v", r.Move, r.Depth, r.Exact, r.Nodes, r.Time)
+				})
+			}
 		}
 	}
 }

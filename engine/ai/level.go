@@ -108,11 +108,22 @@ func Choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (en
 
 // ChooseResult is Choose that also returns the search's result.
 func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Rand) (Result, error) {
-	return choose(ctx, p, l, rng, nil)
+	return choose(ctx, p, l, rng, nil, Options{})
 }
 
-// choose is ChooseResult with a clock for tests (nil for the wall clock; see config.clock).
-func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clock func(uint64) time.Time) (Result, error) {
+// Options adjusts how a level searches; the zero value is the level as Choose plays it.
+type Options struct {
+	// Eval is the evaluation the search uses.
+	Eval Eval
+}
+
+// ChooseWith is ChooseResult with options, for comparing evaluations at one level.
+func ChooseWith(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, opt Options) (Result, error) {
+	return choose(ctx, p, l, rng, nil, opt)
+}
+
+// choose is ChooseWith with a clock for tests (nil for the wall clock; see config.clock).
+func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clock func(uint64) time.Time, opt Options) (Result, error) {
 	if !l.Valid() {
 		return Result{}, ErrLevel
 	}
@@ -135,6 +146,7 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 	cfg.ctx = ctx
 	cfg.rng = rng
 	cfg.clock = clock
+	cfg.eval = opt.Eval
 	cfg.start = cfg.now(0)
 	cfg.deadline = cfg.start.Add(l.searchTime(p.Size()))
 	if l == LevelMaster {

@@ -1,10 +1,21 @@
-// Command tune refits the evaluation weights of package ai by self-play and writes them as
-// JSON, ready to replace engine/ai/weights.json (which the package embeds):
+// Command tune trains the evaluations of package ai by self-play.
+//
+// Without a subcommand it refits the linear evaluation and writes it as JSON, ready to replace
+// engine/ai/weights.json (which the package embeds):
 //
 //	go run ./engine/ai/cmd/tune > engine/ai/weights.json
 //
 // With the default flags it reproduces the embedded weights exactly (the run is seeded and
 // single-threaded, and searches are bounded by depth, not time).
+//
+// The 8×8 pattern evaluation is trained in two steps that keep their state in a directory
+// outside the repository (see engine/ai/PATTERNS.md):
+//
+//	tune gen -dir D -chunks N   # play and label self-play games, one file per chunk
+//	tune fit -dir D -out engine/ai/patterns8.bin
+//
+// gen skips the chunks already in D, so it can be stopped and resumed; each chunk is a
+// function of the seed and its number only.
 package main
 
 import (
@@ -20,6 +31,14 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "gen":
+			os.Exit(runGen(os.Args[2:]))
+		case "fit":
+			os.Exit(runFit(os.Args[2:]))
+		}
+	}
 	cfg := ai.DefaultTuneConfig
 	sizes := flag.String("sizes", "", "comma-separated board sizes (default: 4,6,8,10,12,16)")
 	flag.IntVar(&cfg.Games, "games", cfg.Games, "self-play games per round on 8×8 (larger boards play fewer)")
