@@ -51,6 +51,13 @@ type KeyboardOptions struct {
 	Controls [][]models.InlineKeyboardButton
 	// Prev and Next label the move picker's navigation buttons; empty means "◀" and "▶".
 	Prev, Next string
+	// HideMoves leaves out the legal-move and hint marks, for a viewer who may not move now
+	// (the opponent or the AI is to move); the squares still carry their moves, so that a
+	// tap is told why it cannot be played.
+	HideMoves bool
+	// Over draws the board of a game that has ended though its position has moves left (a
+	// resignation, a claim): no marks, and every square an ActionNoop.
+	Over bool
 }
 
 // FitsKeyboard reports whether a board of the given size can be drawn as buttons by Keyboard.
@@ -82,9 +89,12 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 	if err := checkControls(opt.Controls, n*n); err != nil {
 		return models.InlineKeyboardMarkup{}, err
 	}
-	over := p.GameOver()
+	over := p.GameOver() || opt.Over
 	legal := p.Moves()
 	hint, hinted := v.Hint()
+	if opt.HideMoves || over {
+		legal, hinted = engine.Set{}, false
+	}
 	rows := make([][]models.InlineKeyboardButton, 0, n+len(opt.Controls))
 	buttons := make([]models.InlineKeyboardButton, n*n)
 	for r := 0; r < n; r++ {

@@ -529,3 +529,46 @@ func BenchmarkMovePicker16(b *testing.B) {
 		}
 	}
 }
+
+// HideMoves leaves the marks out but keeps the moves on the squares; Over leaves both out.
+func TestKeyboardHideMovesAndOver(t *testing.T) {
+	start, err := engine.Start(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d3, err := engine.ParseSquare("d3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := View{Position: start, Last: engine.Pass}.WithHint(d3)
+	count := func(kb models.InlineKeyboardMarkup) (marks, moves int) {
+		for _, row := range kb.InlineKeyboard[:8] {
+			for _, b := range row {
+				if b.Text == LegalMark || b.Text == HintMark {
+					marks++
+				}
+				if c, err := ParseCallback(b.CallbackData); err == nil && c.Action == ActionMove {
+					moves++
+				}
+			}
+		}
+		return marks, moves
+	}
+	for _, tc := range []struct {
+		name         string
+		opt          KeyboardOptions
+		marks, moves int
+	}{
+		{"shown", KeyboardOptions{Game: "g1"}, 4, 60},
+		{"hidden", KeyboardOptions{Game: "g1", HideMoves: true}, 0, 60},
+		{"over", KeyboardOptions{Game: "g1", Over: true}, 0, 0},
+	} {
+		kb, err := Keyboard(v, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if marks, moves := count(kb); marks != tc.marks || moves != tc.moves {
+			t.Errorf("%s: %d marks, %d move buttons; want %d, %d", tc.name, marks, moves, tc.marks, tc.moves)
+		}
+	}
+}

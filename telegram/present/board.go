@@ -88,6 +88,17 @@ func viewer(g *game.Game, ref game.MessageRef) int {
 	return -1
 }
 
+// mayMove reports whether the viewer seer of a board (see viewer; -1 for a board both players
+// see) may move now, turn being the side to move: only then does the board mark the legal
+// moves. No one may while the AI is to move; on a board both players see, the player to move
+// may, and the marks are theirs.
+func mayMove(g *game.Game, turn, seer int) bool {
+	if g.Status != game.StatusPlaying || g.Players[turn].UserID == 0 {
+		return false
+	}
+	return seer < 0 || seer == turn
+}
+
 // controls are the rows of buttons after a board; turn is the side to move (0 black, 1
 // white) and seer the viewer of the message (see viewer). In a game between people the claim
 // button is left out of a player's own board while it is their turn, since a claim can only
@@ -150,7 +161,9 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	if g.Status == game.StatusFinished && len(g.Moves) > 0 {
 		text += "\n" + tr(lang, i18n.KeyResultRecord, eg.Record())
 	}
-	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, int(eg.Position().Side()), viewer(g, ref))}
+	turn, seer := int(eg.Position().Side()), viewer(g, ref)
+	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer),
+		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer)}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)
 		if err != nil {
@@ -159,9 +172,9 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		return Content{Text: text, Keyboard: &kb}, nil
 	}
 	var kb models.InlineKeyboardMarkup
-	if g.Status == game.StatusPlaying {
+	if g.Status == game.StatusPlaying && !opt.HideMoves {
 		kb, err = render.MovePicker(v, page, opt)
-	} else {
+	} else { // no moves to offer: only the controls
 		kb = models.InlineKeyboardMarkup{InlineKeyboard: opt.Controls}
 	}
 	if err != nil {
@@ -175,7 +188,7 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		c.Text = textBoard(v.Position) + "\n" + text
 		return c, nil
 	}
-	c.Photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: g.Status != game.StatusPlaying})
+	c.Photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: opt.HideMoves || g.Status != game.StatusPlaying})
 	return c, err
 }
 
