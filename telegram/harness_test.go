@@ -265,6 +265,21 @@ func (h *harness) waitAnswer(qid string) telegramtest.CallbackAnswer {
 	return a
 }
 
+// anyMove returns the first button of m that carries a move, marked or not (a board marks the
+// legal moves only for the player who may make them).
+func anyMove(t testing.TB, m telegramtest.Message) models.InlineKeyboardButton {
+	t.Helper()
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == render.ActionMove {
+				return b
+			}
+		}
+	}
+	t.Fatalf("no move button:%s", dump([]telegramtest.Message{m}))
+	return models.InlineKeyboardButton{}
+}
+
 // applied reports whether a is the answer to a move that was played: empty (the board shows
 // it), or saying the move was played while the board is held back by the flood limits.
 func applied(a telegramtest.CallbackAnswer) bool {
