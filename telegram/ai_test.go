@@ -69,6 +69,10 @@ func TestAIGameToTheEnd(t *testing.T) {
 			if _, err := final.Button("🔁 Rematch"); err != nil {
 				t.Errorf("final board has no rematch button: %v", err)
 			}
+			// While the AI thought, the chat showed it typing.
+			if n := h.srv.Calls("sendChatAction"); n < taps/2 {
+				t.Errorf("%d chat actions in %d taps, want one while the AI thinks after each move", n, taps)
+			}
 			h.send(alice, alice.ID(), "/stats")
 			h.waitText(alice.ID(), "Against the bot:")
 		})

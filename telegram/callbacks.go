@@ -214,6 +214,7 @@ func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	if res.NeedAI {
 		reply = make(chan *game.Snapshot, 1)
 		go func() { reply <- ts.play.aiReply(ctx, res.Game.ID) }()
+		ts.bot.typing(ctx, t.ref)
 	}
 	if took := ts.answerMove(ctx, t, c.Square, granted, reply); reply != nil && !took {
 		<-reply // the handler ends with the AI's reply, as the handler's budget expects

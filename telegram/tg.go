@@ -27,6 +27,18 @@ func (b *Bot) sendText(ctx context.Context, chatID int64, text string, kb *model
 		ReplyMarkup: botapi.Markup(kb)})
 }
 
+// typing shows "typing…" in the chat of the message ref while the AI thinks (not for an
+// inline message, whose chat the bot cannot see); a failure is logged at debug level only.
+func (b *Bot) typing(ctx context.Context, ref game.MessageRef) {
+	if ref.InlineID != "" || ref.ChatID == 0 {
+		return
+	}
+	if _, err := b.api.Once().SendChatAction(ctx, &tgbot.SendChatActionParams{ChatID: ref.ChatID,
+		Action: models.ChatActionTyping}); err != nil {
+		b.log.Debug("chat action", "chat", ref.ChatID, "err", b.scrub(err))
+	}
+}
+
 // answer answers a callback query (once; the caller makes sure of that).
 func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
 	_, err := b.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: queryID,

@@ -287,6 +287,12 @@ func (c *Client) DeleteMessage(ctx context.Context, p *bot.DeleteMessageParams) 
 	return c.boolCall(ctx, "deleteMessage", func(ctx context.Context) (bool, error) { return c.tg.DeleteMessage(ctx, p) })
 }
 
+// SendChatAction shows an action (typing…) in a chat for a few seconds. Telegram does not
+// count it against the flood limits, so it is not paced.
+func (c *Client) SendChatAction(ctx context.Context, p *bot.SendChatActionParams) (bool, error) {
+	return c.boolCall(ctx, "sendChatAction", func(ctx context.Context) (bool, error) { return c.tg.SendChatAction(ctx, p) })
+}
+
 // AnswerInlineQuery answers an inline query.
 func (c *Client) AnswerInlineQuery(ctx context.Context, p *bot.AnswerInlineQueryParams) (bool, error) {
 	return c.boolCall(ctx, "answerInlineQuery", func(ctx context.Context) (bool, error) {

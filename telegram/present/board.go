@@ -162,6 +162,9 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		text += "\n" + tr(lang, i18n.KeyResultRecord, eg.Record())
 	}
 	turn, seer := int(eg.Position().Side()), viewer(g, ref)
+	if g.Status == game.StatusPlaying && g.Players[turn].UserID == 0 && !eg.Over() {
+		text += "\n" + tr(lang, i18n.KeyGameThinking) // the AI is to move
+	}
 	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer),
 		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer)}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
