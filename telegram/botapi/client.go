@@ -186,7 +186,7 @@ func (c *Client) pace(ctx context.Context, k call) error {
 	}
 	if _, err := c.pacer.Wait(ctx, k.chat, PaceKindOf(ctx)); err != nil {
 		if ctx.Err() != nil {
-			return &Error{Method: k.method, Kind: KindNetwork, err: err, text: k.method + ": " + err.Error()}
+			return c.fail(ctx, k.method, 0, err)
 		}
 		c.log.Warn("pace", "method", k.method, "err", c.scrub(err.Error()))
 	}
