@@ -213,8 +213,10 @@ func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 	var reply chan *game.Snapshot
 	if res.NeedAI {
 		reply = make(chan *game.Snapshot, 1)
-		go func() { reply <- ts.play.aiReply(ctx, res.Game.ID) }()
-		ts.bot.typing(ctx, t.ref)
+		go func() {
+			ts.bot.typing(ctx, t.ref) // beside the answer, not before it
+			reply <- ts.play.aiReply(ctx, res.Game.ID)
+		}()
 	}
 	if took := ts.answerMove(ctx, t, c.Square, granted, reply); reply != nil && !took {
 		<-reply // the handler ends with the AI's reply, as the handler's budget expects

@@ -33,7 +33,7 @@ func (b *Bot) typing(ctx context.Context, ref game.MessageRef) {
 	if ref.InlineID != "" || ref.ChatID == 0 {
 		return
 	}
-	if _, err := b.api.Once().SendChatAction(ctx, &tgbot.SendChatActionParams{ChatID: ref.ChatID,
+	if _, err := b.tg.SendChatAction(ctx, &tgbot.SendChatActionParams{ChatID: ref.ChatID,
 		Action: models.ChatActionTyping}); err != nil {
 		b.log.Debug("chat action", "chat", ref.ChatID, "err", b.scrub(err))
 	}
