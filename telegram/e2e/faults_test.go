@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"os/exec"
@@ -151,29 +152,20 @@ func (r *redisServer) start() {
 		r.t.Fatal(err)
 	}
 	defer client.Close()
-	st := storage.New(client, storage.Options{})
-	ctx := guard(r.t)
-	tick := time.NewTicker(10 * time.Millisecond) // polling another process's readiness
-	defer tick.Stop()
-	for st.Ping(ctx) != nil {
-		select {
-		case <-ctx.Done():
-			r.t.Fatalf("redis-server on port %d never answered", r.port)
-		case <-tick.C:
-		}
-	}
+	waitPing(r.t, storage.New(client, storage.Options{}), fmt.Sprintf("redis-server on port %d", r.port))
 }
 
-// waitPing waits until st answers PING.
-func waitPing(t *testing.T, st *storage.Store) {
+// waitPing waits until st answers PING (another process's readiness, or a client's
+// reconnection), failing the test, which names it what, when it never does.
+func waitPing(t *testing.T, st *storage.Store, what string) {
 	t.Helper()
 	ctx := guard(t)
-	tick := time.NewTicker(10 * time.Millisecond) // polling a client's reconnection
+	tick := time.NewTicker(10 * time.Millisecond) // polling: the server is not ours to signal
 	defer tick.Stop()
 	for st.Ping(ctx) != nil {
 		select {
 		case <-ctx.Done():
-			t.Fatal("the store never answered after the restart")
+			t.Fatalf("%s never answered", what)
 		case <-tick.C:
 		}
 	}
@@ -215,8 +207,8 @@ func TestRedisRestart(t *testing.T) {
 	// A client that met many refused dials during the outage (go-redis's pool then dials again
 	// only once a second in the background) takes up to a second more to see the server back:
 	// the tap comes once both bots' stores answer, as a player's would a moment later.
-	for _, st := range c.stores {
-		waitPing(t, st)
+	for i, st := range c.stores {
+		waitPing(t, st, fmt.Sprintf("bot %d's store after the restart", i))
 	}
 	board, _ = c.srv.Message(board.ChatID, board.ID)
 	if ans := c.tap(g.users[side], board, sq); ans.ShowAlert {
