@@ -203,13 +203,10 @@ func (e *Editor) queue(ref game.MessageRef, kind botapi.PaceKind, do job) {
 		defer e.work.Done()
 		for waited := false; ; waited = true {
 			e.mu.Lock()
-			if s.pending == nil {
+			if s.pending == nil { // and so no grant waits: Granted adds one only beside a pending edit
 				s.running = false
 				delete(e.slots, k)
-				grants := s.grants
-				s.grants = nil
 				e.mu.Unlock()
-				closeAll(grants)
 				return
 			}
 			kind := s.kind
