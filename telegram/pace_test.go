@@ -71,3 +71,32 @@ func TestTapAnswerInAGroupWhileTheBoardWaits(t *testing.T) {
 	}
 	h.waitState(board, "the move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
 }
+
+// A player tapping out of turn on a board that is up to date spends none of the group's
+// budget: no edit is even tried (before, each such tap redrew the board, and a player could
+// drain the group's twenty edits a minute and hold back every game in it).
+func TestOutOfTurnTapsSpendNoBudget(t *testing.T) {
+	var l *handledLog
+	h := newHarness(t, withHandledLog(&l))
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	chat := h.srv.NewGroup("Club", alice, bob)
+	_, board := h.lobbyGame(l, alice, bob, chat.ID())
+	g, err := h.store.Game(context.Background(), gameID(board))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := bob // black moves first
+	if g.Players[0].UserID == bob.ID() {
+		waiting = alice
+	}
+	board = h.current(board)
+	edits := h.srv.Calls("editMessageText") + h.srv.Calls("editMessageReplyMarkup")
+	for range 10 {
+		if a := h.pressData(waiting, board, anyMove(t, board).CallbackData); !strings.Contains(a.Text, "not your turn") {
+			t.Fatalf("out-of-turn tap answered %q", a.Text)
+		}
+	}
+	if got := h.srv.Calls("editMessageText") + h.srv.Calls("editMessageReplyMarkup"); got != edits {
+		t.Fatalf("ten out-of-turn taps made %d edits of the board, want none", got-edits)
+	}
+}
