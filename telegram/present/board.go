@@ -175,9 +175,11 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		return Content{Text: text, Keyboard: &kb}, nil
 	}
 	var kb models.InlineKeyboardMarkup
-	if g.Status == game.StatusPlaying && !opt.HideMoves {
+	if g.Status == game.StatusPlaying {
+		// The picker lists the legal moves of the player to move, whoever views it: the chat
+		// contract of DESIGN.md (a tap of the player who may not move is told why).
 		kb, err = render.MovePicker(v, page, opt)
-	} else { // no moves to offer: only the controls
+	} else {
 		kb = models.InlineKeyboardMarkup{InlineKeyboard: opt.Controls}
 	}
 	if err != nil {
