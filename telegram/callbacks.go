@@ -286,8 +286,9 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	owesAI := false
 	switch {
 	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
-		owesAI = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Ply)
-		if ts.bot.boards.Pending(t.ref) {
+		var behind bool
+		owesAI, behind = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Ply)
+		if behind && ts.bot.boards.Pending(t.ref) {
 			t.resolve(ctx)
 			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameRedrawing), false)
 			break
@@ -307,33 +308,36 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 
 // catchUp brings a player's out-of-date board ref of game id, drawn at ply, up to date after
 // a tap that could not be applied (the process may have stopped before the board was drawn),
-// and reports whether the AI owes a move (the caller wakes it once the tap is answered). A
-// board that is up to date is not drawn again, so a player tapping while it is not their turn
+// and reports whether the AI owes a move (the caller wakes it once the tap is answered) and
+// whether the board was behind its game (only then is a pending edit of it a redraw the
+// player waits for, rather than, say, the buttons of a board just posted). A board that is up
+// to date is not drawn again, so a player tapping while it is not their turn
 // spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
 // drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, ply int) (owesAI bool) {
+func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, ply int) (owesAI, behind bool) {
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
-		return false
+		return false, false
 	}
 	g := res.Game
 	recorded := boards.Has(g, ref)
 	if !recorded {
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
-			return false
+			return false, false
 		}
 		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
-			return false
+			return false, false
 		}
 	}
+	behind = !recorded || game.Ply(g) != ply
 	if res.NeedAI {
-		return true // its reply redraws the boards
+		return true, behind // its reply redraws the boards
 	}
-	if !recorded || game.Ply(g) != ply {
+	if behind {
 		ts.bot.boards.Redraw(g, ref)
 	}
-	return false
+	return false, behind
 }
 
 // tapPage shows another page of the move picker in the tapped message.
