@@ -112,3 +112,35 @@ func TestNewClientFailsFastByDefault(t *testing.T) {
 		t.Errorf("dial_timeout=3s gave %v", got)
 	}
 }
+
+// The embedded Redis of Open expires keys as time passes, as a real one does: a flood-limit
+// hold ends by itself (before, it lasted until the process stopped, and so did every board of
+// that chat).
+func TestOpenEmbeddedExpires(t *testing.T) {
+	ctx := context.Background()
+	s, err := storage.Open(ctx, "", storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.PaceBudgets().Hold(ctx, "p:1", 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for {
+		wait, err := s.PaceBudgets().Take(ctx, "p:1", 1, time.Second, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wait == 0 {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("a 50 ms hold still holds after %v", time.Since(start))
+		}
+		time.Sleep(wait) // what the pacer itself does: wait as long as Take says
+	}
+	if took := time.Since(start); took < 50*time.Millisecond {
+		t.Fatalf("a 50 ms hold ended after %v", took)
+	}
+}

@@ -85,6 +85,7 @@ type Store struct {
 	rdb  redis.UniversalClient
 	opt  Options
 	mini *miniredis.Miniredis // embedded server, nil otherwise
+	tick func()               // stops the embedded server's clock (FollowWallClock)
 	own  bool                 // Close closes rdb
 	k    keys
 }
@@ -142,7 +143,8 @@ func ignoreNil(err error) error {
 }
 
 // Open connects to the Redis at url and checks that it answers. An empty url starts an
-// embedded in-memory Redis (nothing survives Close) and Embedded reports true.
+// embedded in-memory Redis (nothing survives Close; its keys expire as time passes, see
+// FollowWallClock) and Embedded reports true.
 //
 // The url forms (the query parameters of go-redis's ParseURL apply to all of them):
 //
@@ -170,6 +172,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	s := New(client, opts)
 	s.mini, s.own = mini, true
+	if mini != nil {
+		s.tick = FollowWallClock(mini)
+	}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -243,6 +248,9 @@ func (s *Store) Close() error {
 	var err error
 	if s.own {
 		err = s.rdb.Close()
+	}
+	if s.tick != nil {
+		s.tick()
 	}
 	if s.mini != nil {
 		s.mini.Close()

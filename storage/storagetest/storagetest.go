@@ -18,13 +18,13 @@ import (
 // New returns a Store for one test. With REDIS_URL set it connects there and gives the store
 // a Prefix of its own (so tests and packages running in parallel on one Redis never see each
 // other's keys) and deletes that prefix's keys when the test ends; otherwise it starts an
-// embedded Redis for the test. The first opts, if any, are used with Prefix replaced.
+// embedded Redis for the test whose keys expire as time passes (NewLive). The first opts, if any, are used with Prefix replaced.
 // The store is closed when the test ends. A Redis that does not answer fails the test.
 func New(t testing.TB, opts ...storage.Options) *storage.Store {
 	t.Helper()
 	url := os.Getenv("REDIS_URL")
 	if url == "" {
-		s, _ := NewEmbedded(t, opts...)
+		s, _ := NewLive(t, opts...)
 		return s
 	}
 	var o storage.Options
@@ -68,6 +68,16 @@ func NewEmbedded(t testing.TB, opts ...storage.Options) (*storage.Store, *minire
 		m.Close()
 	})
 	return storage.New(client, o), m
+}
+
+// NewLive is NewEmbedded with the server's clock following the wall clock
+// (storage.FollowWallClock), so keys expire as on a real Redis: for tests that do not move
+// the clock themselves.
+func NewLive(t testing.TB, opts ...storage.Options) (*storage.Store, *miniredis.Miniredis) {
+	t.Helper()
+	s, m := NewEmbedded(t, opts...)
+	t.Cleanup(storage.FollowWallClock(m)) // runs before NewEmbedded's clean-up closes m
+	return s, m
 }
 
 // QuietLogs drops the Redis client's own log lines (such as dial failures while a test has

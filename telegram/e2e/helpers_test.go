@@ -63,7 +63,7 @@ func redisURL(t *testing.T) string {
 	if u := os.Getenv("REDIS_URL"); u != "" {
 		return u
 	}
-	_, m := storagetest.NewEmbedded(t)
+	_, m := storagetest.NewLive(t)
 	return "redis://" + m.Addr()
 }
 
