@@ -159,7 +159,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyGameMoved:      "%s played. The board updates in a moment.",                      // square
 	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.", // square, squares
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",
-	KeyGameUndone:     "Moves taken back: %d.",            // moves taken back
+	KeyGameUndone:     "one {%d move taken back.} other {%d moves taken back.}",
 	KeyGamePass:       "%s has no legal move and passes.", // name of the player who passes
 	KeyGamePassesBoth: "Neither side can move.",
 
@@ -206,15 +206,21 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
 	KeyTopEmpty:      "Nobody has finished a rated game yet.",
 
+	// Counts (plural texts: one form per CLDR category, see Plural).
+	KeyCountWins:   "one {%d win} other {%d wins}",
+	KeyCountLosses: "one {%d loss} other {%d losses}",
+	KeyCountDraws:  "one {%d draw} other {%d draws}",
+	KeyCountGames:  "one {%d game} other {%d games}",
+
 	// /lang.
 	KeyLangCurrent: "Language: English. /lang ru switches to Russian.",
 	KeyLangSet:     "I will speak English.",
 	KeyLangUnknown: "I speak English (en) and Russian (ru): /lang en or /lang ru.",
 
 	// Units for Duration.
-	KeyUnitDays:    "%d d",   // n
-	KeyUnitHours:   "%d h",   // n
-	KeyUnitMinutes: "%d min", // n
+	KeyUnitDays:    "one {%d day} other {%d days}",       // n
+	KeyUnitHours:   "one {%d hour} other {%d hours}",     // n
+	KeyUnitMinutes: "one {%d minute} other {%d minutes}", // n
 
 	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
 	KeyErrSetAside: "Your game could not be read and was set aside; start a new one with /ai or /new.",

@@ -37,6 +37,12 @@ const (
 	KeyColorRandom    Key = "color.random"
 	KeyColorWhite     Key = "color.white"
 
+	// Counts: plural texts (see Plural), each taking the count.
+	KeyCountDraws  Key = "count.draws"  // n
+	KeyCountGames  Key = "count.games"  // n
+	KeyCountLosses Key = "count.losses" // n
+	KeyCountWins   Key = "count.wins"   // n
+
 	KeyErrAlreadyPlaying    Key = "err.already_playing"
 	KeyErrBadInvitation     Key = "err.bad_invitation"
 	KeyErrBadLevel          Key = "err.bad_level"
@@ -102,7 +108,7 @@ const (
 	KeyGameSize         Key = "game.size"    // board size
 	KeyGameThinking     Key = "game.thinking"
 	KeyGameTurn         Key = "game.turn"      // name, colour symbol
-	KeyGameUndone       Key = "game.undone"    // moves taken back
+	KeyGameUndone       Key = "game.undone"    // moves taken back (plural)
 	KeyGameYourTurn     Key = "game.your_turn" // colour symbol
 
 	KeyHelpText Key = "help.text"
@@ -182,7 +188,7 @@ const (
 	KeyTopGroup  Key = "top.group"
 	KeyTopLine   Key = "top.line" // rank, name, rating, wins, losses, draws
 
-	KeyUnitDays    Key = "unit.days"    // n
-	KeyUnitHours   Key = "unit.hours"   // n
-	KeyUnitMinutes Key = "unit.minutes" // n
+	KeyUnitDays    Key = "unit.days"    // n (plural)
+	KeyUnitHours   Key = "unit.hours"   // n (plural)
+	KeyUnitMinutes Key = "unit.minutes" // n (plural)
 )

@@ -150,7 +150,7 @@ var ru = map[Key]string{
 	KeyGameMoved:      "Ход %s сделан. Доска сейчас обновится.",
 	KeyGameMovedReply: "Ход %s сделан, бот ответил %s. Доска сейчас обновится.",
 	KeyGameRedrawing:  "Доска вот-вот обновится и покажет последний ход: взгляните через мгновение.",
-	KeyGameUndone:     "Отменено ходов: %d.",
+	KeyGameUndone:     "one {Отменён %d ход.} few {Отменено %d хода.} many {Отменено %d ходов.} other {Отменено %d хода.}",
 	KeyGamePass:       "У игрока %s нет хода — пропуск.",
 	KeyGamePassesBoth: "Ходов нет ни у кого.",
 
@@ -194,13 +194,18 @@ var ru = map[Key]string{
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)",
 	KeyTopEmpty:      "Ещё никто не закончил рейтинговую партию.",
 
+	KeyCountWins:   "one {%d победа} few {%d победы} many {%d побед} other {%d победы}",
+	KeyCountLosses: "one {%d поражение} few {%d поражения} many {%d поражений} other {%d поражения}",
+	KeyCountDraws:  "one {%d ничья} few {%d ничьи} many {%d ничьих} other {%d ничьей}",
+	KeyCountGames:  "one {%d партия} few {%d партии} many {%d партий} other {%d партии}",
+
 	KeyLangCurrent: "Язык: русский. /lang en переключает на английский.",
 	KeyLangSet:     "Буду говорить по-русски.",
 	KeyLangUnknown: "Я говорю по-английски (en) и по-русски (ru): /lang en или /lang ru.",
 
-	KeyUnitDays:    "%d дн.",
-	KeyUnitHours:   "%d ч",
-	KeyUnitMinutes: "%d мин",
+	KeyUnitDays:    "one {%d день} few {%d дня} many {%d дней} other {%d дня}",
+	KeyUnitHours:   "one {%d час} few {%d часа} many {%d часов} other {%d часа}",
+	KeyUnitMinutes: "one {%d минута} few {%d минуты} many {%d минут} other {%d минуты}",
 
 	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
 	KeyErrSetAside: "Вашу партию не удалось прочитать, и она отложена; начните новую: /ai или /new.",
