@@ -106,7 +106,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrInternal:       "Something went wrong on my side. Please try again.",
 	// Errors of the Telegram layer.
 	KeyErrUnknownCommand: "I do not know that command. /help lists what I can do.",
-	KeyErrBadMove:        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
+	KeyErrBadMove:        "I do not understand “%s”. Type a move like d3.", // the start of the text the user typed (quote)
 	KeyErrPrivateOnly:    "That works in a private chat with me.",
 	KeyErrGroupOnly:      "That works in a group.",
 	KeyErrOldButton:      "This button is out of date.",
@@ -196,14 +196,16 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyResultYouLose: "You lose. Another try?",
 
 	// /stats and /top.
-	KeyStatsHeader:   "%s — rating %d",                                // name, rating
-	KeyStatsPeople:   "Against people: %d wins, %d losses, %d draws.", // wins, losses, draws
+	KeyStatsHeader:   "%s — rating %d",                  // name, rating
+	KeyStatsPeople:   "Against people, %s: %s, %s, %s.", // count.games, count.wins, count.losses, count.draws
 	KeyStatsAIHeader: "Against the bot:",
-	KeyStatsAILine:   "%s: %d wins, %d losses, %d draws", // level name, wins, losses, draws
+	KeyStatsAILine:   "%s: %s, %s, %s", // level name, count.wins, count.losses, count.draws
 	KeyStatsNone:     "No finished games yet.",
-	KeyTopGlobal:     "Best players:",
-	KeyTopGroup:      "Best players of this group:",
+	KeyTopGlobal:     "Best players — rating (wins/losses/draws against people):",
+	KeyTopGroup:      "Best players of this group — rating (wins/losses/draws against people):",
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
+	KeyTopNamesake:   "%s (%d)",                // name, number among the namesakes of the list
+	KeyTopYou:        "%s ← you",               // the line of the user who asked
 	KeyTopEmpty:      "Nobody has finished a rated game yet.",
 
 	// Counts (plural texts: one form per CLDR category, see Plural).
@@ -230,4 +232,19 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Too fast — wait a moment.",
+
+	// Issue 15 item 12: a bad argument gets what is wrong with it and the command's usage.
+	KeyArgBadLevel:  "“%s” is not a level: levels go from 1 to 6.",                                     // the word (quote)
+	KeyArgBadSize:   "“%s” is not a board size: sizes are 8, 10, 12 and 16.",                           // the word (quote)
+	KeyArgNotSquare: "“%s” is not a square.",                                                           // the word (quote)
+	KeyArgOffBoard:  "“%[1]s” is not on this board: columns go from a to %[2]s, rows from 1 to %[3]d.", // the word (quote), last column, size
+	KeyArgUnknown:   "I do not understand “%s”.",                                                       // the words (quote)
+	KeyUsageAI:      "Usage: /ai [size] [level] [colour] — sizes 8, 10, 12, 16; levels 1 (weakest) to 6 (strongest); colour black, white or random. Example: /ai 8 3 white.",
+	KeyUsageNew:     "Usage: /new [size] [colour] — sizes 8, 10, 12, 16; colour black, white or random. Example: /new 10.",
+	KeyUsageFind:    "Usage: /find [size] — sizes 8, 10, 12, 16. Example: /find 10.",
+	KeyUsageMove:    "Usage: /move d3 — a column letter and a row number; a1 is the top-left corner. In a private chat just d3.",
+
+	// Issue 15 item 12: joining a game of one's own.
+	KeyErrOwnInvite:  "This is your own invitation: forward it to a friend, and whoever opens it plays you.",
+	KeyErrInYourGame: "This game is yours: you are already playing it.",
 }

@@ -4,6 +4,13 @@ package i18n
 // holds the canonical text of every one, and the comment after a constant names the
 // arguments of its text when it takes any.
 const (
+	// Answers to a command argument the command cannot take, before the command's usage.
+	KeyArgBadLevel  Key = "arg.bad_level"  // the word (quote)
+	KeyArgBadSize   Key = "arg.bad_size"   // the word (quote)
+	KeyArgNotSquare Key = "arg.not_square" // the word (quote)
+	KeyArgOffBoard  Key = "arg.off_board"  // the word (quote), the last column's letter, board size
+	KeyArgUnknown   Key = "arg.unknown"    // the words (quote)
+
 	KeyBtnClaim    Key = "btn.claim"
 	KeyBtnHint     Key = "btn.hint"
 	KeyBtnKeyboard Key = "btn.keyboard"
@@ -53,6 +60,7 @@ const (
 	KeyErrConflict          Key = "err.conflict"
 	KeyErrForeignBoard      Key = "err.foreign_board"
 	KeyErrGameOver          Key = "err.game_over"
+	KeyErrInYourGame        Key = "err.in_your_game"
 	KeyErrGroupOnly         Key = "err.group_only"
 	KeyErrIllegal           Key = "err.illegal"
 	KeyErrInternal          Key = "err.internal"
@@ -72,6 +80,7 @@ const (
 	KeyErrOldBoard          Key = "err.old_board"
 	KeyErrOldButton         Key = "err.old_button"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
+	KeyErrOwnInvite         Key = "err.own_invite"
 	KeyErrOwnLobby          Key = "err.own_lobby"
 	KeyErrPeopleOnly        Key = "err.people_only"
 	KeyErrPrivateOnly       Key = "err.private_only"
@@ -183,10 +192,17 @@ const (
 	KeyStyleNameImage   Key = "style.name_image"
 	KeyStyleSet         Key = "style.set" // style name
 
-	KeyTopEmpty  Key = "top.empty"
-	KeyTopGlobal Key = "top.global"
-	KeyTopGroup  Key = "top.group"
-	KeyTopLine   Key = "top.line" // rank, name, rating, wins, losses, draws
+	KeyTopEmpty    Key = "top.empty"
+	KeyTopGlobal   Key = "top.global"
+	KeyTopGroup    Key = "top.group"
+	KeyTopLine     Key = "top.line"     // rank, name, rating, wins, losses, draws
+	KeyTopNamesake Key = "top.namesake" // name, number among the namesakes of the list
+	KeyTopYou      Key = "top.you"      // the line of the user who asked
+
+	KeyUsageAI   Key = "usage.ai"
+	KeyUsageFind Key = "usage.find"
+	KeyUsageMove Key = "usage.move"
+	KeyUsageNew  Key = "usage.new"
 
 	KeyUnitDays    Key = "unit.days"    // n (plural)
 	KeyUnitHours   Key = "unit.hours"   // n (plural)

@@ -185,13 +185,15 @@ var ru = map[Key]string{
 	KeyResultYouLose: "Вы проиграли. Ещё партию?",
 
 	KeyStatsHeader:   "%s — рейтинг %d",
-	KeyStatsPeople:   "С людьми: побед %d, поражений %d, ничьих %d.",
+	KeyStatsPeople:   "С людьми, %s: %s, %s, %s.",
 	KeyStatsAIHeader: "С ботом:",
-	KeyStatsAILine:   "%s: побед %d, поражений %d, ничьих %d",
+	KeyStatsAILine:   "%s: %s, %s, %s",
 	KeyStatsNone:     "Законченных партий пока нет.",
-	KeyTopGlobal:     "Лучшие игроки:",
-	KeyTopGroup:      "Лучшие игроки этой группы:",
+	KeyTopGlobal:     "Лучшие игроки — рейтинг (победы/поражения/ничьи в партиях с людьми):",
+	KeyTopGroup:      "Лучшие игроки этой группы — рейтинг (победы/поражения/ничьи в партиях с людьми):",
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)",
+	KeyTopNamesake:   "%s (%d)",
+	KeyTopYou:        "%s ← вы",
 	KeyTopEmpty:      "Ещё никто не закончил рейтинговую партию.",
 
 	KeyCountWins:   "one {%d победа} few {%d победы} many {%d побед} other {%d победы}",
@@ -215,4 +217,17 @@ var ru = map[Key]string{
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Слишком быстро — подождите немного.",
+
+	KeyArgBadLevel:  "«%s» — не уровень: уровни от 1 до 6.",
+	KeyArgBadSize:   "«%s» — не размер доски: размеры 8, 10, 12 и 16.",
+	KeyArgNotSquare: "«%s» — не клетка доски.",
+	KeyArgOffBoard:  "Клетки «%[1]s» на этой доске нет: столбцы от a до %[2]s, строки от 1 до %[3]d.",
+	KeyArgUnknown:   "Не понимаю «%s».",
+	KeyUsageAI:      "Как писать: /ai [размер] [уровень] [цвет] — размеры 8, 10, 12, 16; уровни от 1 (самый слабый) до 6 (самый сильный); цвет black, white или random. Пример: /ai 8 3 white.",
+	KeyUsageNew:     "Как писать: /new [размер] [цвет] — размеры 8, 10, 12, 16; цвет black, white или random. Пример: /new 10.",
+	KeyUsageFind:    "Как писать: /find [размер] — размеры 8, 10, 12, 16. Пример: /find 10.",
+	KeyUsageMove:    "Как писать: /move d3 — буква столбца и номер строки; a1 — левый верхний угол. В личном чате можно просто d3.",
+
+	KeyErrOwnInvite:  "Это ваше собственное приглашение: перешлите его другу, и тот, кто его откроет, сыграет с вами.",
+	KeyErrInYourGame: "Это ваша партия: вы уже в ней играете.",
 }
