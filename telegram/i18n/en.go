@@ -31,7 +31,6 @@ var en = map[Key]string{
 	KeyMenuChooseSize:  "Choose the board size:",
 	KeyMenuChooseLevel: "Choose the bot's level:",
 	KeyMenuChooseColor: "Choose your colour (black moves first):",
-	KeyMenuSize:        "%[1]d×%[1]d", // board size
 	KeyMenuFriendHow:   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
 	KeyColorBlack:      "⚫ Black",
 	KeyColorWhite:      "⚪ White",
@@ -71,13 +70,12 @@ Moving here: tap a cell of the board. On large boards a picture shows the positi
 If your opponent leaves the game on their turn for too long, you may claim the win. Against me you can take back a move, and on levels 1-3 ask for a hint.`,
 
 	// AI levels, weakest first.
-	KeyLevel1:    "Beginner",
-	KeyLevel2:    "Novice",
-	KeyLevel3:    "Casual",
-	KeyLevel4:    "Club player",
-	KeyLevel5:    "Expert",
-	KeyLevel6:    "Master",
-	KeyLevelLine: "Level %d: %s", // level number, level name
+	KeyLevel1: "Beginner",
+	KeyLevel2: "Novice",
+	KeyLevel3: "Casual",
+	KeyLevel4: "Club player",
+	KeyLevel5: "Expert",
+	KeyLevel6: "Master",
 
 	// Errors of package host (err.<code>); shown as short alerts (at most 200 characters).
 	KeyErrNoGame:         "There is no game here. Start one with /ai, /new or /find.",
@@ -108,9 +106,6 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrUnknownCommand: "I do not know that command. /help lists what I can do.",
 	KeyErrBadMove:        "I do not understand “%s”. Type a move like d3.", // the start of the text the user typed (quote)
 	KeyErrPrivateOnly:    "That works in a private chat with me.",
-	KeyErrGroupOnly:      "That works in a group.",
-	KeyErrOldButton:      "This button is out of date.",
-	KeyErrQueuedAlready:  "You are already looking for an opponent. /cancel stops the search.",
 
 	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
 	KeyErrForeignBoard:      "That button does not belong to this message. Nothing was done.",
@@ -128,11 +123,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyInviteCreated:     "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
 	KeyInviteText:        "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
 	KeyInviteButton:      "▶ Play",
-	KeyInviteJoined:      "%s accepted your invitation. The game is on!",                                // joiner name
 	KeyInlineTitle:       "Reversi %[1]d×%[1]d",                                                         // board size
 	KeyInlineDescription: "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
 	KeyInlineText:        "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
-	KeyJoined:            "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
 
 	// Matchmaking.
 	KeyFindQueued:    "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
@@ -141,16 +134,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyFindNotQueued: "You were not looking for an opponent.",
 
 	// The text under a board.
-	KeyGamePlayers:    "⚫ %s vs ⚪ %s",     // black name, white name
-	KeyGameScore:      "⚫ %d : %d ⚪",      // black discs, white discs
-	KeyGameTurn:       "%s to move (%s).", // name, colour symbol
-	KeyGameYourTurn:   "Your move (%s).",  // colour symbol
-	KeyGameLastMove:   "Last move: %s.",   // square
+	KeyGamePlayers:    "⚫ %s vs ⚪ %s", // black name, white name
 	KeyGameThinking:   "I am thinking…",
 	KeyGameBotName:    "Bot (%s)",                                                        // level name
-	KeyGameSize:       "Board %[1]d×%[1]d",                                               // board size
-	KeyGameMovesPage:  "Moves %d-%d of %d",                                               // first, last, total
-	KeyGameIdleClaim:  "%s has not moved for %s. You may claim the win.",                 // idle name, Duration
 	KeyGameIdleWait:   "You can claim the win if your opponent does not move within %s.", // Duration
 	KeyGameHint:       "Try %s.",                                                         // square
 	KeyNoticeYourMove: "%s played %s. Your move.",
@@ -161,7 +147,6 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",
 	KeyGameUndone:     "one {%d move taken back.} other {%d moves taken back.}",
 	KeyGamePass:       "%s has no legal move and passes.", // name of the player who passes
-	KeyGamePassesBoth: "Neither side can move.",
 
 	// Buttons under a board.
 	KeyBtnUndo:    "↩ Undo",
@@ -178,22 +163,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyStyleNameImage:   "picture",
 	KeyStyleSet:         "8×8 boards will be drawn as %s.", // style name
 	KeyGameClaimOwnTurn: "It is your turn: you can claim the win only while your opponent keeps you waiting.",
-	KeyBtnRefresh:       "🔄 Refresh",
-	KeyBtnPicture:       "🖼 Picture",
-	KeyBtnKeyboard:      "⌨ Buttons",
-	KeyBtnPrev:          "◀",
-	KeyBtnNext:          "▶",
-	KeyBtnNewGame:       "🆕 New game",
 
 	// Results.
-	KeyResultWin:     "%s wins %d : %d.",                  // winner name, winner discs, loser discs
-	KeyResultDraw:    "Draw, %d : %d.",                    // discs, discs
-	KeyResultResign:  "%s resigned. %s wins.",             // loser name, winner name
-	KeyResultTimeout: "%s did not move in time. %s wins.", // idle name, winner name
-	KeyResultAbandon: "The game was abandoned.",
-	KeyResultRecord:  "Game record: %s", // record
-	KeyResultYouWin:  "You win! 🎉",
-	KeyResultYouLose: "You lose. Another try?",
+	KeyResultRecord: "Game record: %s", // record
 
 	// /stats and /top.
 	KeyStatsHeader:   "%s — rating %d",                  // name, rating

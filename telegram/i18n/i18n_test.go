@@ -152,11 +152,11 @@ func TestPick(t *testing.T) {
 }
 
 func TestTextsAndFormatting(t *testing.T) {
-	if got := i18n.T(i18n.EN, i18n.KeyGameScore, 30, 34); got != "⚫ 30 : 34 ⚪" {
-		t.Errorf("score = %q", got)
+	if got := i18n.T(i18n.EN, i18n.KeyGamePlayers, "Alice", "Bob"); got != "⚫ Alice vs ⚪ Bob" {
+		t.Errorf("players = %q", got)
 	}
-	if got := i18n.T(i18n.RU, i18n.KeyMenuSize, 10); got != "10×10" {
-		t.Errorf("size = %q", got)
+	if got := i18n.T(i18n.RU, i18n.KeyInlineTitle, 10); got != "Реверси 10×10" {
+		t.Errorf("inline title = %q", got)
 	}
 	if got := i18n.T("xx", i18n.KeyBtnUndo); got != i18n.T(i18n.EN, i18n.KeyBtnUndo) {
 		t.Errorf("unknown language gives %q", got)

@@ -11,17 +11,11 @@ const (
 	KeyArgOffBoard  Key = "arg.off_board"  // the word (quote), the last column's letter, board size
 	KeyArgUnknown   Key = "arg.unknown"    // the words (quote)
 
-	KeyBtnClaim    Key = "btn.claim"
-	KeyBtnHint     Key = "btn.hint"
-	KeyBtnKeyboard Key = "btn.keyboard"
-	KeyBtnNewGame  Key = "btn.new_game"
-	KeyBtnNext     Key = "btn.next"
-	KeyBtnPicture  Key = "btn.picture"
-	KeyBtnPrev     Key = "btn.prev"
-	KeyBtnRefresh  Key = "btn.refresh"
-	KeyBtnRematch  Key = "btn.rematch"
-	KeyBtnResign   Key = "btn.resign"
-	KeyBtnUndo     Key = "btn.undo"
+	KeyBtnClaim   Key = "btn.claim"
+	KeyBtnHint    Key = "btn.hint"
+	KeyBtnRematch Key = "btn.rematch"
+	KeyBtnResign  Key = "btn.resign"
+	KeyBtnUndo    Key = "btn.undo"
 
 	KeyCmdAI     Key = "cmd.ai"
 	KeyCmdBoard  Key = "cmd.board"
@@ -61,7 +55,6 @@ const (
 	KeyErrForeignBoard      Key = "err.foreign_board"
 	KeyErrGameOver          Key = "err.game_over"
 	KeyErrInYourGame        Key = "err.in_your_game"
-	KeyErrGroupOnly         Key = "err.group_only"
 	KeyErrIllegal           Key = "err.illegal"
 	KeyErrInternal          Key = "err.internal"
 	KeyErrInvitationExpired Key = "err.invitation_expired"
@@ -78,13 +71,11 @@ const (
 	KeyErrOccupied          Key = "err.occupied"
 	KeyErrOffBoard          Key = "err.off_board"
 	KeyErrOldBoard          Key = "err.old_board"
-	KeyErrOldButton         Key = "err.old_button"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
 	KeyErrOwnInvite         Key = "err.own_invite"
 	KeyErrOwnLobby          Key = "err.own_lobby"
 	KeyErrPeopleOnly        Key = "err.people_only"
 	KeyErrPrivateOnly       Key = "err.private_only"
-	KeyErrQueuedAlready     Key = "err.queued_already"
 	KeyErrSetAside          Key = "err.set_aside"
 	KeyErrStale             Key = "err.stale"
 	KeyErrUnknownCommand    Key = "err.unknown_command"
@@ -103,22 +94,14 @@ const (
 	KeyGameBotName      Key = "game.bot_name" // level name
 	KeyGameClaimOwnTurn Key = "game.claim_own_turn"
 	KeyGameHint         Key = "game.hint"        // square
-	KeyGameIdleClaim    Key = "game.idle_claim"  // idle name, Duration
 	KeyGameIdleWait     Key = "game.idle_wait"   // Duration
-	KeyGameLastMove     Key = "game.last_move"   // square
-	KeyGameMovesPage    Key = "game.moves_page"  // first, last, total
 	KeyGameMoved        Key = "game.moved"       // the player's square
 	KeyGameMovedReply   Key = "game.moved_reply" // the player's square, the bot's squares
 	KeyGameRedrawing    Key = "game.redrawing"
-	KeyGamePass         Key = "game.pass" // name of the player who passes
-	KeyGamePassesBoth   Key = "game.passes_both"
+	KeyGamePass         Key = "game.pass"    // name of the player who passes
 	KeyGamePlayers      Key = "game.players" // black name, white name
-	KeyGameScore        Key = "game.score"   // black discs, white discs
-	KeyGameSize         Key = "game.size"    // board size
 	KeyGameThinking     Key = "game.thinking"
-	KeyGameTurn         Key = "game.turn"      // name, colour symbol
-	KeyGameUndone       Key = "game.undone"    // moves taken back (plural)
-	KeyGameYourTurn     Key = "game.your_turn" // colour symbol
+	KeyGameUndone       Key = "game.undone" // moves taken back (plural)
 
 	KeyHelpText Key = "help.text"
 
@@ -128,22 +111,18 @@ const (
 
 	KeyInviteButton  Key = "invite.button"
 	KeyInviteCreated Key = "invite.created" // size, size
-	KeyInviteJoined  Key = "invite.joined"  // joiner name
 	KeyInviteText    Key = "invite.text"    // creator name, size, size
-
-	KeyJoined Key = "joined" // joiner name, black player name
 
 	KeyLangCurrent Key = "lang.current"
 	KeyLangSet     Key = "lang.set"
 	KeyLangUnknown Key = "lang.unknown"
 
-	KeyLevel1    Key = "level.1"
-	KeyLevel2    Key = "level.2"
-	KeyLevel3    Key = "level.3"
-	KeyLevel4    Key = "level.4"
-	KeyLevel5    Key = "level.5"
-	KeyLevel6    Key = "level.6"
-	KeyLevelLine Key = "level.line" // level number, level name
+	KeyLevel1 Key = "level.1"
+	KeyLevel2 Key = "level.2"
+	KeyLevel3 Key = "level.3"
+	KeyLevel4 Key = "level.4"
+	KeyLevel5 Key = "level.5"
+	KeyLevel6 Key = "level.6"
 
 	KeyLobbyCancel       Key = "lobby.cancel"
 	KeyLobbyCancelled    Key = "lobby.cancelled"
@@ -162,18 +141,10 @@ const (
 	KeyMenuFriendHow   Key = "menu.friend_how"
 	KeyMenuLang        Key = "menu.lang"
 	KeyMenuRules       Key = "menu.rules"
-	KeyMenuSize        Key = "menu.size" // board size
 	KeyMenuStats       Key = "menu.stats"
 	KeyMenuStyle       Key = "menu.style"
 
-	KeyResultAbandon Key = "result.abandon"
-	KeyResultDraw    Key = "result.draw"    // discs, discs
-	KeyResultRecord  Key = "result.record"  // record
-	KeyResultResign  Key = "result.resign"  // loser name, winner name
-	KeyResultTimeout Key = "result.timeout" // idle name, winner name
-	KeyResultWin     Key = "result.win"     // winner name, winner discs, loser discs
-	KeyResultYouLose Key = "result.you_lose"
-	KeyResultYouWin  Key = "result.you_win"
+	KeyResultRecord Key = "result.record" // record
 
 	KeyRulesText Key = "rules.text"
 

@@ -82,7 +82,7 @@ func TestPluralWords(t *testing.T) {
 		}
 	}
 	// Plural of a key that is no plural text formats it with the count; an unknown key is itself.
-	if got := i18n.Plural(i18n.EN, i18n.KeyGameScore, 30, 34); got != "⚫ 30 : 34 ⚪" {
+	if got := i18n.Plural(i18n.EN, i18n.KeyInviteCreated, 10, 10); got != "Forward the next message to a friend. Whoever opens it plays you on 10×10." {
 		t.Errorf("Plural of a plain text = %q", got)
 	}
 	if got := i18n.Plural(i18n.EN, "no.such.key", 3); got != "no.such.key" {
