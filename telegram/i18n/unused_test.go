@@ -81,17 +81,27 @@ func TestEveryTextIsUsed(t *testing.T) {
 	for _, c := range commands {
 		reached[Key("cmd."+c)] = true
 	}
-	consts := keyConstants(t)
-	for name, k := range consts {
-		if reached[k] {
+	// The constants the sources name: KeyX in this package, i18n.KeyX elsewhere.
+	named := map[string]bool{}
+	inside, outside := regexp.MustCompile(`\bKey[A-Z]\w*`), regexp.MustCompile(`\bi18n\.(Key[A-Z]\w*)`)
+	for path, src := range srcs {
+		if filepath.Dir(path) == here {
+			for _, m := range inside.FindAllString(src, -1) {
+				named[m] = true
+			}
 			continue
 		}
-		outside := regexp.MustCompile(`\bi18n\.` + name + `\b`)
-		inside := regexp.MustCompile(`\b` + name + `\b`)
-		literal := strconv.Quote(string(k))
-		used := false
-		for path, src := range srcs {
-			if filepath.Dir(path) == here && inside.MatchString(src) || outside.MatchString(src) || strings.Contains(src, literal) {
+		for _, m := range outside.FindAllStringSubmatch(src, -1) {
+			named[m[1]] = true
+		}
+	}
+	for name, k := range keyConstants(t) {
+		if reached[k] || named[name] {
+			continue
+		}
+		literal, used := strconv.Quote(string(k)), false
+		for _, src := range srcs {
+			if strings.Contains(src, literal) {
 				used = true
 				break
 			}
