@@ -149,7 +149,11 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return ts.stepDone(ctx, t, res)
+		if err := t.answer(ctx, i18n.Plural(t.user.lang, i18n.KeyGameUndone, res.Undone), false); err != nil {
+			return err
+		}
+		ts.play.afterStep(res)
+		return nil
 	case render.ActionClaim:
 		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
@@ -395,8 +399,8 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	ts.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	res, err := ts.bot.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
-		if errors.Is(err, game.ErrOwnLobby) {
-			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOwnLobby), true)
+		if key := ts.bot.joinRefusal(ctx, id, t.user.id, err); key != "" {
+			return t.answer(ctx, tr(t.user.lang, key), true)
 		}
 		return t.fail(ctx, err)
 	}

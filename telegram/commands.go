@@ -157,10 +157,13 @@ func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, e
 	case "resign":
 		err = cs.cmdResign(ctx, m)
 	case "move":
-		if len(args) != 1 {
-			err = cs.replyKey(ctx, m, i18n.KeyCmdMove)
-		} else {
+		switch len(args) {
+		case 0:
+			err = cs.replyUsage(ctx, m, i18n.KeyUsageMove, nil)
+		case 1:
 			err = cs.typedMove(ctx, m, args[0])
+		default:
+			err = cs.replyUsage(ctx, m, i18n.KeyUsageMove, &badArg{word: strings.Join(args, " "), why: i18n.KeyArgUnknown})
 		}
 	case "stats":
 		err = cs.cmdStats(ctx, m)
@@ -192,43 +195,16 @@ func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error 
 	}
 	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
-		if errors.Is(err, game.ErrOwnLobby) {
-			return cs.replyKey(ctx, m, i18n.KeyErrOwnLobby)
+		switch key := cs.bot.joinRefusal(ctx, id, m.user.id, err); key {
+		case i18n.KeyErrOwnLobby: // a deep link opens an invitation, to be forwarded
+			return cs.replyKey(ctx, m, i18n.KeyErrOwnInvite)
+		case "":
+			return cs.replyErr(ctx, m, err)
+		default:
+			return cs.replyKey(ctx, m, key)
 		}
-		return cs.replyErr(ctx, m, err)
 	}
 	return cs.play.started(ctx, res)
-}
-
-// parseGameArgs reads "[size] [level] [colour]" in any order; ok is false on a word that is
-// none of them.
-func parseGameArgs(args []string) (size, level int, color game.Choice, ok bool) {
-	color = game.ChooseRandom
-	for _, a := range args {
-		if n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(a), "x")); err == nil {
-			switch {
-			case n >= 1 && n <= game.MaxLevel && level == 0:
-				level = n
-				continue
-			case n >= 4 && n <= 16 && size == 0:
-				size = n
-				continue
-			}
-			return 0, 0, 0, false
-		}
-		if i := strings.IndexAny(a, "x×"); i > 0 {
-			if n, err := strconv.Atoi(a[:i]); err == nil && size == 0 {
-				size = n
-				continue
-			}
-		}
-		c, cok := game.ParseChoice(a)
-		if !cok {
-			return 0, 0, 0, false
-		}
-		color = c
-	}
-	return size, level, color, true
 }
 
 // cmdAI starts a game against the AI; without arguments it shows the menu.
@@ -237,29 +213,30 @@ func (cs *commands) cmdAI(ctx context.Context, m *msgCtx) error {
 		err := cs.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
 		return err
 	}
-	size, level, color, ok := parseGameArgs(m.args)
-	if !ok {
-		return cs.replyKey(ctx, m, i18n.KeyCmdAI)
+	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	if bad != nil {
+		return cs.replyUsage(ctx, m, i18n.KeyUsageAI, bad)
 	}
+	size, level := a.size, a.level
 	if size == 0 {
 		size = 8
 	}
 	if level == 0 {
 		level = 2
 	}
-	return cs.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, color, func(err error) error { return cs.replyErr(ctx, m, err) })
+	return cs.play.newAIGame(ctx, m.chat, m.user, m.private, size, level, a.color, func(err error) error { return cs.replyErr(ctx, m, err) })
 }
 
 // cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
 func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
-	size, level, color, ok := parseGameArgs(m.args)
-	if !ok || level != 0 && size == 0 {
-		// A lone small number is a level; /new takes sizes only.
-		if ok && level != 0 {
-			return cs.replyErr(ctx, m, game.ErrBadSize)
-		}
-		return cs.replyKey(ctx, m, i18n.KeyCmdNew)
+	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	if bad == nil && a.level != 0 {
+		bad = &badArg{word: a.levelWord, why: i18n.KeyArgBadSize} // /new takes a size, no level
 	}
+	if bad != nil {
+		return cs.replyUsage(ctx, m, i18n.KeyUsageNew, bad)
+	}
+	size, color := a.size, a.color
 	if size == 0 {
 		size = 8
 	}
@@ -304,10 +281,14 @@ func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
-	size, level, _, ok := parseGameArgs(m.args)
-	if !ok || level != 0 {
-		return cs.replyKey(ctx, m, i18n.KeyCmdFind)
+	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	if bad == nil && a.level != 0 {
+		bad = &badArg{word: a.levelWord, why: i18n.KeyArgBadSize} // /find takes a size, no level
 	}
+	if bad != nil {
+		return cs.replyUsage(ctx, m, i18n.KeyUsageFind, bad)
+	}
+	size := a.size
 	if size == 0 {
 		size = 8
 	}
@@ -389,7 +370,7 @@ func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
 func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error {
 	sq, err := engine.ParseSquare(strings.ToLower(text))
 	if err != nil {
-		return cs.replyKey(ctx, m, i18n.KeyErrBadMove, quote(text))
+		return cs.replyUsage(ctx, m, i18n.KeyUsageMove, &badArg{word: text, why: i18n.KeyArgNotSquare})
 	}
 	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
@@ -397,6 +378,10 @@ func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error
 	}
 	res, err := cs.bot.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
 	if err != nil {
+		if errors.Is(err, game.ErrOffBoard) {
+			n := cur.Game.Size
+			return cs.replyUsage(ctx, m, i18n.KeyUsageMove, &badArg{word: text, why: i18n.KeyArgOffBoard}, string(rune('a'+n-1)), n)
+		}
 		rerr := cs.replyErr(ctx, m, err)
 		if errors.Is(err, game.ErrNotYourTurn) {
 			cs.play.owedAI(ctx, cur.Game.ID)
@@ -417,25 +402,7 @@ func (cs *commands) cmdStats(ctx context.Context, m *msgCtx) error {
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
-	st := p.Stats
-	lines := []string{tr(m.lang, i18n.KeyStatsHeader, m.user.name, st.Rating)}
-	if st.Wins+st.Losses+st.Draws > 0 {
-		lines = append(lines, tr(m.lang, i18n.KeyStatsPeople, st.Wins, st.Losses, st.Draws))
-	}
-	header := false
-	for l := 1; l <= game.MaxLevel; l++ {
-		if r, ok := st.VsAI[l]; ok && r.Wins+r.Losses+r.Draws > 0 {
-			if !header {
-				lines, header = append(lines, tr(m.lang, i18n.KeyStatsAIHeader)), true
-			}
-			lines = append(lines, tr(m.lang, i18n.KeyStatsAILine, present.LevelName(m.lang, l), r.Wins, r.Losses, r.Draws))
-		}
-	}
-	if len(lines) == 1 {
-		lines = append(lines, tr(m.lang, i18n.KeyStatsNone))
-	}
-	text := strings.Join(lines, "\n")
-	return cs.reply(ctx, m, text)
+	return cs.reply(ctx, m, present.Stats(m.lang, m.user.name, p.Stats).Text)
 }
 
 // cmdTop shows the leaderboard: the group's in a group, the global one in private.
@@ -448,18 +415,7 @@ func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
-	if len(top) == 0 {
-		return cs.replyKey(ctx, m, i18n.KeyTopEmpty)
-	}
-	title := i18n.KeyTopGlobal
-	if chat != 0 {
-		title = i18n.KeyTopGroup
-	}
-	lines := []string{tr(m.lang, title)}
-	for i, e := range top {
-		lines = append(lines, tr(m.lang, i18n.KeyTopLine, i+1, e.Name, e.Rating, e.Wins, e.Losses, e.Draws))
-	}
-	return cs.reply(ctx, m, strings.Join(lines, "\n"))
+	return cs.reply(ctx, m, present.Top(m.lang, top, chat != 0, m.user.id).Text)
 }
 
 // cmdLang sets the language: the user's in a private chat, the group's in a group.
@@ -470,8 +426,7 @@ func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
-		return err
+		return cs.replyUsage(ctx, m, i18n.KeyLangCurrent, &badArg{word: m.args[0], why: i18n.KeyArgUnknown})
 	}
 	if err := cs.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
 		return cs.replyErr(ctx, m, err)

@@ -102,13 +102,13 @@ func TestTypedMovesAndCommands(t *testing.T) {
 	for _, c := range []struct{ send, want string }{
 		{"hello there", "Type a move like d3"},
 		{"/frobnicate", "do not know that command"},
-		{"/move", "Make a move: /move d3"},
-		{"/move z99", `understand "z99"`},
+		{"/move", "Usage: /move d3"},
+		{"/move z99", "“z99” is not a square"},
 		{"d4", "taken"},
 		{"a1", "cannot move there"},
-		{"p16", "not on this board"},
-		{"/ai 7", "Board sizes"},
-		{"/ai 8 1 purple", "Play the bot: /ai"},
+		{"p16", "“p16” is not on this board: columns go from a to h, rows from 1 to 8"},
+		{"/ai 7", "“7” is not a board size"},
+		{"/ai 8 1 purple", "I do not understand “purple”"},
 		{"/ai 8 1", "already going on"},
 	} {
 		h.send(alice, alice.ID(), c.send)
@@ -145,7 +145,7 @@ func TestTypedMovesAndCommands(t *testing.T) {
 	h.waitState(fresh, "resigned", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "resigns") })
 	h.send(alice, alice.ID(), "/stats")
 	st := h.waitText(alice.ID(), "Alice — rating")
-	if !strings.Contains(st.Text, "Casual: 0 wins, 1 losses, 0 draws") {
+	if !strings.Contains(st.Text, "Casual: 0 wins, 1 loss, 0 draws") {
 		t.Errorf("stats: %q", st.Text)
 	}
 	h.send(alice, alice.ID(), "/top")
@@ -175,7 +175,7 @@ func TestBadCallbacks(t *testing.T) {
 		{render.Callback{Action: render.ActionSize, Arg: 9}.Encode(), "Board sizes"},
 		{render.Callback{Action: render.ActionLevel, Page: 8, Arg: 9}.Encode(), "Levels go from 1 to 6"},
 		{render.Callback{Action: render.ActionLang, Arg: 7}.Encode(), "could not understand"},
-		{render.Callback{Action: render.ActionJoin, Game: id}.Encode(), "already joined"},
+		{render.Callback{Action: render.ActionJoin, Game: id}.Encode(), "you are already playing it"},
 		{render.Callback{Action: render.ActionRematch, Game: id}.Encode(), "still going"},
 		{render.Callback{Action: render.ActionClaim, Game: id}.Encode(), "games between people"},
 	}

@@ -129,7 +129,7 @@ func TestInvite(t *testing.T) {
 			// The creator opening their own link is told to send it on.
 			bobLast := h.lastID(bob.ID())
 			h.openLink(alice, invite, "▶ Play")
-			h.waitText(alice.ID(), "your own game")
+			h.waitText(alice.ID(), "your own invitation")
 			aliceLast := h.lastID(alice.ID())
 
 			h.openLink(bob, invite, "▶ Play")

@@ -76,24 +76,43 @@ func TestNormLang(t *testing.T) {
 	}
 }
 
+// TestParseGameArgs: the arguments of /ai, /new and /find in any order, and for a word they
+// cannot take, the word and what is wrong with it.
 func TestParseGameArgs(t *testing.T) {
+	valid := func(n int) bool { return n == 8 || n == 10 || n == 12 || n == 16 }
 	for _, c := range []struct {
 		args        string
 		size, level int
 		color       game.Choice
-		ok          bool
+		bad, why    string // the word refused, and its text; "" for none
 	}{
-		{"", 0, 0, game.ChooseRandom, true},
-		{"10 3 white", 10, 3, game.ChooseWhite, true},
-		{"black 16", 16, 0, game.ChooseBlack, true},
-		{"12x12 6", 12, 6, game.ChooseRandom, true},
-		{"8 1 purple", 0, 0, 0, false},
-		{"99", 0, 0, 0, false},
-		{"8 10", 0, 0, 0, false},
+		{"", 0, 0, game.ChooseRandom, "", ""},
+		{"10 3 white", 10, 3, game.ChooseWhite, "", ""},
+		{"black 16", 16, 0, game.ChooseBlack, "", ""},
+		{"12x12 6", 12, 6, game.ChooseRandom, "", ""},
+		{"6 10×10", 10, 6, game.ChooseRandom, "", ""},
+		{"3 8X", 8, 3, game.ChooseRandom, "", ""},
+		{"8 1 purple", 0, 0, 0, "purple", "arg.unknown"},
+		{"99", 0, 0, 0, "99", "arg.bad_size"},
+		{"7", 0, 0, 0, "7", "arg.bad_size"},
+		{"8 9", 0, 0, 0, "9", "arg.bad_level"},
+		{"8 10", 0, 0, 0, "10", "arg.bad_level"},
+		{"3 5", 0, 0, 0, "5", "arg.bad_size"},
+		{"8 3 5", 0, 0, 0, "5", "arg.unknown"},
+		{"10x12", 0, 0, 0, "10x12", "arg.bad_size"},
+		{"8 10x10", 0, 0, 0, "10x10", "arg.unknown"},
+		{"0", 0, 0, 0, "0", "arg.unknown"},
+		{"x10", 0, 0, 0, "x10", "arg.unknown"},
+		{"12xx", 0, 0, 0, "12xx", "arg.unknown"},
 	} {
-		size, level, color, ok := parseGameArgs(strings.Fields(c.args))
-		if ok != c.ok || ok && (size != c.size || level != c.level || color != c.color) {
-			t.Errorf("parseGameArgs(%q) = %d %d %d %v, want %d %d %d %v", c.args, size, level, color, ok, c.size, c.level, c.color, c.ok)
+		a, bad := parseGameArgs(strings.Fields(c.args), valid)
+		switch {
+		case c.bad == "" && bad != nil:
+			t.Errorf("parseGameArgs(%q) refused %q (%s)", c.args, bad.word, bad.why)
+		case c.bad == "" && (a.size != c.size || a.level != c.level || a.color != c.color):
+			t.Errorf("parseGameArgs(%q) = %d %d %d, want %d %d %d", c.args, a.size, a.level, a.color, c.size, c.level, c.color)
+		case c.bad != "" && (bad == nil || bad.word != c.bad || string(bad.why) != c.why):
+			t.Errorf("parseGameArgs(%q) = %+v, %+v; want %q refused with %s", c.args, a, bad, c.bad, c.why)
 		}
 	}
 }

@@ -31,7 +31,6 @@ var en = map[Key]string{
 	KeyMenuChooseSize:  "Choose the board size:",
 	KeyMenuChooseLevel: "Choose the bot's level:",
 	KeyMenuChooseColor: "Choose your colour (black moves first):",
-	KeyMenuSize:        "%[1]d×%[1]d", // board size
 	KeyMenuFriendHow:   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
 	KeyColorBlack:      "⚫ Black",
 	KeyColorWhite:      "⚪ White",
@@ -71,13 +70,12 @@ Moving here: tap a cell of the board. On large boards a picture shows the positi
 If your opponent leaves the game on their turn for too long, you may claim the win. Against me you can take back a move, and on levels 1-3 ask for a hint.`,
 
 	// AI levels, weakest first.
-	KeyLevel1:    "Beginner",
-	KeyLevel2:    "Novice",
-	KeyLevel3:    "Casual",
-	KeyLevel4:    "Club player",
-	KeyLevel5:    "Expert",
-	KeyLevel6:    "Master",
-	KeyLevelLine: "Level %d: %s", // level number, level name
+	KeyLevel1: "Beginner",
+	KeyLevel2: "Novice",
+	KeyLevel3: "Casual",
+	KeyLevel4: "Club player",
+	KeyLevel5: "Expert",
+	KeyLevel6: "Master",
 
 	// Errors of package host (err.<code>); shown as short alerts (at most 200 characters).
 	KeyErrNoGame:         "There is no game here. Start one with /ai, /new or /find.",
@@ -106,11 +104,8 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrInternal:       "Something went wrong on my side. Please try again.",
 	// Errors of the Telegram layer.
 	KeyErrUnknownCommand: "I do not know that command. /help lists what I can do.",
-	KeyErrBadMove:        "I do not understand \"%s\". Type a move like d3.", // the start of the text the user typed (quote)
+	KeyErrBadMove:        "I do not understand “%s”. Type a move like d3.", // the start of the text the user typed (quote)
 	KeyErrPrivateOnly:    "That works in a private chat with me.",
-	KeyErrGroupOnly:      "That works in a group.",
-	KeyErrOldButton:      "This button is out of date.",
-	KeyErrQueuedAlready:  "You are already looking for an opponent. /cancel stops the search.",
 
 	// Issue 12 (trust-edge): taps whose data belongs to another message, forged invitations.
 	KeyErrForeignBoard:      "That button does not belong to this message. Nothing was done.",
@@ -128,11 +123,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyInviteCreated:     "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
 	KeyInviteText:        "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
 	KeyInviteButton:      "▶ Play",
-	KeyInviteJoined:      "%s accepted your invitation. The game is on!",                                // joiner name
 	KeyInlineTitle:       "Reversi %[1]d×%[1]d",                                                         // board size
 	KeyInlineDescription: "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
 	KeyInlineText:        "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
-	KeyJoined:            "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
 
 	// Matchmaking.
 	KeyFindQueued:    "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
@@ -141,16 +134,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyFindNotQueued: "You were not looking for an opponent.",
 
 	// The text under a board.
-	KeyGamePlayers:    "⚫ %s vs ⚪ %s",     // black name, white name
-	KeyGameScore:      "⚫ %d : %d ⚪",      // black discs, white discs
-	KeyGameTurn:       "%s to move (%s).", // name, colour symbol
-	KeyGameYourTurn:   "Your move (%s).",  // colour symbol
-	KeyGameLastMove:   "Last move: %s.",   // square
+	KeyGamePlayers:    "⚫ %s vs ⚪ %s", // black name, white name
 	KeyGameThinking:   "I am thinking…",
 	KeyGameBotName:    "Bot (%s)",                                                        // level name
-	KeyGameSize:       "Board %[1]d×%[1]d",                                               // board size
-	KeyGameMovesPage:  "Moves %d-%d of %d",                                               // first, last, total
-	KeyGameIdleClaim:  "%s has not moved for %s. You may claim the win.",                 // idle name, Duration
 	KeyGameIdleWait:   "You can claim the win if your opponent does not move within %s.", // Duration
 	KeyGameHint:       "Try %s.",                                                         // square
 	KeyNoticeYourMove: "%s played %s. Your move.",
@@ -159,9 +145,8 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyGameMoved:      "%s played. The board updates in a moment.",                      // square
 	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.", // square, squares
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",
-	KeyGameUndone:     "Moves taken back: %d.",            // moves taken back
+	KeyGameUndone:     "one {%d move taken back.} other {%d moves taken back.}",
 	KeyGamePass:       "%s has no legal move and passes.", // name of the player who passes
-	KeyGamePassesBoth: "Neither side can move.",
 
 	// Buttons under a board.
 	KeyBtnUndo:    "↩ Undo",
@@ -178,33 +163,28 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyStyleNameImage:   "picture",
 	KeyStyleSet:         "8×8 boards will be drawn as %s.", // style name
 	KeyGameClaimOwnTurn: "It is your turn: you can claim the win only while your opponent keeps you waiting.",
-	KeyBtnRefresh:       "🔄 Refresh",
-	KeyBtnPicture:       "🖼 Picture",
-	KeyBtnKeyboard:      "⌨ Buttons",
-	KeyBtnPrev:          "◀",
-	KeyBtnNext:          "▶",
-	KeyBtnNewGame:       "🆕 New game",
 
 	// Results.
-	KeyResultWin:     "%s wins %d : %d.",                  // winner name, winner discs, loser discs
-	KeyResultDraw:    "Draw, %d : %d.",                    // discs, discs
-	KeyResultResign:  "%s resigned. %s wins.",             // loser name, winner name
-	KeyResultTimeout: "%s did not move in time. %s wins.", // idle name, winner name
-	KeyResultAbandon: "The game was abandoned.",
-	KeyResultRecord:  "Game record: %s", // record
-	KeyResultYouWin:  "You win! 🎉",
-	KeyResultYouLose: "You lose. Another try?",
+	KeyResultRecord: "Game record: %s", // record
 
 	// /stats and /top.
-	KeyStatsHeader:   "%s — rating %d",                                // name, rating
-	KeyStatsPeople:   "Against people: %d wins, %d losses, %d draws.", // wins, losses, draws
+	KeyStatsHeader:   "%s — rating %d",                  // name, rating
+	KeyStatsPeople:   "Against people, %s: %s, %s, %s.", // count.games, count.wins, count.losses, count.draws
 	KeyStatsAIHeader: "Against the bot:",
-	KeyStatsAILine:   "%s: %d wins, %d losses, %d draws", // level name, wins, losses, draws
+	KeyStatsAILine:   "%s: %s, %s, %s", // level name, count.wins, count.losses, count.draws
 	KeyStatsNone:     "No finished games yet.",
-	KeyTopGlobal:     "Best players:",
-	KeyTopGroup:      "Best players of this group:",
+	KeyTopGlobal:     "Best players — rating (wins/losses/draws against people):",
+	KeyTopGroup:      "Best players of this group — rating (wins/losses/draws against people):",
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
+	KeyTopNamesake:   "%s (%d)",                // name, number among the namesakes of the list
+	KeyTopYou:        "%s ← you",               // the line of the user who asked
 	KeyTopEmpty:      "Nobody has finished a rated game yet.",
+
+	// Counts (plural texts: one form per CLDR category, see Plural).
+	KeyCountWins:   "one {%d win} other {%d wins}",
+	KeyCountLosses: "one {%d loss} other {%d losses}",
+	KeyCountDraws:  "one {%d draw} other {%d draws}",
+	KeyCountGames:  "one {%d game} other {%d games}",
 
 	// /lang.
 	KeyLangCurrent: "Language: English. /lang ru switches to Russian.",
@@ -212,9 +192,9 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyLangUnknown: "I speak English (en) and Russian (ru): /lang en or /lang ru.",
 
 	// Units for Duration.
-	KeyUnitDays:    "%d d",   // n
-	KeyUnitHours:   "%d h",   // n
-	KeyUnitMinutes: "%d min", // n
+	KeyUnitDays:    "one {%d day} other {%d days}",       // n
+	KeyUnitHours:   "one {%d hour} other {%d hours}",     // n
+	KeyUnitMinutes: "one {%d minute} other {%d minutes}", // n
 
 	// Issue 12 item 7 (corrupt records set aside): the text of host code set_aside.
 	KeyErrSetAside: "Your game could not be read and was set aside; start a new one with /ai or /new.",
@@ -224,4 +204,19 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Too fast — wait a moment.",
+
+	// Issue 15 item 12: a bad argument gets what is wrong with it and the command's usage.
+	KeyArgBadLevel:  "“%s” is not a level: levels go from 1 to 6.",                                     // the word (quote)
+	KeyArgBadSize:   "“%s” is not a board size: sizes are 8, 10, 12 and 16.",                           // the word (quote)
+	KeyArgNotSquare: "“%s” is not a square.",                                                           // the word (quote)
+	KeyArgOffBoard:  "“%[1]s” is not on this board: columns go from a to %[2]s, rows from 1 to %[3]d.", // the word (quote), last column, size
+	KeyArgUnknown:   "I do not understand “%s”.",                                                       // the words (quote)
+	KeyUsageAI:      "Usage: /ai [size] [level] [colour] — sizes 8, 10, 12, 16; levels 1 (weakest) to 6 (strongest); colour black, white or random. Example: /ai 8 3 white.",
+	KeyUsageNew:     "Usage: /new [size] [colour] — sizes 8, 10, 12, 16; colour black, white or random. Example: /new 10.",
+	KeyUsageFind:    "Usage: /find [size] — sizes 8, 10, 12, 16. Example: /find 10.",
+	KeyUsageMove:    "Usage: /move d3 — a column letter and a row number; a1 is the top-left corner. In a private chat just d3.",
+
+	// Issue 15 item 12: joining a game of one's own.
+	KeyErrOwnInvite:  "This is your own invitation: forward it to a friend, and whoever opens it plays you.",
+	KeyErrInYourGame: "This game is yours: you are already playing it.",
 }

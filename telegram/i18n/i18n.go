@@ -3,8 +3,10 @@
 //
 // Texts are plain text (send them without a parse mode); those with arguments are fmt
 // formats, and the two languages take the same arguments in the same order of meaning
-// (explicit indexes such as %[2]s let a translation reorder them). A test checks that both
-// languages have every key, that none is empty, and that their format verbs agree.
+// (explicit indexes such as %[2]s let a translation reorder them). A text with a count is a
+// plural text, one form per CLDR plural category, shown with Plural (see plural.go). A test
+// checks that both languages have every key, that none is empty, and that their format verbs
+// agree.
 package i18n
 
 import (
@@ -107,8 +109,9 @@ func Error(lang, code string) string {
 	return T(lang, k)
 }
 
-// Duration writes d in words, rounded to minutes ("2 h 5 min", "2 ч 5 мин"); under a minute it
-// says "1 min".
+// Duration writes d in words, rounded up to minutes, with the plural forms of its language
+// ("2 hours 5 minutes", "2 часа 5 минут"); under a minute it says "1 minute", and from a day
+// on it leaves out the minutes ("1 day 3 hours").
 func Duration(lang string, d time.Duration) string {
 	m := int((d + time.Minute - 1) / time.Minute)
 	if m < 1 {
@@ -117,13 +120,13 @@ func Duration(lang string, d time.Duration) string {
 	days, h, mins := m/(24*60), m/60%24, m%60
 	var parts []string
 	if days > 0 {
-		parts = append(parts, T(lang, KeyUnitDays, days))
+		parts = append(parts, Plural(lang, KeyUnitDays, days))
 	}
 	if h > 0 {
-		parts = append(parts, T(lang, KeyUnitHours, h))
+		parts = append(parts, Plural(lang, KeyUnitHours, h))
 	}
 	if mins > 0 && days == 0 {
-		parts = append(parts, T(lang, KeyUnitMinutes, mins))
+		parts = append(parts, Plural(lang, KeyUnitMinutes, mins))
 	}
 	return strings.Join(parts, " ")
 }

@@ -4,17 +4,18 @@ package i18n
 // holds the canonical text of every one, and the comment after a constant names the
 // arguments of its text when it takes any.
 const (
-	KeyBtnClaim    Key = "btn.claim"
-	KeyBtnHint     Key = "btn.hint"
-	KeyBtnKeyboard Key = "btn.keyboard"
-	KeyBtnNewGame  Key = "btn.new_game"
-	KeyBtnNext     Key = "btn.next"
-	KeyBtnPicture  Key = "btn.picture"
-	KeyBtnPrev     Key = "btn.prev"
-	KeyBtnRefresh  Key = "btn.refresh"
-	KeyBtnRematch  Key = "btn.rematch"
-	KeyBtnResign   Key = "btn.resign"
-	KeyBtnUndo     Key = "btn.undo"
+	// Answers to a command argument the command cannot take, before the command's usage.
+	KeyArgBadLevel  Key = "arg.bad_level"  // the word (quote)
+	KeyArgBadSize   Key = "arg.bad_size"   // the word (quote)
+	KeyArgNotSquare Key = "arg.not_square" // the word (quote)
+	KeyArgOffBoard  Key = "arg.off_board"  // the word (quote), the last column's letter, board size
+	KeyArgUnknown   Key = "arg.unknown"    // the words (quote)
+
+	KeyBtnClaim   Key = "btn.claim"
+	KeyBtnHint    Key = "btn.hint"
+	KeyBtnRematch Key = "btn.rematch"
+	KeyBtnResign  Key = "btn.resign"
+	KeyBtnUndo    Key = "btn.undo"
 
 	KeyCmdAI     Key = "cmd.ai"
 	KeyCmdBoard  Key = "cmd.board"
@@ -37,6 +38,12 @@ const (
 	KeyColorRandom    Key = "color.random"
 	KeyColorWhite     Key = "color.white"
 
+	// Counts: plural texts (see Plural), each taking the count.
+	KeyCountDraws  Key = "count.draws"  // n
+	KeyCountGames  Key = "count.games"  // n
+	KeyCountLosses Key = "count.losses" // n
+	KeyCountWins   Key = "count.wins"   // n
+
 	KeyErrAlreadyPlaying    Key = "err.already_playing"
 	KeyErrBadInvitation     Key = "err.bad_invitation"
 	KeyErrBadLevel          Key = "err.bad_level"
@@ -47,7 +54,7 @@ const (
 	KeyErrConflict          Key = "err.conflict"
 	KeyErrForeignBoard      Key = "err.foreign_board"
 	KeyErrGameOver          Key = "err.game_over"
-	KeyErrGroupOnly         Key = "err.group_only"
+	KeyErrInYourGame        Key = "err.in_your_game"
 	KeyErrIllegal           Key = "err.illegal"
 	KeyErrInternal          Key = "err.internal"
 	KeyErrInvitationExpired Key = "err.invitation_expired"
@@ -64,12 +71,11 @@ const (
 	KeyErrOccupied          Key = "err.occupied"
 	KeyErrOffBoard          Key = "err.off_board"
 	KeyErrOldBoard          Key = "err.old_board"
-	KeyErrOldButton         Key = "err.old_button"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
+	KeyErrOwnInvite         Key = "err.own_invite"
 	KeyErrOwnLobby          Key = "err.own_lobby"
 	KeyErrPeopleOnly        Key = "err.people_only"
 	KeyErrPrivateOnly       Key = "err.private_only"
-	KeyErrQueuedAlready     Key = "err.queued_already"
 	KeyErrSetAside          Key = "err.set_aside"
 	KeyErrStale             Key = "err.stale"
 	KeyErrUnknownCommand    Key = "err.unknown_command"
@@ -88,22 +94,14 @@ const (
 	KeyGameBotName      Key = "game.bot_name" // level name
 	KeyGameClaimOwnTurn Key = "game.claim_own_turn"
 	KeyGameHint         Key = "game.hint"        // square
-	KeyGameIdleClaim    Key = "game.idle_claim"  // idle name, Duration
 	KeyGameIdleWait     Key = "game.idle_wait"   // Duration
-	KeyGameLastMove     Key = "game.last_move"   // square
-	KeyGameMovesPage    Key = "game.moves_page"  // first, last, total
 	KeyGameMoved        Key = "game.moved"       // the player's square
 	KeyGameMovedReply   Key = "game.moved_reply" // the player's square, the bot's squares
 	KeyGameRedrawing    Key = "game.redrawing"
-	KeyGamePass         Key = "game.pass" // name of the player who passes
-	KeyGamePassesBoth   Key = "game.passes_both"
+	KeyGamePass         Key = "game.pass"    // name of the player who passes
 	KeyGamePlayers      Key = "game.players" // black name, white name
-	KeyGameScore        Key = "game.score"   // black discs, white discs
-	KeyGameSize         Key = "game.size"    // board size
 	KeyGameThinking     Key = "game.thinking"
-	KeyGameTurn         Key = "game.turn"      // name, colour symbol
-	KeyGameUndone       Key = "game.undone"    // moves taken back
-	KeyGameYourTurn     Key = "game.your_turn" // colour symbol
+	KeyGameUndone       Key = "game.undone" // moves taken back (plural)
 
 	KeyHelpText Key = "help.text"
 
@@ -113,22 +111,18 @@ const (
 
 	KeyInviteButton  Key = "invite.button"
 	KeyInviteCreated Key = "invite.created" // size, size
-	KeyInviteJoined  Key = "invite.joined"  // joiner name
 	KeyInviteText    Key = "invite.text"    // creator name, size, size
-
-	KeyJoined Key = "joined" // joiner name, black player name
 
 	KeyLangCurrent Key = "lang.current"
 	KeyLangSet     Key = "lang.set"
 	KeyLangUnknown Key = "lang.unknown"
 
-	KeyLevel1    Key = "level.1"
-	KeyLevel2    Key = "level.2"
-	KeyLevel3    Key = "level.3"
-	KeyLevel4    Key = "level.4"
-	KeyLevel5    Key = "level.5"
-	KeyLevel6    Key = "level.6"
-	KeyLevelLine Key = "level.line" // level number, level name
+	KeyLevel1 Key = "level.1"
+	KeyLevel2 Key = "level.2"
+	KeyLevel3 Key = "level.3"
+	KeyLevel4 Key = "level.4"
+	KeyLevel5 Key = "level.5"
+	KeyLevel6 Key = "level.6"
 
 	KeyLobbyCancel       Key = "lobby.cancel"
 	KeyLobbyCancelled    Key = "lobby.cancelled"
@@ -147,18 +141,10 @@ const (
 	KeyMenuFriendHow   Key = "menu.friend_how"
 	KeyMenuLang        Key = "menu.lang"
 	KeyMenuRules       Key = "menu.rules"
-	KeyMenuSize        Key = "menu.size" // board size
 	KeyMenuStats       Key = "menu.stats"
 	KeyMenuStyle       Key = "menu.style"
 
-	KeyResultAbandon Key = "result.abandon"
-	KeyResultDraw    Key = "result.draw"    // discs, discs
-	KeyResultRecord  Key = "result.record"  // record
-	KeyResultResign  Key = "result.resign"  // loser name, winner name
-	KeyResultTimeout Key = "result.timeout" // idle name, winner name
-	KeyResultWin     Key = "result.win"     // winner name, winner discs, loser discs
-	KeyResultYouLose Key = "result.you_lose"
-	KeyResultYouWin  Key = "result.you_win"
+	KeyResultRecord Key = "result.record" // record
 
 	KeyRulesText Key = "rules.text"
 
@@ -177,12 +163,19 @@ const (
 	KeyStyleNameImage   Key = "style.name_image"
 	KeyStyleSet         Key = "style.set" // style name
 
-	KeyTopEmpty  Key = "top.empty"
-	KeyTopGlobal Key = "top.global"
-	KeyTopGroup  Key = "top.group"
-	KeyTopLine   Key = "top.line" // rank, name, rating, wins, losses, draws
+	KeyTopEmpty    Key = "top.empty"
+	KeyTopGlobal   Key = "top.global"
+	KeyTopGroup    Key = "top.group"
+	KeyTopLine     Key = "top.line"     // rank, name, rating, wins, losses, draws
+	KeyTopNamesake Key = "top.namesake" // name, number among the namesakes of the list
+	KeyTopYou      Key = "top.you"      // the line of the user who asked
 
-	KeyUnitDays    Key = "unit.days"    // n
-	KeyUnitHours   Key = "unit.hours"   // n
-	KeyUnitMinutes Key = "unit.minutes" // n
+	KeyUsageAI   Key = "usage.ai"
+	KeyUsageFind Key = "usage.find"
+	KeyUsageMove Key = "usage.move"
+	KeyUsageNew  Key = "usage.new"
+
+	KeyUnitDays    Key = "unit.days"    // n (plural)
+	KeyUnitHours   Key = "unit.hours"   // n (plural)
+	KeyUnitMinutes Key = "unit.minutes" // n (plural)
 )
