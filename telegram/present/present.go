@@ -16,6 +16,10 @@ type Content struct {
 	Text     string                       // the text, or the caption of a photo
 	Keyboard *models.InlineKeyboardMarkup // the inline keyboard, nil for none
 	Photo    []byte                       // a PNG when the message is a photo
+	// Entities mark parts of Text (of the caption for a photo), in UTF-16 units as Telegram
+	// counts them: sent as entities, or caption_entities with a photo. The text stays plain
+	// (no parse mode); nil for none.
+	Entities []models.MessageEntity
 }
 
 // tr returns the text key of package i18n in lang, formatted with args.
