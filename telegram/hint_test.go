@@ -35,7 +35,7 @@ func TestHintOnBoard(t *testing.T) {
 		lang  string
 		label string // the text's word for the hint
 		place string // how the text says where h5-like squares lie (8×8 only)
-	}{{8, "en", "Hint", "from the"}, {8, "ru", "Подсказка", "сверху"}, {16, "en", "Hint", ""}} {
+	}{{8, "en", "Hint", "from the"}, {8, "ru", "Подсказка", "-й с"}, {16, "en", "Hint", ""}} {
 		t.Run(fmt.Sprintf("%dx%d_%s", c.size, c.size, c.lang), func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", c.lang)
