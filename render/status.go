@@ -108,6 +108,13 @@ func TurnLine(lang string, c engine.Color, name string) (line string, nameAt int
 	return turnLine(t, c, cleanName(name, fallback))
 }
 
+// ShownName is name as Status shows the player of colour c in lang: cleaned and cut to
+// MaxNameRunes, the colour's name when nothing is left.
+func ShownName(lang string, c engine.Color, name string) string {
+	line, at := TurnLine(lang, c, name)
+	return line[at:]
+}
+
 // turnLine is TurnLine of a cleaned name.
 func turnLine(t *statusTexts, c engine.Color, name string) (string, int) {
 	sym := BlackDisc

@@ -224,4 +224,8 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Too fast — wait a moment.",
+
+	// The reminder of a turn in a group or inline game, which mentions the player to move.
+	KeyRemindTurn:  "%s, it is your move in the game against %s (%s was played).", // name, opponent name, square
+	KeyRemindFirst: "%s, it is your move in the game against %s.",                 // name, opponent name
 }

@@ -210,4 +210,8 @@ var ru = map[Key]string{
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Слишком быстро — подождите немного.",
+
+	// The reminder of a turn in a group or inline game, which mentions the player to move.
+	KeyRemindTurn:  "%s, ваш ход! Соперник: %s, последний ход: %s.",
+	KeyRemindFirst: "%s, ваш ход! Соперник: %s.",
 }

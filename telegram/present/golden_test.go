@@ -269,3 +269,47 @@ func TestGoldenMenus(t *testing.T) {
 		}
 	}
 }
+
+func TestGoldenReminders(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		first := people(8, nil, lang)
+		first.Players[0].Name = "Боб 🦊" // black, to move first
+		later := people(8, play(t, 8, 10), lang)
+		later.Players[0].Name, later.Players[1].Name = "Боб 🦊", "Боб" // black to move again
+		for _, c := range []struct {
+			name string
+			g    *game.Game
+		}{
+			{"reminder_first", first},
+			{"reminder_namesakes", later},
+		} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				eg, err := present.Replay(c.g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, ok := present.Reminder(c.g, eg, lang)
+				if !ok {
+					t.Fatal("no reminder")
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+			})
+		}
+	}
+}
+
+// TestNoReminder: nobody is reminded in an AI game or a finished one.
+func TestNoReminder(t *testing.T) {
+	ai := vsAI(8, 2, nil, "en")
+	over := people(8, play(t, 8, 9), "en")
+	over.Status, over.Reason = game.StatusFinished, game.EndResign
+	for _, g := range []*game.Game{ai, over} {
+		eg, err := present.Replay(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := present.Reminder(g, eg, "en"); ok {
+			t.Errorf("reminder %q in game %+v", c.Text, g)
+		}
+	}
+}

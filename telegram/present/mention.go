@@ -9,6 +9,7 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // TurnMention returns the mention of the player to move in text, the text of a board of g (eg
@@ -67,4 +68,35 @@ func utf16Len(s string) int {
 		n += max(utf16.RuneLen(r), 1)
 	}
 	return n
+}
+
+// reminderMark stands for the name of the reminded player while the reminder's text is
+// formatted, so that the mention lands on the name wherever the language puts it.
+const reminderMark = "\uE000"
+
+// Reminder is the message that reminds the player to move in g (eg its replay), in lang, that
+// it is their move: "Alice, it is your move in the game against Bob (d3 was played).", the
+// reminded player's name a mention of them. ok is false when nobody is to be reminded: g is
+// not being played between people, or the AI or nobody is to move.
+func Reminder(g *game.Game, eg *engine.Game, lang string) (c Content, ok bool) {
+	if g.Status != game.StatusPlaying || g.AILevel > 0 || eg == nil || eg.Over() {
+		return Content{}, false
+	}
+	side := eg.Position().Side()
+	p := g.Players[side]
+	if p.UserID == 0 {
+		return Content{}, false
+	}
+	name := render.ShownName(lang, side, p.Name)
+	opp := render.ShownName(lang, side.Opponent(), g.Players[side.Opponent()].Name)
+	text := tr(lang, i18n.KeyRemindFirst, reminderMark, opp)
+	if v := render.ViewOf(eg); v.Last != engine.Pass {
+		text = tr(lang, i18n.KeyRemindTurn, reminderMark, opp, v.Last.String())
+	}
+	at := strings.Index(text, reminderMark)
+	if at < 0 {
+		return Content{Text: text}, true
+	}
+	text = text[:at] + name + text[at+len(reminderMark):]
+	return Content{Text: text, Entities: []models.MessageEntity{Mention(text, at, at+len(name), p)}}, true
 }
