@@ -1,6 +1,7 @@
 package telegram_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,15 +65,18 @@ func playMentioned(h *harness, board telegramtest.Message, players map[int64]*te
 // by a text_mention of exactly them (a name with an emoji, offsets in UTF-16 units), on the
 // board posted when the game starts and after every move, never the mover.
 func TestTurnMentionGroup(t *testing.T) {
-	h := newHarness(t)
-	alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
-	g := h.srv.NewGroup("Club", alice, bob)
-	lobby := h.openLobby(alice, g.ID())
-	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
-	if len(mentioned(t, board)) != 1 {
-		t.Fatalf("the new group board mentions %v:%s", board.Mentions(), dump([]telegramtest.Message{board}))
+	for _, size := range []int{8, 10} { // buttons, and a picture whose caption carries it
+		h := newHarness(t)
+		alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
+		g := h.srv.NewGroup("Club", alice, bob)
+		h.send(alice, g.ID(), fmt.Sprintf("/new@%s %d", telegramtest.DefaultBotUsername, size))
+		lobby := h.waitLobby(g.ID(), "wants to play Reversi")
+		board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
+		if board.HasPhoto() != (size > 8) || len(mentioned(t, board)) != 1 {
+			t.Fatalf("the new group board mentions %v:%s", board.Mentions(), dump([]telegramtest.Message{board}))
+		}
+		playMentioned(h, board, map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}, 4)
 	}
-	playMentioned(h, board, map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}, 6)
 }
 
 // TestTurnMentionInline: so does the board of an inline game, and a large one drawn as text.
