@@ -1,7 +1,7 @@
-// Package present draws the bot's messages: a game's board, an invitation, the menus. Each is
-// a Content (a text, a keyboard, a picture) computed from domain values alone: the package does
-// no I/O, reads no store and sends nothing, so its output is fixed by its input and its golden
-// tests show every message as a player sees it.
+// Package present draws the bot's messages: a game's board, an invitation, the menus, a turn
+// reminder. Each is a Content (a text with its entities, a keyboard, a picture) computed from
+// domain values alone: the package does no I/O, reads no store and sends nothing, so its
+// output is fixed by its input and its golden tests show every message as a player sees it.
 package present
 
 import (
