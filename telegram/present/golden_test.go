@@ -313,3 +313,35 @@ func TestNoReminder(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenHint: a board with a hint marks it (💡 on the keyboard, a ring on a picture) and
+// says where it lies; a hint the player to move cannot play is shown nowhere.
+func TestGoldenHint(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, c := range []struct {
+			name string
+			size int
+		}{{"board8_hint_ai", 8}, {"board16_hint_ai", 16}} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				g := vsAI(c.size, 2, play(t, c.size, 8), lang) // Alice (black) to move
+				eg, err := present.Replay(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := eg.Position().LegalMoves()
+				hint := legal[len(legal)-1]
+				got, err := present.BoardHinted(g, eg, private, 0, game.StyleButtons, hint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+				// Not a legal move now (an occupied centre square): no hint anywhere.
+				plain, _ := present.BoardOf(g, eg, private, 0, game.StyleButtons)
+				bad, err := present.BoardHinted(g, eg, private, 0, game.StyleButtons, engine.SquareAt(c.size/2, c.size/2))
+				if err != nil || dump(t, bad) != dump(t, plain) {
+					t.Errorf("a hint that cannot be played changed the board:\n%s", dump(t, bad))
+				}
+			})
+		}
+	}
+}
