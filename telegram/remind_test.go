@@ -215,3 +215,21 @@ func TestTurnRemindersInline(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnRemindersLoop: the bot's own loop sends a reminder once it is due, without anyone
+// calling RemindNow, and stops with the bot (goleak checks in TestMain).
+func TestTurnRemindersLoop(t *testing.T) {
+	log := &paceLog{}
+	h := newHarness(t, withReminders(log), func(o *options) { o.RemindPoll = 5 * time.Millisecond })
+	t.Cleanup(func() { log.next.(*http.Transport).CloseIdleConnections() })
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	g := h.srv.NewGroup("Club", alice, bob)
+	lobby := h.openLobby(alice, g.ID())
+	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
+	toMove := mentioned(t, board)[0]
+	h.clock.Add(remindAfter) // the reminder's due time was taken when the game began
+	m := h.waitMsg(g.ID(), "the reminder", func(m telegramtest.Message) bool { return len(reminders([]telegramtest.Message{m})) == 1 })
+	if ids := m.Mentions(); len(ids) != 1 || ids[0] != toMove {
+		t.Fatalf("the loop's reminder mentions %v, want %d", ids, toMove)
+	}
+}
