@@ -27,6 +27,14 @@ func (l *paceLog) RoundTrip(r *http.Request) (*http.Response, error) {
 	return l.next.RoundTrip(r)
 }
 
+// newPaceLog returns a paceLog over a transport of its own, whose idle connections are
+// closed once the test's bot has stopped (the cleanup runs after the harness's).
+func newPaceLog(t *testing.T) *paceLog {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	return &paceLog{next: tr}
+}
+
 // since returns the kinds recorded after the first n.
 func (l *paceLog) since(n int) []botapi.PaceKind {
 	l.mu.Lock()
@@ -46,8 +54,6 @@ const remindAfter = 10 * time.Minute
 // polling too seldom to matter) and records the pace kinds of the bot's sendMessage calls.
 func withReminders(log *paceLog) func(*options) {
 	return func(o *options) {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		log.next = t
 		o.HTTPClient = &http.Client{Transport: log, Timeout: time.Minute}
 		o.Reminders, o.RemindAfter, o.RemindPoll = o.Store, remindAfter, time.Hour
 	}
@@ -85,9 +91,8 @@ func (h *harness) remindNow(log *paceLog, want int) {
 // also after a restart of the bot; their move deletes it, and the next turn's reminder
 // mentions the other player. An AI game in the group gets none.
 func TestTurnRemindersGroup(t *testing.T) {
-	log := &paceLog{}
+	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log))
-	t.Cleanup(func() { log.next.(*http.Transport).CloseIdleConnections() })
 	alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
 	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
 	g := h.srv.NewGroup("Club", alice, bob)
@@ -173,9 +178,8 @@ func TestTurnRemindersGroup(t *testing.T) {
 // chat with the bot, in their language, by a message that mentions them; the next reminder
 // there (of their next turn) replaces it.
 func TestTurnRemindersInline(t *testing.T) {
-	log := &paceLog{}
+	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log))
-	t.Cleanup(func() { log.next.(*http.Transport).CloseIdleConnections() })
 	alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
 	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
 	chat := h.srv.NewGroup("Chat", alice, bob)
@@ -219,9 +223,8 @@ func TestTurnRemindersInline(t *testing.T) {
 // TestTurnRemindersLoop: the bot's own loop sends a reminder once it is due, without anyone
 // calling RemindNow, and stops with the bot (goleak checks in TestMain).
 func TestTurnRemindersLoop(t *testing.T) {
-	log := &paceLog{}
+	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log), func(o *options) { o.RemindPoll = 5 * time.Millisecond })
-	t.Cleanup(func() { log.next.(*http.Transport).CloseIdleConnections() })
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
 	lobby := h.openLobby(alice, g.ID())
