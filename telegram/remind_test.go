@@ -236,3 +236,36 @@ func TestTurnRemindersLoop(t *testing.T) {
 		t.Fatalf("the loop's reminder mentions %v, want %d", ids, toMove)
 	}
 }
+
+// TestTurnRemindersInlineNoChat: a player of an inline game who never wrote to the bot cannot
+// be reminded in private: nothing is sent, and the turn is not reminded again later.
+func TestTurnRemindersInlineNoChat(t *testing.T) {
+	log := newPaceLog(t)
+	h := newHarness(t, withReminders(log))
+	alice := h.user("Alice", "en")
+	bob := h.srv.NewUser("Bob", "en") // never wrote to the bot
+	chat := h.srv.NewGroup("Chat", alice, bob)
+	post := h.postInline(alice, 8, chat.ID())
+	join, _ := post.ButtonAt(0, 0)
+	h.pressData(bob, post, join.CallbackData)
+	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	if mentioned(t, board)[0] != bob.ID() {
+		// Alice is black: she moves, and it is Bob's turn.
+		if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !applied(a) {
+			t.Fatalf("move answered %q", a.Text)
+		}
+		h.waitState(post, "Bob's turn", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+		h.stop() // the move's reminder is scheduled before the bot stops
+		h.start()
+	}
+	h.clock.Add(remindAfter)
+	h.remindNow(log, 0)
+	if !strings.Contains(h.logs.String(), "turn reminder: send") {
+		t.Errorf("no attempt to remind Bob was logged")
+	}
+	h.clock.Add(remindAfter)
+	h.remindNow(log, 0)
+	if rs := reminders(h.srv.BotMessages(chat.ID())); len(rs) != 0 {
+		t.Fatalf("a reminder in the chat of the inline message:%s", dump(rs))
+	}
+}
