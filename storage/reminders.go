@@ -47,12 +47,14 @@ if prev then redis.call('DEL', KEYS[2]) end
 return prev
 `)
 
-// claimReminders removes and returns at most ARGV[2] game ids of the due set KEYS[1] due at
-// ARGV[1] (ms) or before, the earliest first.
+// claimReminders removes at most ARGV[2] game ids of the due set KEYS[1] due at ARGV[1] (ms)
+// or before, the earliest first, and returns them with their due times: id, ms, id, ms, ….
 var claimReminders = redis.NewScript(`
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+local ids = {}
+for i = 1, #due, 2 do ids[#ids + 1] = due[i] end
 if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
-return ids
+return due
 `)
 
 // ScheduleReminder makes the turn reminder of game id due at due, replacing the one it had
@@ -85,20 +87,28 @@ func (s *Store) reschedule(ctx context.Context, op, id string, ms int64) (game.M
 }
 
 // ClaimReminders removes from the store and returns the ids of at most n games whose
-// reminder is due at now or before, the earliest first. Each reminder is returned to one
-// caller only, whichever process calls: the caller sends it or it is lost.
-func (s *Store) ClaimReminders(ctx context.Context, now time.Time, n int) ([]string, error) {
+// reminder is due at now or before, the earliest first, with the time each was due (which
+// tells a reminder scheduled for an earlier turn from the current turn's). Each reminder is
+// returned to one caller only, whichever process calls: the caller sends it or it is lost.
+func (s *Store) ClaimReminders(ctx context.Context, now time.Time, n int) (ids []string, due []time.Time, err error) {
 	if n <= 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	ids, err := claimReminders.Run(ctx, s.rdb, []string{s.k.remindersDue()}, now.UnixMilli(), n).StringSlice()
+	flat, err := claimReminders.Run(ctx, s.rdb, []string{s.k.remindersDue()}, now.UnixMilli(), n).StringSlice()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, wrap("claim reminders", err)
+		return nil, nil, wrap("claim reminders", err)
 	}
-	return ids, nil
+	for i := 0; i+1 < len(flat); i += 2 {
+		ms, err := strconv.ParseFloat(flat[i+1], 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("storage: claim reminders: due time %q of %s: %w", flat[i+1], flat[i], err)
+		}
+		ids, due = append(ids, flat[i]), append(due, time.UnixMilli(int64(ms)))
+	}
+	return ids, due, nil
 }
 
 // SwapReminder records ref (a chat message) as the reminder message last sent for game id

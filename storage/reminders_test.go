@@ -32,19 +32,20 @@ func TestReminders(t *testing.T) {
 	if _, err := s.CancelReminder(ctx, "c"); err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := s.ClaimReminders(ctx, t0.Add(9*time.Minute), 10); err != nil || len(ids) != 0 {
+	if ids, _, err := s.ClaimReminders(ctx, t0.Add(9*time.Minute), 10); err != nil || len(ids) != 0 {
 		t.Fatalf("claim before due = %v, %v", ids, err)
 	}
-	if ids, err := s.ClaimReminders(ctx, t0.Add(10*time.Minute), 10); err != nil || !slices.Equal(ids, []string{"a"}) {
-		t.Fatalf("claim when a is due = %v, %v", ids, err)
+	if ids, due, err := s.ClaimReminders(ctx, t0.Add(10*time.Minute), 10); err != nil || !slices.Equal(ids, []string{"a"}) ||
+		len(due) != 1 || !due[0].Equal(t0.Add(10*time.Minute)) {
+		t.Fatalf("claim when a is due = %v %v, %v", ids, due, err)
 	}
-	if ids, _ := s.ClaimReminders(ctx, t0.Add(15*time.Minute), 10); len(ids) != 0 {
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(15*time.Minute), 10); len(ids) != 0 {
 		t.Fatalf("a claimed twice, or b early: %v", ids)
 	}
-	if ids, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); !slices.Equal(ids, []string{"b"}) {
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); !slices.Equal(ids, []string{"b"}) {
 		t.Fatalf("claim when b is due = %v", ids)
 	}
-	if ids, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 0); ids != nil {
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 0); ids != nil {
 		t.Fatalf("claim of none = %v", ids)
 	}
 
@@ -68,7 +69,7 @@ func TestReminders(t *testing.T) {
 	if prev, _ := s.CancelReminder(ctx, "a"); prev != m1 {
 		t.Fatalf("cancel = %+v, want %+v", prev, m1)
 	}
-	if ids, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); len(ids) != 0 {
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); len(ids) != 0 {
 		t.Fatalf("a cancelled reminder was claimed: %v", ids)
 	}
 	for _, err := range []error{
@@ -101,7 +102,7 @@ func TestRemindersClaimedOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for {
-				ids, err := s.ClaimReminders(ctx, t0.Add(time.Second), 7)
+				ids, _, err := s.ClaimReminders(ctx, t0.Add(time.Second), 7)
 				if err != nil {
 					t.Error(err)
 					return

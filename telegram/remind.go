@@ -37,9 +37,9 @@ type Reminders interface {
 	ScheduleReminder(ctx context.Context, id string, due time.Time) (game.MessageRef, error)
 	// CancelReminder drops game id's reminder and returns and forgets its last message.
 	CancelReminder(ctx context.Context, id string) (game.MessageRef, error)
-	// ClaimReminders removes and returns at most n games whose reminder is due at now; each
-	// is returned to one caller only.
-	ClaimReminders(ctx context.Context, now time.Time, n int) ([]string, error)
+	// ClaimReminders removes and returns at most n games whose reminder is due at now, with
+	// the time each was due; each is returned to one caller only.
+	ClaimReminders(ctx context.Context, now time.Time, n int) (ids []string, due []time.Time, err error)
 	// SwapReminder records ref as game id's last reminder message and returns the one before.
 	SwapReminder(ctx context.Context, id string, ref game.MessageRef) (game.MessageRef, error)
 }
@@ -169,17 +169,17 @@ func (b *Bot) RemindNow(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	for {
-		ids, err := b.reminders.ClaimReminders(ctx, b.now(), remindBatch)
+		ids, due, err := b.reminders.ClaimReminders(ctx, b.now(), remindBatch)
 		if err != nil {
 			return sent, err
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		for _, id := range ids {
+		for i, id := range ids {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if b.remind(ctx, id) {
+				if i < len(due) && b.remind(ctx, id, due[i]) {
 					mu.Lock()
 					sent++
 					mu.Unlock()
@@ -193,11 +193,12 @@ func (b *Bot) RemindNow(ctx context.Context) (int, error) {
 	}
 }
 
-// remind sends the reminder of game id, claimed as due, and reports whether it sent one. It
-// sends none when the game is over or gone, when nobody or the AI is to move, or when the turn
-// began less than RemindAfter ago (the player moved since the reminder was scheduled: the
-// turn that move began has a reminder of its own).
-func (b *Bot) remind(ctx context.Context, id string) bool {
+// remind sends the reminder of game id, claimed as due at due, and reports whether it sent
+// one. It sends none when the game is over or gone, when nobody or the AI is to move, or when
+// the reminder is not the current turn's: the turn began less than RemindAfter ago, or after
+// the reminder was scheduled (the player moved since; the turn that move began has a reminder
+// of its own, perhaps still on its way to the store).
+func (b *Bot) remind(ctx context.Context, id string, due time.Time) bool {
 	ctx, cancel := context.WithTimeout(ctx, remindTimeout)
 	defer cancel()
 	res, err := b.svc.Game(ctx, id)
@@ -211,7 +212,8 @@ func (b *Bot) remind(ctx context.Context, id string) bool {
 	if !remindable(g) || g.Status != game.StatusPlaying {
 		return false
 	}
-	if !g.LastMoveAt.IsZero() && b.now().Add(remindSlack).Before(g.LastMoveAt.Add(b.remindAfter)) {
+	if turn := g.LastMoveAt.Add(b.remindAfter); !g.LastMoveAt.IsZero() &&
+		(b.now().Add(remindSlack).Before(turn) || due.Add(remindSlack).Before(turn)) {
 		return false
 	}
 	side, p, ok := res.Turn()

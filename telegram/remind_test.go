@@ -269,3 +269,34 @@ func TestTurnRemindersInlineNoChat(t *testing.T) {
 		t.Fatalf("a reminder in the chat of the inline message:%s", dump(rs))
 	}
 }
+
+// TestTurnReminderOfAnEarlierTurn: a reminder scheduled for a turn that is over (the move's
+// own schedule has not reached the store yet) reminds no one; the current turn's does.
+func TestTurnReminderOfAnEarlierTurn(t *testing.T) {
+	log := newPaceLog(t)
+	h := newHarness(t, withReminders(log))
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
+	g := h.srv.NewGroup("Club", alice, bob)
+	lobby := h.openLobby(alice, g.ID())
+	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
+	id, start := gameID(board), h.clock.Now()
+	h.clock.Add(time.Minute)
+	if a := h.pressData(players[mentioned(t, board)[0]], board, legalMoves(board)[0].CallbackData); !applied(a) {
+		t.Fatalf("move answered %q", a.Text)
+	}
+	h.waitState(board, "the board after the move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	h.stop() // the move's schedule has landed
+	// As if it had not: only the first turn's reminder is in the store.
+	if _, err := h.store.ScheduleReminder(h.guard(), id, start.Add(remindAfter)); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	h.clock.Add(remindAfter + time.Minute)
+	h.remindNow(log, 0)
+	// The move's schedule lands late: its reminder goes.
+	if _, err := h.store.ScheduleReminder(h.guard(), id, start.Add(time.Minute+remindAfter)); err != nil {
+		t.Fatal(err)
+	}
+	h.remindNow(log, 1)
+}
