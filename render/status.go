@@ -68,7 +68,8 @@ func Status(lang string, s StatusInfo) string {
 	score := strconv.Itoa(nb) + " : " + strconv.Itoa(nw)
 	switch end {
 	case playing:
-		b.WriteString(t.turn + ": " + player(p.Side()))
+		line, _ := turnLine(t, p.Side(), name[p.Side()])
+		b.WriteString(line)
 	case byDiscs:
 		// The discs as they lie decide.
 		switch engine.OutcomeOf(nb, nw) {
@@ -89,6 +90,39 @@ func Status(lang string, s StatusInfo) string {
 		b.WriteString(t.cancelled)
 	}
 	return b.String()
+}
+
+// TurnLine is the last line of Status while the game goes on, saying whose turn it is when
+// colour c is to move and is played by name (as StatusInfo.Black or White has it), and where in
+// that line the name begins, as Status shows it (cleaned and cut to MaxNameRunes): a caller
+// that marks the name in the text (a mention) finds it there without knowing how it is cleaned.
+func TurnLine(lang string, c engine.Color, name string) (line string, nameAt int) {
+	t := texts[lang]
+	if t == nil {
+		t = texts["en"]
+	}
+	fallback := t.black
+	if c == engine.White {
+		fallback = t.white
+	}
+	return turnLine(t, c, cleanName(name, fallback))
+}
+
+// ShownName is name as Status shows the player of colour c in lang: cleaned and cut to
+// MaxNameRunes, the colour's name when nothing is left.
+func ShownName(lang string, c engine.Color, name string) string {
+	line, at := TurnLine(lang, c, name)
+	return line[at:]
+}
+
+// turnLine is TurnLine of a cleaned name.
+func turnLine(t *statusTexts, c engine.Color, name string) (string, int) {
+	sym := BlackDisc
+	if c == engine.White {
+		sym = WhiteDisc
+	}
+	head := t.turn + ": " + sym + " "
+	return head + name, len(head)
 }
 
 // ending is what the status text tells of a game's end.

@@ -223,3 +223,41 @@ func FuzzStatus(f *testing.F) {
 		}
 	})
 }
+
+// TestTurnLine: the turn line is the last line of Status while the game goes on, in both
+// languages and for either colour, and nameAt points at the name as Status shows it (cleaned
+// and cut), or the colour's name when there is none.
+func TestTurnLine(t *testing.T) {
+	long := strings.Repeat("Ж", 100)
+	mid := ViewOf(playRandom(t, 8, 5, 23)) // white to move
+	for _, lang := range []string{"en", "ru", "xx"} {
+		for _, c := range []struct {
+			v           View
+			black, want string // the black player's name and the name the line should end with
+			white       string
+		}{
+			{NewView(engine.MustStart(8)), "Боб 🦊", "Боб 🦊", "Alice"},
+			{NewView(engine.MustStart(8)), "Eve\nx", "Eve x", "Alice"},
+			{NewView(engine.MustStart(8)), long, strings.Repeat("Ж", MaxNameRunes) + "…", "Alice"},
+			{mid, "Alice", "Боб 🦊", "Боб 🦊"},
+		} {
+			side := c.v.Position.Side()
+			name := c.black
+			if side == engine.White {
+				name = c.white
+			}
+			line, at := TurnLine(lang, side, name)
+			status := Status(lang, StatusInfo{View: c.v, Black: c.black, White: c.white})
+			if !strings.HasSuffix(status, "\n"+line) {
+				t.Errorf("%s: Status does not end in the turn line %q:\n%s", lang, line, status)
+			}
+			if line[at:] != c.want {
+				t.Errorf("%s: the name in %q is %q, want %q", lang, line, line[at:], c.want)
+			}
+		}
+		line, at := TurnLine(lang, engine.White, " ")
+		if want := Status(lang, StatusInfo{View: mid}); !strings.HasSuffix(want, line) || line[at:] == "" {
+			t.Errorf("%s: a blank name: turn line %q (name %q), Status:\n%s", lang, line, line[at:], want)
+		}
+	}
+}

@@ -90,6 +90,15 @@ type Options struct {
 	// the bot: for load runs that measure the bot's own throughput, never for a bot on
 	// Telegram.
 	NoPace bool
+	// Reminders keeps the turn reminders of group and inline games for every process
+	// (storage.Store); nil sends none (see remind.go).
+	Reminders Reminders
+	// RemindAfter is how long the player to move in a group or inline game may take before a
+	// message reminds them; 0 sends no reminders (cmd/reversibot's default is
+	// DefaultRemindAfter).
+	RemindAfter time.Duration
+	// RemindPoll is how often the Bot looks for reminders due; 0 means DefaultRemindPoll.
+	RemindPoll time.Duration
 }
 
 // The default HTTP client: how many idle connections to the Bot API it keeps, and how long it
@@ -128,6 +137,11 @@ type Bot struct {
 	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
+
+	reminders   Reminders     // the turn reminders due; nil: none (remind.go)
+	remindAfter time.Duration // how long a turn goes before its reminder
+	remindStop  chan struct{} // closed to end the reminder loop; nil without one
+	remindOnce  sync.Once     // closes remindStop
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
@@ -140,7 +154,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	if o.Service == nil || o.Players == nil {
 		return nil, errors.New("bot: no game service or players")
 	}
-	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
+	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
+		reminders: o.Reminders, remindAfter: o.RemindAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -176,6 +191,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.boards = b.newEditor()
+	b.startReminders(o.RemindPoll)
 	return b, nil
 }
 
@@ -268,6 +284,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	b.stopReminders()
 	err := b.in.Shutdown(ctx)
 	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
 	done := make(chan struct{})

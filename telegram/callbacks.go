@@ -143,7 +143,15 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		return t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), false)
+		if err := t.answer(ctx, tr(t.user.lang, i18n.KeyGameHint, sq.String()), false); err != nil {
+			return err
+		}
+		// The tapper's board shows the hint, marked and named with its place, until the next
+		// move redraws it.
+		if !t.stray && boards.Has(t.game, t.ref) {
+			ts.bot.boards.ShowHint(t.game, t.ref, sq)
+		}
+		return nil
 	case render.ActionUndo:
 		res, err := ts.bot.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
 		if err != nil {

@@ -79,6 +79,7 @@ func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 		}
 		pl.bot.boards.Redraw(g, ref)
 	}
+	pl.remindTurn(res)
 	if res.NeedAI {
 		pl.aiReply(ctx, g.ID)
 	}
@@ -150,6 +151,7 @@ func (pl *play) afterStep(res *game.Snapshot) {
 	}
 	pl.bot.boards.Refresh(res.Game)
 	pl.noticeTurn(res)
+	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-telegram/bot/models"
 )
 
 const family = "👨\u200d👩\u200d👧\u200d👦" // 7 runes, 11 UTF-16 units, one emoji
@@ -82,4 +84,18 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("clip(%q, 10) = %q: %d units", s, c, utf16Len(c))
 		}
 	})
+}
+
+// TestClippedEntities: a cut caption keeps the entities that lie before the cut and drops
+// the ones the cut reaches; an uncut text keeps all.
+func TestClippedEntities(t *testing.T) {
+	ents := []models.MessageEntity{{Type: "bold", Offset: 0, Length: 4}, {Type: "bold", Offset: 1000, Length: 30}}
+	c := clipped(content{Text: strings.Repeat("😀", 600), Photo: []byte{1}, Entities: ents})
+	if len(c.Entities) != 1 || c.Entities[0] != ents[0] {
+		t.Errorf("cut caption entities = %+v", c.Entities)
+	}
+	c = clipped(content{Text: strings.Repeat("😀", 600), Entities: ents})
+	if len(c.Entities) != 2 {
+		t.Errorf("uncut text entities = %+v", c.Entities)
+	}
 }

@@ -50,13 +50,24 @@ func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) erro
 type content = present.Content
 
 // clipped returns c with its text cut to what Telegram takes (a caption when c is a photo,
-// else a text).
+// else a text), keeping only the entities that still lie inside whatever the cut left of it.
 func clipped(c content) content {
 	n := 4096
 	if c.Photo != nil {
 		n = 1024
 	}
-	c.Text = clip(c.Text, n)
+	cut := clip(c.Text, n)
+	if cut != c.Text && len(c.Entities) > 0 {
+		kept := utf16Len(cut) - 1 // the units before the "…"
+		var ents []models.MessageEntity
+		for _, e := range c.Entities {
+			if e.Offset+e.Length <= kept {
+				ents = append(ents, e)
+			}
+		}
+		c.Entities = ents
+	}
+	c.Text = cut
 	return c
 }
 
@@ -70,13 +81,13 @@ func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.In
 	return b.boards.EditKeyboard(ctx, ref, kb)
 }
 
-// newEditor returns the board Editor of b, which draws a board as present.BoardOf does, in
+// newEditor returns the board Editor of b, which draws a board as present.BoardHinted does, in
 // the style styleUser and styleOf say, and records a posted board through b's Service. It
 // runs its edits in b.base and counts them in b.wg, so that Shutdown waits for them.
 func (b *Bot) newEditor() *boards.Editor {
 	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.svc,
-		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style) (boards.Content, error) {
-			c, err := present.BoardOf(g, eg, ref, 0, style)
+		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (boards.Content, error) {
+			c, err := present.BoardHinted(g, eg, ref, 0, style, hint)
 			return clipped(c), err
 		},
 		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,

@@ -46,6 +46,10 @@ type Config struct {
 	// Redis for every process; PACE=off turns it off (load runs only).
 	Pace   botapi.PaceLimits
 	NoPace bool
+
+	// RemindAfter (config_remind.go): REMIND_AFTER, how long the player to move in a group or
+	// inline game may take before a message reminds them; 0: no reminders.
+	RemindAfter time.Duration
 }
 
 // The roles and AI modes.
@@ -170,6 +174,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	errs = append(errs, loadIntake(getenv, &c)...)
 	errs = append(errs, loadPace(getenv, &c)...)
+	errs = append(errs, loadRemind(getenv, &c)...)
 	return c, errors.Join(errs...)
 }
 

@@ -181,6 +181,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Pace:        cfg.Pace,
 		PaceBudgets: store.PaceBudgets(),
 		NoPace:      cfg.NoPace,
+
+		Reminders:   store,
+		RemindAfter: cfg.RemindAfter,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)

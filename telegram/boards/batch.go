@@ -39,6 +39,17 @@ func (e *Editor) Redraw(g *game.Game, ref game.MessageRef) {
 	e.queueBoard(e.newBatch(g, []game.MessageRef{ref}), g, ref)
 }
 
+// ShowHint queues an edit of the board message ref of game g that shows hint, the move
+// suggested to the player to move in g (game.Service.Hint), and returns at once. The board is
+// drawn from the store as Redraw's is; when the game has moved on from g by then (a move, an
+// undo, the end), it is drawn without the hint. The hint lasts until the board's next redraw:
+// the next move's drops it.
+func (e *Editor) ShowHint(g *game.Game, ref game.MessageRef, hint engine.Square) {
+	bb := e.newBatch(g, []game.MessageRef{ref})
+	bb.hint, bb.hintAt = hint, g.Version
+	e.queueBoard(bb, g, ref)
+}
+
 // queueBoard queues the edit of the board message ref of game g as part of bb.
 func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 	id := g.ID
@@ -72,7 +83,11 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 					return nil
 				}
 			}
-			c, err := e.o.Content(st.g, eg, ref, e.styleIn(ctx, st, ref, hint))
+			shown := engine.Pass
+			if st.g.Version == bb.hintAt {
+				shown = bb.hint
+			}
+			c, err := e.o.Content(st.g, eg, ref, e.styleIn(ctx, st, ref, hint), shown)
 			if err != nil {
 				e.log.Error("edit: draw", "game", id, "err", err)
 				return nil
@@ -103,6 +118,10 @@ type batch struct {
 	refs  []game.MessageRef
 	users []int64         // whose styles the batch's boards follow, as far as the step's game tells
 	kind  botapi.PaceKind // what the boards are to the players (see Kind), as of the step
+	// hint is the move the boards show as suggested (ShowHint) while the game is at version
+	// hintAt; engine.Pass (the zero Square is a1) when they show none.
+	hint   engine.Square
+	hintAt int64
 
 	mu    sync.Mutex
 	phase int           // batchIdle, batchReading or batchDone
@@ -123,7 +142,8 @@ const (
 
 // newBatch returns the batch of the edits of refs of game g, the newest of those boards.
 func (e *Editor) newBatch(g *game.Game, refs []game.MessageRef) *batch {
-	bb := &batch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs), kind: botapi.PaceBoard}
+	bb := &batch{id: g.ID, refs: refs, done: make(chan struct{}), left: len(refs), kind: botapi.PaceBoard,
+		hint: engine.Pass}
 	if e.o.Pacer != nil {
 		bb.kind = Kind(g)
 	}

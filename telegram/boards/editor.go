@@ -80,10 +80,11 @@ type Options struct {
 	Once API
 	// Reader reads the games whose boards are drawn.
 	Reader Reader
-	// Content is what the board message ref of g shows in style. eg is g's replay, shared by
-	// the boards of one read (Content must not change it); nil for a lobby, or when the
-	// Editor has not replayed g (then Content replays it if it needs to).
-	Content func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style) (Content, error)
+	// Content is what the board message ref of g shows in style, with hint shown as the move
+	// suggested to the player to move (engine.Pass: none; see ShowHint). eg is g's replay,
+	// shared by the boards of one read (Content must not change it); nil for a lobby, or when
+	// the Editor has not replayed g (then Content replays it if it needs to).
+	Content func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (Content, error)
 	// StyleUser is whose /style choice the board message ref of g follows: fixed when that
 	// board is always drawn as buttons, else the user, 0 when it follows g.Style. The Editor
 	// reads that user's style along with the game.
@@ -336,17 +337,18 @@ func (e *Editor) EditKeyboard(ctx context.Context, ref game.MessageRef, kb *mode
 }
 
 // edit edits the message ref to show c through api: its photo by editMessageMedia (a message
-// in a chat only: an inline message cannot take an upload), else its text.
+// in a chat only: an inline message cannot take an upload), else its text; c's entities go
+// with the caption or the text.
 func edit(ctx context.Context, api API, ref game.MessageRef, c Content) error {
 	var err error
 	if c.Photo != nil && ref.InlineID == "" {
 		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
 			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.Keyboard),
 			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: c.Text,
-				MediaAttachment: bytes.NewReader(c.Photo)}})
+				CaptionEntities: c.Entities, MediaAttachment: bytes.NewReader(c.Photo)}})
 		return err
 	}
-	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: c.Text,
+	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: c.Text, Entities: c.Entities,
 		ReplyMarkup: botapi.Markup(c.Keyboard)}
 	if ref.InlineID == "" {
 		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID

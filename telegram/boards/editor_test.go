@@ -238,8 +238,12 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	f := &fixture{t: t, api: newAPI(), r: newReader(), timer: make(chan func(), 100)}
 	f.e = New(Options{API: f.api, Once: f.api, Reader: f.r,
-		Content: func(g *game.Game, _ *engine.Game, ref game.MessageRef, style game.Style) (Content, error) {
-			c := Content{Text: fmt.Sprintf("v%d", g.Version),
+		Content: func(g *game.Game, _ *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (Content, error) {
+			text := fmt.Sprintf("v%d", g.Version)
+			if hint != engine.Pass {
+				text += " hint " + hint.String()
+			}
+			c := Content{Text: text,
 				Keyboard: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "x"}}}}}
 			if style == game.StyleImage {
 				c.Photo = []byte("png")

@@ -7,6 +7,7 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/telegram/botapi"
 )
@@ -20,7 +21,7 @@ import (
 func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 	ref := game.MessageRef{ChatID: chatID}
 	ctx = botapi.WithPaceKind(ctx, Kind(g))
-	c, err := e.o.Content(g, nil, ref, e.o.StyleOf(ctx, g, ref))
+	c, err := e.o.Content(g, nil, ref, e.o.StyleOf(ctx, g, ref), engine.Pass)
 	if err != nil {
 		return err
 	}
@@ -28,9 +29,9 @@ func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 	if c.Photo != nil {
 		msg, err = e.o.API.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chatID,
 			Photo:   &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(c.Photo)},
-			Caption: c.Text})
+			Caption: c.Text, CaptionEntities: c.Entities})
 	} else {
-		msg, err = e.o.API.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: c.Text})
+		msg, err = e.o.API.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: c.Text, Entities: c.Entities})
 	}
 	if err != nil {
 		return err

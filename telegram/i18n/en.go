@@ -219,4 +219,8 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	// Issue 15 item 12: joining a game of one's own.
 	KeyErrOwnInvite:  "This is your own invitation: forward it to a friend, and whoever opens it plays you.",
 	KeyErrInYourGame: "This game is yours: you are already playing it.",
+
+	// The reminder of a turn in a group or inline game, which mentions the player to move.
+	KeyRemindTurn:  "%s, it is your move in the game against %s (%s was played).", // name, opponent name, square
+	KeyRemindFirst: "%s, it is your move in the game against %s.",                 // name, opponent name
 }

@@ -91,6 +91,9 @@ const (
 	KeyNoticeResigned Key = "notice.resigned"  // opponent name
 	KeyNoticeYourMove Key = "notice.your_move" // opponent name, square
 
+	KeyRemindFirst Key = "remind.first" // name, opponent name
+	KeyRemindTurn  Key = "remind.turn"  // name, opponent name, square
+
 	KeyGameBotName      Key = "game.bot_name" // level name
 	KeyGameClaimOwnTurn Key = "game.claim_own_turn"
 	KeyGameHint         Key = "game.hint"        // square

@@ -202,4 +202,8 @@ var ru = map[Key]string{
 
 	KeyErrOwnInvite:  "Это ваше собственное приглашение: перешлите его другу, и тот, кто его откроет, сыграет с вами.",
 	KeyErrInYourGame: "Это ваша партия: вы уже в ней играете.",
+
+	// The reminder of a turn in a group or inline game, which mentions the player to move.
+	KeyRemindTurn:  "%s, ваш ход! Соперник: %s, последний ход: %s.",
+	KeyRemindFirst: "%s, ваш ход! Соперник: %s.",
 }

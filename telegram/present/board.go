@@ -142,6 +142,30 @@ func Board(g *game.Game, ref game.MessageRef, page int, style game.Style) (Conte
 
 // BoardOf is Board given the replay of g (Replay), or nil to replay it. It does not change eg.
 func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style) (Content, error) {
+	return BoardHinted(g, eg, ref, page, style, engine.Pass)
+}
+
+// BoardHinted is BoardOf showing hint, the move suggested to the player to move (engine.Pass
+// for none; see render.View.WithHint): marked on the board, and named with its place in the
+// text. A hint the player to move cannot play now is shown nowhere. On a message that both
+// players see (a group, an inline message) of a game between people, the name of the player
+// to move in the text is a mention of them (see TurnMention).
+func BoardHinted(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square) (Content, error) {
+	if eg == nil && g.Status != game.StatusLobby {
+		var err error
+		if eg, err = Replay(g); err != nil {
+			return Content{}, err
+		}
+	}
+	c, err := boardOf(g, eg, ref, page, style, hint)
+	if err == nil && viewer(g, ref) < 0 {
+		c.Entities = TurnMention(g, eg, ViewLang(g, ref), c.Text)
+	}
+	return c, err
+}
+
+// boardOf is BoardHinted without the mention.
+func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square) (Content, error) {
 	lang := ViewLang(g, ref)
 	if g.Status == game.StatusLobby {
 		return Lobby(g, lang, ""), nil
@@ -152,7 +176,7 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 			return Content{}, err
 		}
 	}
-	v := render.ViewOf(eg)
+	v := render.ViewOf(eg).WithHint(hint)
 	v.Ply = game.Ply(g) // the ply package game checks taps against (passes not counted)
 	text := render.Status(lang, statusOf(g, v, lang))
 	if note := passNote(g, eg, lang); note != "" {

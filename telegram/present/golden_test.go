@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/go-telegram/bot/models"
 
@@ -52,7 +53,30 @@ func dump(t *testing.T, c present.Content) string {
 		r := img.Bounds()
 		fmt.Fprintf(&sb, " PNG %dx%d\n", r.Dx(), r.Dy())
 	}
+	if len(c.Entities) > 0 {
+		sb.WriteString("entities:\n")
+		for _, e := range c.Entities {
+			sb.WriteString(dumpEntity(t, c.Text, e))
+			sb.WriteByte('\n')
+		}
+	}
 	return sb.String()
+}
+
+// dumpEntity writes an entity as its type, the user it mentions, its offset and length in
+// UTF-16 units and, quoted, the part of text it covers (which it must cover exactly).
+func dumpEntity(t *testing.T, text string, e models.MessageEntity) string {
+	t.Helper()
+	units := utf16.Encode([]rune(text))
+	if e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > len(units) {
+		t.Fatalf("entity %+v outside the text of %d UTF-16 units", e, len(units))
+	}
+	covered := string(utf16.Decode(units[e.Offset : e.Offset+e.Length]))
+	user := ""
+	if e.User != nil {
+		user = fmt.Sprintf(" user %d (%s)", e.User.ID, e.User.FirstName)
+	}
+	return fmt.Sprintf("  %s%s at %d+%d %q", e.Type, user, e.Offset, e.Length, covered)
 }
 
 func dumpRow(row []models.InlineKeyboardButton) string {
@@ -156,6 +180,13 @@ func TestGoldenBoards(t *testing.T) {
 		sixteen := play(t, 16, 30)
 		resigned := people(8, eight, lang)
 		resigned.Status, resigned.Outcome, resigned.Reason = game.StatusFinished, game.OutcomeWhite, game.EndResign
+		// Namesakes: the name of the player to move (white, Боб) is also the start of the
+		// other's, and the other's takes two UTF-16 units for its fox.
+		namesakes := people(8, eight, lang)
+		namesakes.Players[0].Name, namesakes.Players[1].Name = "Боб 🦊", "Боб"
+		foxToMove := people(8, play(t, 8, 10), lang)
+		foxToMove.Players[0].Name, foxToMove.Players[1].Name = "Боб 🦊", "Боб"
+		foxToMove.Flow, foxToMove.ChatID, foxToMove.InlineID = game.FlowInline, 0, inline.InlineID
 		finished := vsAI(8, 3, full, lang)
 		finished.Status, finished.Reason = game.StatusFinished, game.EndNormal
 		cases := []struct {
@@ -173,6 +204,10 @@ func TestGoldenBoards(t *testing.T) {
 			{"board16_picker_page_out_of_range", vsAI(16, 6, sixteen, lang), private, 5, game.StyleButtons},
 			{"board16_inline", people(16, sixteen, lang), inline, 0, game.StyleButtons},
 			{"board8_resigned", resigned, group, 0, game.StyleButtons},
+			{"board8_mention_namesakes_group", namesakes, group, 0, game.StyleButtons},
+			{"board8_mention_fox_inline", foxToMove, inline, 0, game.StyleButtons},
+			{"board8_mention_none_private", namesakes, private, 0, game.StyleButtons},
+			{"board10_photo_group", people(10, play(t, 10, 6), lang), group, 0, game.StyleButtons},
 			{"board8_finished", finished, private, 0, game.StyleButtons},
 			{"board8_finished_image", finished, private, 0, game.StyleImage},
 		}
@@ -230,6 +265,82 @@ func TestGoldenMenus(t *testing.T) {
 					t.Fatalf("%v is not Drawn", c.m)
 				}
 				golden(t, c.name+"_"+lang, dump(t, present.DrawMenu(c.m, lang, c.s)))
+			})
+		}
+	}
+}
+
+func TestGoldenReminders(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		first := people(8, nil, lang)
+		first.Players[0].Name = "Боб 🦊" // black, to move first
+		later := people(8, play(t, 8, 10), lang)
+		later.Players[0].Name, later.Players[1].Name = "Боб 🦊", "Боб" // black to move again
+		for _, c := range []struct {
+			name string
+			g    *game.Game
+		}{
+			{"reminder_first", first},
+			{"reminder_namesakes", later},
+		} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				eg, err := present.Replay(c.g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, ok := present.Reminder(c.g, eg, lang)
+				if !ok {
+					t.Fatal("no reminder")
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+			})
+		}
+	}
+}
+
+// TestNoReminder: nobody is reminded in an AI game or a finished one.
+func TestNoReminder(t *testing.T) {
+	ai := vsAI(8, 2, nil, "en")
+	over := people(8, play(t, 8, 9), "en")
+	over.Status, over.Reason = game.StatusFinished, game.EndResign
+	for _, g := range []*game.Game{ai, over} {
+		eg, err := present.Replay(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := present.Reminder(g, eg, "en"); ok {
+			t.Errorf("reminder %q in game %+v", c.Text, g)
+		}
+	}
+}
+
+// TestGoldenHint: a board with a hint marks it (💡 on the keyboard, a ring on a picture) and
+// says where it lies; a hint the player to move cannot play is shown nowhere.
+func TestGoldenHint(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, c := range []struct {
+			name string
+			size int
+		}{{"board8_hint_ai", 8}, {"board16_hint_ai", 16}} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				g := vsAI(c.size, 2, play(t, c.size, 8), lang) // Alice (black) to move
+				eg, err := present.Replay(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := eg.Position().LegalMoves()
+				hint := legal[len(legal)-1]
+				got, err := present.BoardHinted(g, eg, private, 0, game.StyleButtons, hint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+				// Not a legal move now (an occupied centre square): no hint anywhere.
+				plain, _ := present.BoardOf(g, eg, private, 0, game.StyleButtons)
+				bad, err := present.BoardHinted(g, eg, private, 0, game.StyleButtons, engine.SquareAt(c.size/2, c.size/2))
+				if err != nil || dump(t, bad) != dump(t, plain) {
+					t.Errorf("a hint that cannot be played changed the board:\n%s", dump(t, bad))
+				}
 			})
 		}
 	}

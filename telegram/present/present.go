@@ -1,7 +1,7 @@
-// Package present draws the bot's messages: a game's board, an invitation, the menus. Each is
-// a Content (a text, a keyboard, a picture) computed from domain values alone: the package does
-// no I/O, reads no store and sends nothing, so its output is fixed by its input and its golden
-// tests show every message as a player sees it.
+// Package present draws the bot's messages: a game's board, an invitation, the menus, a turn
+// reminder. Each is a Content (a text with its entities, a keyboard, a picture) computed from
+// domain values alone: the package does no I/O, reads no store and sends nothing, so its
+// output is fixed by its input and its golden tests show every message as a player sees it.
 package present
 
 import (
@@ -16,6 +16,10 @@ type Content struct {
 	Text     string                       // the text, or the caption of a photo
 	Keyboard *models.InlineKeyboardMarkup // the inline keyboard, nil for none
 	Photo    []byte                       // a PNG when the message is a photo
+	// Entities mark parts of Text (of the caption for a photo), in UTF-16 units as Telegram
+	// counts them: sent as entities, or caption_entities with a photo. The text stays plain
+	// (no parse mode); nil for none.
+	Entities []models.MessageEntity
 }
 
 // tr returns the text key of package i18n in lang, formatted with args.

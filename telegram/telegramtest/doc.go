@@ -42,7 +42,8 @@
 // callback_data outside 1–64 bytes (BUTTON_DATA_INVALID), an inline button
 // without an action ("Text buttons are unallowed in the inline keyboard"),
 // text over 4096 or a caption over 1024 UTF-16 units, an empty text, HTML that
-// does not parse with parse_mode=HTML, a callback query answered twice or
+// does not parse with parse_mode=HTML, entities (entities, caption_entities) that do not lie
+// inside the text in UTF-16 units, a text_mention without a user, a callback query answered twice or
 // unknown ("query is too old and response timeout expired or query ID is
 // invalid"), an alert over 200 characters (MESSAGE_TOO_LONG), an edit that
 // changes nothing ("message is not modified: ..."), an edit or delete of a

@@ -126,6 +126,9 @@ func (s *Server) messageModelLocked(m *msgState) models.Message {
 	out := models.Message{
 		ID: m.id, Date: m.date, EditDate: m.editDate, Text: m.text, Entities: m.entities, Caption: m.caption,
 	}
+	if m.photo != nil { // a photo's entities are its caption's
+		out.Entities, out.CaptionEntities = nil, m.entities
+	}
 	if c := s.st.chats[m.chatID]; c != nil {
 		out.Chat = c.model
 	}
@@ -183,6 +186,7 @@ func (r *request) formattedCaption() (source, visible string, err *apiError) {
 
 func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	text, visible, ferr := r.formattedText()
+	ents, eerr := r.entities("entities", visible)
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -199,11 +203,14 @@ func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	if strings.TrimSpace(visible) == "" {
 		return nil, badRequest("message text is empty")
 	}
+	if eerr != nil {
+		return nil, eerr
+	}
 	if merr != nil {
 		return nil, merr
 	}
 	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, text: visible, source: text, markup: mk,
+		from: s.botUser.ID, fromBot: true, text: visible, entities: ents, source: text, markup: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -252,6 +259,7 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	source, caption, ferr := r.formattedCaption()
+	ents, eerr := r.entities("caption_entities", caption)
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -262,6 +270,9 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	if ferr != nil {
 		return nil, ferr
 	}
+	if eerr != nil {
+		return nil, eerr
+	}
 	if merr != nil {
 		return nil, merr
 	}
@@ -270,7 +281,7 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 		return nil, err
 	}
 	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, caption: caption, source: source, photo: photo, markup: mk,
+		from: s.botUser.ID, fromBot: true, caption: caption, entities: ents, source: source, photo: photo, markup: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -327,6 +338,7 @@ func (s *Server) editedLocked(m *msgState) any {
 
 func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError) {
 	text, visible, ferr := r.formattedText()
+	ents, eerr := r.entities("entities", visible)
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,19 +355,23 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 	if ferr != nil {
 		return nil, ferr
 	}
+	if eerr != nil {
+		return nil, eerr
+	}
 	if merr != nil {
 		return nil, merr
 	}
-	if visible == m.text && text == m.source && sameMarkup(mk, m.markup) {
+	if visible == m.text && text == m.source && sameEntities(ents, m.entities) && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.text, m.source = visible, text
+	m.text, m.source, m.entities = visible, text, ents
 	m.markup = mk
 	return s.editedLocked(m), nil
 }
 
 func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiError) {
 	source, caption, ferr := r.formattedCaption()
+	ents, eerr := r.entities("caption_entities", caption)
 	mk, merr := r.replyMarkup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -369,13 +385,16 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 	if ferr != nil {
 		return nil, ferr
 	}
+	if eerr != nil {
+		return nil, eerr
+	}
 	if merr != nil {
 		return nil, merr
 	}
-	if caption == m.caption && source == m.source && sameMarkup(mk, m.markup) {
+	if caption == m.caption && source == m.source && sameEntities(ents, m.entities) && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.caption, m.source = caption, source
+	m.caption, m.source, m.entities = caption, source, ents
 	m.markup = mk
 	return s.editedLocked(m), nil
 }
@@ -406,10 +425,11 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 		return nil, err
 	}
 	var media struct {
-		Type      string `json:"type"`
-		Media     string `json:"media"`
-		Caption   string `json:"caption"`
-		ParseMode string `json:"parse_mode"`
+		Type            string          `json:"type"`
+		Media           string          `json:"media"`
+		Caption         string          `json:"caption"`
+		ParseMode       string          `json:"parse_mode"`
+		CaptionEntities json.RawMessage `json:"caption_entities"`
 	}
 	if e := json.Unmarshal([]byte(r.str("media")), &media); e != nil {
 		return nil, badRequest("can't parse InputMedia JSON object")
@@ -421,6 +441,10 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 	if err != nil {
 		return nil, err
 	}
+	ents, err := parseEntityField(string(media.CaptionEntities), media.ParseMode, caption)
+	if err != nil {
+		return nil, err
+	}
 	mk, err := parseMarkup(r.str("reply_markup"))
 	if err != nil {
 		return nil, err
@@ -429,10 +453,10 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 	if err != nil {
 		return nil, err
 	}
-	if m.photo != nil && photo.id == m.photo.id && caption == m.caption && sameMarkup(mk, m.markup) {
+	if m.photo != nil && photo.id == m.photo.id && caption == m.caption && sameEntities(ents, m.entities) && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
-	m.photo, m.caption, m.source, m.markup, m.text = photo, caption, media.Caption, mk, ""
+	m.photo, m.caption, m.source, m.markup, m.text, m.entities = photo, caption, media.Caption, mk, "", ents
 	return s.editedLocked(m), nil
 }
 

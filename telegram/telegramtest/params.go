@@ -29,6 +29,12 @@ func (r *request) replyMarkup() (*models.InlineKeyboardMarkup, *apiError) {
 	return parseMarkup(r.str("reply_markup"))
 }
 
+// entities is parseEntityField of field k (entities or caption_entities) against the
+// visible text.
+func (r *request) entities(k, visible string) ([]models.MessageEntity, *apiError) {
+	return parseEntityField(r.str(k), r.str("parse_mode"), visible)
+}
+
 type upload struct {
 	name string
 	data []byte

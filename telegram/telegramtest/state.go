@@ -185,6 +185,9 @@ type Message struct {
 	Text string
 	// Caption is the visible caption of a photo.
 	Caption string
+	// Entities are the entities of Text, or of Caption for a photo, as the bot sent them
+	// (checked to lie inside it; see EntityText).
+	Entities []models.MessageEntity
 	// Photo holds the bytes of an uploaded photo; nil for a photo sent by URL
 	// and for text messages.
 	Photo []byte
@@ -612,6 +615,7 @@ func (m *msgState) peek() Message {
 	out := Message{
 		ChatID: m.chatID, ID: m.id, InlineID: m.inlineID, From: m.from, FromBot: m.fromBot,
 		Text: m.text, Caption: m.caption, Markup: m.markup, Edits: m.edits, Seq: m.seq,
+		Entities: slices.Clone(m.entities),
 	}
 	if m.photo != nil {
 		out.Photo = m.photo.data // never mutated after upload

@@ -1,0 +1,130 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/storage/storagetest"
+)
+
+// TestReminders: a reminder is claimed once it is due and never before, by one claimer only;
+// scheduling a game again moves its reminder (one per game), cancelling drops it; the message
+// last sent is swapped, and handed back (and forgotten) by the next schedule or cancel.
+func TestReminders(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, id := range []string{"a", "b", "c"} {
+		if prev, err := s.ScheduleReminder(ctx, id, t0.Add(10*time.Minute)); err != nil || prev != (game.MessageRef{}) {
+			t.Fatalf("schedule %s = %+v, %v", id, prev, err)
+		}
+	}
+	// b moves on: its reminder is due later; c's game ends.
+	if _, err := s.ScheduleReminder(ctx, "b", t0.Add(20*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CancelReminder(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _, err := s.ClaimReminders(ctx, t0.Add(9*time.Minute), 10); err != nil || len(ids) != 0 {
+		t.Fatalf("claim before due = %v, %v", ids, err)
+	}
+	if ids, due, err := s.ClaimReminders(ctx, t0.Add(10*time.Minute), 10); err != nil || !slices.Equal(ids, []string{"a"}) ||
+		len(due) != 1 || !due[0].Equal(t0.Add(10*time.Minute)) {
+		t.Fatalf("claim when a is due = %v %v, %v", ids, due, err)
+	}
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(15*time.Minute), 10); len(ids) != 0 {
+		t.Fatalf("a claimed twice, or b early: %v", ids)
+	}
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); !slices.Equal(ids, []string{"b"}) {
+		t.Fatalf("claim when b is due = %v", ids)
+	}
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 0); ids != nil {
+		t.Fatalf("claim of none = %v", ids)
+	}
+
+	// The messages sent.
+	m1, m2 := game.MessageRef{ChatID: -100, MessageID: 5}, game.MessageRef{ChatID: -100, MessageID: 9}
+	if prev, err := s.SwapReminder(ctx, "a", m1); err != nil || prev != (game.MessageRef{}) {
+		t.Fatalf("first swap = %+v, %v", prev, err)
+	}
+	if prev, _ := s.SwapReminder(ctx, "a", m2); prev != m1 {
+		t.Fatalf("second swap = %+v, want %+v", prev, m1)
+	}
+	if prev, _ := s.ScheduleReminder(ctx, "a", t0); prev != m2 {
+		t.Fatalf("schedule after a reminder = %+v, want %+v", prev, m2)
+	}
+	if prev, _ := s.CancelReminder(ctx, "a"); prev != (game.MessageRef{}) {
+		t.Fatalf("the message was not forgotten: %+v", prev)
+	}
+	if _, err := s.SwapReminder(ctx, "a", m1); err != nil {
+		t.Fatal(err)
+	}
+	if prev, _ := s.CancelReminder(ctx, "a"); prev != m1 {
+		t.Fatalf("cancel = %+v, want %+v", prev, m1)
+	}
+	if ids, _, _ := s.ClaimReminders(ctx, t0.Add(time.Hour), 10); len(ids) != 0 {
+		t.Fatalf("a cancelled reminder was claimed: %v", ids)
+	}
+	for _, err := range []error{
+		func() error { _, err := s.ScheduleReminder(ctx, "", t0); return err }(),
+		func() error { _, err := s.SwapReminder(ctx, "a", game.MessageRef{}); return err }(),
+	} {
+		if !errors.Is(err, game.ErrInvalid) {
+			t.Errorf("bad input: %v, want ErrInvalid", err)
+		}
+	}
+}
+
+// TestRemindersClaimedOnce: claimers racing (as bot processes on one Redis do) get each due
+// reminder exactly once between them.
+func TestRemindersClaimedOnce(t *testing.T) {
+	ctx := context.Background()
+	s := storagetest.New(t)
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	const games = 200
+	for i := range games {
+		if _, err := s.ScheduleReminder(ctx, fmt.Sprint("g", i), t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				ids, _, err := s.ClaimReminders(ctx, t0.Add(time.Second), 7)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, id := range ids {
+					seen[id]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(seen) != games {
+		t.Fatalf("%d of %d reminders claimed", len(seen), games)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s claimed %d times", id, n)
+		}
+	}
+}
