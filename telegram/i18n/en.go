@@ -224,4 +224,35 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
 	KeyFloodTooFast: "Too fast — wait a moment.",
+
+	// The end of a game and what comes next (issue 15, items 2-4).
+	KeyBtnResignAsk:     "🏳 Resign?",
+	KeyBtnYes:           "Yes",
+	KeyBtnNo:            "No",
+	KeyBtnAccept:        "✅ Accept",
+	KeyBtnDecline:       "✖ Decline",
+	KeyBtnWithdraw:      "✖ Withdraw offer",
+	KeyBtnOtherGame:     "🎚 Level or size",
+	KeyBtnMenu:          "☰ Menu",
+	KeyEndYouWin:        "You win %d : %d! 🎉",             // the viewer's discs, the opponent's
+	KeyEndYouLose:       "You lose %d : %d. Another try?", // the viewer's discs, the opponent's
+	KeyEndRatings:       "Ratings: %s, %s",                // black's KeyEndRating, white's
+	KeyEndRating:        "%s %d (%s)",                     // name, rating after, signed change
+	KeyEndAborted:       "Aborted before both players had moved: no result, ratings unchanged.",
+	KeyEndRecord:        "Moves: %s", // the numbered moves
+	KeyEndPass:          "pass",
+	KeyEndMovesInRow:    "Moves in a row by %s: %s.",                        // player, squares
+	KeyEndOffered:       "%s offers a rematch.",                             // name of the player who offers
+	KeyEndOfferedByYou:  "You offered a rematch. Waiting for %s to accept.", // opponent
+	KeyEndOfferedToYou:  "%s offers you a rematch.",                         // name of the player who offers
+	KeyEndAccepted:      "Rematch accepted: the new game has started.",
+	KeyEndDeclined:      "%s declined the rematch.",         // name of the player who declined
+	KeyEndWithdrawn:     "%s withdrew the rematch offer.",   // name of the player who withdrew
+	KeyEndExpired:       "The rematch offer of %s expired.", // name of the player who offered
+	KeyEndOfferSent:     "Rematch offered.",
+	KeyEndWaitingAccept: "Your offer stands: the other player has to accept it.",
+	KeyEndNotAsked:      "This question is for the other player.",
+	KeyErrNoOffer:       "There is no rematch offer to answer.",
+	KeyErrOwnOffer:      "Your offer stands: the other player has to accept it.",
+	KeyErrOfferExpired:  "The rematch offer has expired. Tap Rematch to offer a new one.",
 }

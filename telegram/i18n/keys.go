@@ -4,17 +4,25 @@ package i18n
 // holds the canonical text of every one, and the comment after a constant names the
 // arguments of its text when it takes any.
 const (
-	KeyBtnClaim    Key = "btn.claim"
-	KeyBtnHint     Key = "btn.hint"
-	KeyBtnKeyboard Key = "btn.keyboard"
-	KeyBtnNewGame  Key = "btn.new_game"
-	KeyBtnNext     Key = "btn.next"
-	KeyBtnPicture  Key = "btn.picture"
-	KeyBtnPrev     Key = "btn.prev"
-	KeyBtnRefresh  Key = "btn.refresh"
-	KeyBtnRematch  Key = "btn.rematch"
-	KeyBtnResign   Key = "btn.resign"
-	KeyBtnUndo     Key = "btn.undo"
+	KeyBtnAccept    Key = "btn.accept"
+	KeyBtnClaim     Key = "btn.claim"
+	KeyBtnDecline   Key = "btn.decline"
+	KeyBtnHint      Key = "btn.hint"
+	KeyBtnKeyboard  Key = "btn.keyboard"
+	KeyBtnMenu      Key = "btn.menu"
+	KeyBtnNewGame   Key = "btn.new_game"
+	KeyBtnNext      Key = "btn.next"
+	KeyBtnNo        Key = "btn.no"
+	KeyBtnOtherGame Key = "btn.other_game"
+	KeyBtnPicture   Key = "btn.picture"
+	KeyBtnPrev      Key = "btn.prev"
+	KeyBtnRefresh   Key = "btn.refresh"
+	KeyBtnRematch   Key = "btn.rematch"
+	KeyBtnResign    Key = "btn.resign"
+	KeyBtnResignAsk Key = "btn.resign_ask"
+	KeyBtnUndo      Key = "btn.undo"
+	KeyBtnWithdraw  Key = "btn.withdraw"
+	KeyBtnYes       Key = "btn.yes"
 
 	KeyCmdAI     Key = "cmd.ai"
 	KeyCmdBoard  Key = "cmd.board"
@@ -37,6 +45,25 @@ const (
 	KeyColorRandom    Key = "color.random"
 	KeyColorWhite     Key = "color.white"
 
+	KeyEndAborted       Key = "end.aborted"
+	KeyEndAccepted      Key = "end.accepted"
+	KeyEndDeclined      Key = "end.declined"  // name of the player who declined
+	KeyEndExpired       Key = "end.expired"   // name of the player who offered
+	KeyEndMovesInRow    Key = "end.moves_row" // player (symbol and name), squares
+	KeyEndNotAsked      Key = "end.not_asked"
+	KeyEndOffered       Key = "end.offered"        // name of the player who offers
+	KeyEndOfferedByYou  Key = "end.offered_by_you" // name of the opponent
+	KeyEndOfferedToYou  Key = "end.offered_to_you" // name of the player who offers
+	KeyEndOfferSent     Key = "end.offer_sent"
+	KeyEndPass          Key = "end.pass"    // the word for a pass in a game record
+	KeyEndRating        Key = "end.rating"  // name, rating after, signed change
+	KeyEndRatings       Key = "end.ratings" // black's KeyEndRating, white's
+	KeyEndRecord        Key = "end.record"  // the numbered moves
+	KeyEndWaitingAccept Key = "end.waiting_accept"
+	KeyEndWithdrawn     Key = "end.withdrawn" // name of the player who withdrew
+	KeyEndYouLose       Key = "end.you_lose"  // the viewer's discs, the opponent's
+	KeyEndYouWin        Key = "end.you_win"   // the viewer's discs, the opponent's
+
 	KeyErrAlreadyPlaying    Key = "err.already_playing"
 	KeyErrBadInvitation     Key = "err.bad_invitation"
 	KeyErrBadLevel          Key = "err.bad_level"
@@ -54,6 +81,7 @@ const (
 	KeyErrLobbyTaken        Key = "err.lobby_taken"
 	KeyErrNoGame            Key = "err.no_game"
 	KeyErrNoHint            Key = "err.no_hint"
+	KeyErrNoOffer           Key = "err.no_offer"
 	KeyErrNotAIGame         Key = "err.not_ai_game"
 	KeyErrNotIdle           Key = "err.not_idle"
 	KeyErrNotOver           Key = "err.not_over"
@@ -62,11 +90,13 @@ const (
 	KeyErrNotYourTurn       Key = "err.not_your_turn"
 	KeyErrNothingToUndo     Key = "err.nothing_to_undo"
 	KeyErrOccupied          Key = "err.occupied"
+	KeyErrOfferExpired      Key = "err.offer_expired"
 	KeyErrOffBoard          Key = "err.off_board"
 	KeyErrOldBoard          Key = "err.old_board"
 	KeyErrOldButton         Key = "err.old_button"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
 	KeyErrOwnLobby          Key = "err.own_lobby"
+	KeyErrOwnOffer          Key = "err.own_offer"
 	KeyErrPeopleOnly        Key = "err.people_only"
 	KeyErrPrivateOnly       Key = "err.private_only"
 	KeyErrQueuedAlready     Key = "err.queued_already"
