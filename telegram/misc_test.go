@@ -266,6 +266,10 @@ func TestIdleClaim(t *testing.T) {
 	if a := h.waitAnswer(qid); !a.ShowAlert || !strings.Contains(a.Text, "It is your turn") {
 		t.Errorf("claim on own turn answered %+v", a)
 	}
+	// A move each (a claim before it would abort the game, unrated), then Bob keeps Alice
+	// waiting.
+	final := playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 2)
+	ab, bb = final[0], final[1]
 	h.clock.Add(time.Hour + time.Minute)
 	h.press(alice, ab, "⏰ Claim win")
 	h.waitState(bb, "timeout on Bob's board", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "ran out of time") })
