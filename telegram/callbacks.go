@@ -443,6 +443,9 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error
 			return err
 		}
 		ts.bot.boards.Refresh(res.Game)
+		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {
+			ts.play.noticeOffer(res.Game) // a new offer, not the same one asked again
+		}
 		return nil
 	}
 	if err := t.answer(ctx, "", false); err != nil {

@@ -235,6 +235,10 @@ func TestRematchOfferExpires(t *testing.T) {
 		_, err := m.Button("✅ Accept")
 		return err == nil && strings.Contains(m.Content(), "Alice offers you a rematch.")
 	})
+	// Bob's board changed by an edit, which notifies nobody: he gets a notice too.
+	h.waitMsg(bob.ID(), "the notice of the offer", func(m telegramtest.Message) bool {
+		return m.Content() == "Alice offers you a rematch: accept or decline it on your board."
+	})
 	h.clock.Add(game.DefaultRematchFor)
 	if a := h.press(bob, bb, "✅ Accept"); !strings.Contains(a.Text, "expired") {
 		t.Errorf("the late accept answered %q", a.Text)

@@ -250,6 +250,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyEndWithdrawn:     "%s withdrew the rematch offer.",   // name of the player who withdrew
 	KeyEndExpired:       "The rematch offer of %s expired.", // name of the player who offered
 	KeyEndOfferSent:     "Rematch offered.",
+	KeyEndOfferNotice:   "%s offers you a rematch: accept or decline it on your board.", // name of the player who offers
 	KeyEndWaitingAccept: "Your offer stands: the other player has to accept it.",
 	KeyEndNotAsked:      "This question is for the other player.",
 	KeyErrNoOffer:       "There is no rematch offer to answer.",

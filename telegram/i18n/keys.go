@@ -54,6 +54,7 @@ const (
 	KeyEndOffered       Key = "end.offered"        // name of the player who offers
 	KeyEndOfferedByYou  Key = "end.offered_by_you" // name of the opponent
 	KeyEndOfferedToYou  Key = "end.offered_to_you" // name of the player who offers
+	KeyEndOfferNotice   Key = "end.offer_notice"   // name of the player who offers
 	KeyEndOfferSent     Key = "end.offer_sent"
 	KeyEndPass          Key = "end.pass"    // the word for a pass in a game record
 	KeyEndRating        Key = "end.rating"  // name, rating after, signed change
