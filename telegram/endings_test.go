@@ -167,7 +167,7 @@ func TestRematchNeedsAccept(t *testing.T) {
 		t.Errorf("the offer answered %q", a.Text)
 	}
 	offered := h.waitState(board, "the offer", func(m telegramtest.Message) bool {
-		return strings.Contains(m.Content(), "Alice offers a rematch.")
+		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 min).")
 	})
 	if a := h.press(alice, offered, "✅ Accept"); !strings.Contains(a.Text, "other player has to accept") {
 		t.Errorf("Alice accepting her own offer answered %q", a.Text)
@@ -191,7 +191,7 @@ func TestRematchNeedsAccept(t *testing.T) {
 	// Bob offers, withdraws, offers again; Alice accepts: the rematch starts, colours swapped.
 	h.press(bob, declined, "🔁 Rematch")
 	offered = h.waitState(board, "Bob's offer", func(m telegramtest.Message) bool {
-		return strings.Contains(m.Content(), "Bob offers a rematch.")
+		return strings.Contains(m.Content(), "Bob offers a rematch (open for 10 min).")
 	})
 	h.press(bob, offered, "✖ Decline")
 	withdrawn := h.waitState(board, "the withdrawal", func(m telegramtest.Message) bool {
@@ -199,7 +199,7 @@ func TestRematchNeedsAccept(t *testing.T) {
 	})
 	h.press(bob, withdrawn, "🔁 Rematch")
 	offered = h.waitState(board, "Bob's second offer", func(m telegramtest.Message) bool {
-		return strings.Contains(m.Content(), "Bob offers a rematch.")
+		return strings.Contains(m.Content(), "Bob offers a rematch (open for 10 min).")
 	})
 	last = h.lastID(g.ID())
 	h.press(alice, offered, "✅ Accept")
@@ -229,11 +229,11 @@ func TestRematchOfferExpires(t *testing.T) {
 	h.press(alice, ab, "🔁 Rematch")
 	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.Message) bool {
 		_, err := m.Button("✖ Withdraw offer")
-		return err == nil && strings.Contains(m.Content(), "You offered a rematch. Waiting for Bob to accept.")
+		return err == nil && strings.Contains(m.Content(), "You offered a rematch (open for 10 min). Waiting for Bob to accept.")
 	})
 	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.Message) bool {
 		_, err := m.Button("✅ Accept")
-		return err == nil && strings.Contains(m.Content(), "Alice offers you a rematch.")
+		return err == nil && strings.Contains(m.Content(), "Alice offers you a rematch (open for 10 min).")
 	})
 	// Bob's board changed by an edit, which notifies nobody: he gets a notice too.
 	h.waitMsg(bob.ID(), "the notice of the offer", func(m telegramtest.Message) bool {

@@ -170,7 +170,7 @@ func TestInvite(t *testing.T) {
 				h.press(bob, final[1], "🔁 Реванш")
 				offered := h.waitState(final[0], "the offer on Alice's board", func(m telegramtest.Message) bool {
 					_, err := m.Button("✅ Accept")
-					return err == nil && strings.Contains(m.Content(), "Bob offers you a rematch.")
+					return err == nil && strings.Contains(m.Content(), "Bob offers you a rematch")
 				})
 				h.press(alice, offered, "✅ Accept")
 				ab2, bb2 := h.boardIn(alice.ID(), aliceLast), h.boardIn(bob.ID(), bobLast)

@@ -241,10 +241,10 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyEndAborted:       "Aborted before both players had moved: no result, ratings unchanged.",
 	KeyEndRecord:        "Moves: %s", // the numbered moves
 	KeyEndPass:          "pass",
-	KeyEndMovesInRow:    "Moves in a row by %s: %s.",                        // player, squares
-	KeyEndOffered:       "%s offers a rematch.",                             // name of the player who offers
-	KeyEndOfferedByYou:  "You offered a rematch. Waiting for %s to accept.", // opponent
-	KeyEndOfferedToYou:  "%s offers you a rematch.",                         // name of the player who offers
+	KeyEndMovesInRow:    "Moves in a row by %s: %s.",                                      // player, squares
+	KeyEndOffered:       "%s offers a rematch (open for %s).",                             // name of the player who offers, Duration
+	KeyEndOfferedByYou:  "You offered a rematch (open for %s). Waiting for %s to accept.", // Duration, opponent
+	KeyEndOfferedToYou:  "%s offers you a rematch (open for %s).",                         // name of the player who offers, Duration
 	KeyEndAccepted:      "Rematch accepted: the new game has started.",
 	KeyEndDeclined:      "%s declined the rematch.",         // name of the player who declined
 	KeyEndWithdrawn:     "%s withdrew the rematch offer.",   // name of the player who withdrew

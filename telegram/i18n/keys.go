@@ -51,9 +51,9 @@ const (
 	KeyEndExpired       Key = "end.expired"   // name of the player who offered
 	KeyEndMovesInRow    Key = "end.moves_row" // player (symbol and name), squares
 	KeyEndNotAsked      Key = "end.not_asked"
-	KeyEndOffered       Key = "end.offered"        // name of the player who offers
-	KeyEndOfferedByYou  Key = "end.offered_by_you" // name of the opponent
-	KeyEndOfferedToYou  Key = "end.offered_to_you" // name of the player who offers
+	KeyEndOffered       Key = "end.offered"        // name of the player who offers, Duration
+	KeyEndOfferedByYou  Key = "end.offered_by_you" // Duration, name of the opponent
+	KeyEndOfferedToYou  Key = "end.offered_to_you" // name of the player who offers, Duration
 	KeyEndOfferNotice   Key = "end.offer_notice"   // name of the player who offers
 	KeyEndOfferSent     Key = "end.offer_sent"
 	KeyEndPass          Key = "end.pass"    // the word for a pass in a game record

@@ -363,7 +363,9 @@ func endText(g *game.Game, eg *engine.Game, lang string, seer int) string {
 }
 
 // offerText tells where the rematch offer of the finished game g stands, for the viewer seer
-// (see viewer): "" when none was made.
+// (see viewer): "" when none was made. A standing offer says how long it stands from when it
+// was made: game.DefaultRematchFor, the time the bot's Service keeps offers (no time of day,
+// which would need the reader's time zone). Its expiry shows once someone answers it late.
 func offerText(g *game.Game, lang string, seer int) string {
 	by := game.Side(g, g.RematchBy)
 	if by < 0 {
@@ -372,13 +374,14 @@ func offerText(g *game.Game, lang string, seer int) string {
 	name, other := PlayerName(g, by, lang), PlayerName(g, 1-by, lang)
 	switch g.Rematch {
 	case game.RematchOffered:
+		open := i18n.Duration(lang, game.DefaultRematchFor)
 		switch seer {
 		case by:
-			return tr(lang, i18n.KeyEndOfferedByYou, other)
+			return tr(lang, i18n.KeyEndOfferedByYou, open, other)
 		case 1 - by:
-			return tr(lang, i18n.KeyEndOfferedToYou, name)
+			return tr(lang, i18n.KeyEndOfferedToYou, name, open)
 		}
-		return tr(lang, i18n.KeyEndOffered, name)
+		return tr(lang, i18n.KeyEndOffered, name, open)
 	case game.RematchAccepted:
 		return tr(lang, i18n.KeyEndAccepted)
 	case game.RematchDeclined:
