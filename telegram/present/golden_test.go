@@ -371,3 +371,32 @@ func TestGoldenMenus(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedCaptionFits: the text under the picture of a finished 16×16 game, with its
+// rating change and a rematch offer, stays within Telegram's caption limit (1024 characters):
+// the record is numbered while it is short, compact when longer, and left out when even that
+// does not fit.
+func TestFinishedCaptionFits(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, n := range []int{60, 150, 400} {
+			g := people(16, play(t, 16, n), lang)
+			g.Status, g.Reason = game.StatusFinished, game.EndResign
+			g.Outcome = game.OutcomeWhite
+			g.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1184, 1216}}
+			g.Rematch, g.RematchBy = game.RematchOffered, 2
+			c, err := present.Board(g, group, 0, game.StyleButtons)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Photo == nil {
+				t.Fatalf("a 16×16 board is no picture")
+			}
+			if r := []rune(c.Text); len(r) > 1024 {
+				t.Errorf("%s, %d moves: caption of %d characters:\n%s", lang, n, len(r), c.Text)
+			}
+			if n == 60 && !strings.Contains(c.Text, "1. ") {
+				t.Errorf("%s: a short 16×16 game does not number its moves:\n%s", lang, c.Text)
+			}
+		}
+	}
+}
