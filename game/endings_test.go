@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -193,4 +194,39 @@ func TestRematchDeclinedWithdrawnExpired(t *testing.T) {
 	e.clock.Add(game.DefaultRematchFor)
 	_, err = e.svc.DeclineRematch(e.ctx, id, alice.UserID)
 	wantErr(t, "declining an expired offer", err, game.ErrOfferExpired)
+}
+
+// TestRematchAcceptRacesWithdrawal: an accept and a withdrawal of the same offer at once leave
+// the finished game saying what happened: a rematch was started exactly when the offer reads
+// accepted; otherwise it reads withdrawn and nothing started.
+func TestRematchAcceptRacesWithdrawal(t *testing.T) {
+	e := newEnv(t)
+	for i := range 20 {
+		r := finishedGroupGame(t, e)
+		id := r.Game.ID
+		e.ok(e.svc.Rematch(e.ctx, id, alice.UserID))
+		errs := make(chan error, 2)
+		go func() { _, err := e.svc.AcceptRematch(e.ctx, id, bob.UserID); errs <- err }()
+		go func() { _, err := e.svc.DeclineRematch(e.ctx, id, alice.UserID); errs <- err }()
+		for range 2 {
+			if err := <-errs; err != nil && !errors.Is(err, game.ErrNoOffer) && !errors.Is(err, game.ErrConflict) {
+				t.Fatalf("run %d: %v", i, err)
+			}
+		}
+		old := e.ok(e.svc.Game(e.ctx, id)).Game
+		cur, err := e.svc.Current(e.ctx, group)
+		started := err == nil && cur.Game.ID != id && cur.Game.Status == game.StatusPlaying
+		switch {
+		case started && old.Rematch != game.RematchAccepted:
+			t.Fatalf("run %d: a rematch started but the offer reads %v", i, old.Rematch)
+		case !started && old.Rematch == game.RematchAccepted:
+			t.Fatalf("run %d: the offer reads accepted but no rematch started", i)
+		case !started && old.Rematch != game.RematchWithdrawn:
+			t.Fatalf("run %d: nothing started and the offer reads %v", i, old.Rematch)
+		}
+		if started {
+			e.eachMoves(cur)
+			e.ok(e.svc.Resign(e.ctx, cur.Game.ID, alice.UserID))
+		}
+	}
 }
