@@ -246,6 +246,7 @@ func TestResignAgainstAI(t *testing.T) {
 	r := e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, 8, 5, game.ChooseBlack))
 	_, err := e.svc.Resign(e.ctx, r.Game.ID, bob.UserID)
 	wantErr(t, "Resign by a spectator", err, game.ErrNotYourGame)
+	r = e.eachMoves(r)
 	r = e.ok(e.svc.Resign(e.ctx, r.Game.ID, alice.UserID))
 	if r.End == nil || r.End.Reason != game.EndResign || r.End.Outcome != game.OutcomeWhite || r.End.Winner != 1 {
 		t.Fatalf("resigned game ended %+v", r.End)

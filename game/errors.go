@@ -38,6 +38,9 @@ const (
 	CodeBadRequest     Code = "bad_request"
 	CodeBusy           Code = "busy"
 	CodeSetAside       Code = "set_aside"
+	CodeNoOffer        Code = "no_offer"
+	CodeOwnOffer       Code = "own_offer"
+	CodeOfferExpired   Code = "offer_expired"
 	// CodeInternal is a failure the player can do nothing about (a bug, a store that fails):
 	// the code of ErrCorrupt, of ErrPanic and of every error without a code of its own.
 	CodeInternal Code = "internal"
@@ -99,8 +102,8 @@ func ErrorCode(err error) Code {
 func newError(c Code, msg string) *Error { return &Error{Code: c, Message: msg} }
 
 // Errors returned by the Service; test them with errors.Is. Each has a Code that the Telegram
-// layer turns into a message in the player's language. None of them but ErrSetAside changes
-// anything: the game is as it was before the call.
+// layer turns into a message in the player's language. None of them but ErrSetAside and
+// ErrOfferExpired changes anything: the game is as it was before the call.
 var (
 	// ErrNoGame: no such game (never existed, expired), or no game in this chat.
 	ErrNoGame = newError(CodeNoGame, "game: no game")
@@ -162,6 +165,14 @@ var (
 	// illegal move), so it was taken out of play and kept for the operator (see SetAsideError);
 	// its chats are free for a new game. Unlike the others, this error changed something.
 	ErrSetAside = newError(CodeSetAside, "game: the game could not be read and was set aside")
+	// ErrNoOffer: there is no rematch offer to accept or decline (none was made, or it was
+	// declined or withdrawn).
+	ErrNoOffer = newError(CodeNoOffer, "game: no rematch offer")
+	// ErrOwnOffer: the player who offered a rematch tried to accept it: the other player must.
+	ErrOwnOffer = newError(CodeOwnOffer, "game: only the other player may accept the offer")
+	// ErrOfferExpired: the rematch offer was not answered in time (see Config.RematchFor). The
+	// step that finds it so records the expiry on the game: redraw its boards.
+	ErrOfferExpired = newError(CodeOfferExpired, "game: the rematch offer expired")
 )
 
 // Errors of a Store (see Store and PlayerStore); test them with errors.Is.
@@ -184,7 +195,8 @@ var serviceErrors = []*Error{
 	ErrNoGame, ErrNotYourGame, ErrNotYourTurn, ErrStale, ErrOffBoard, ErrOccupied, ErrIllegal,
 	ErrGameOver, ErrNotStarted, ErrNotOver, ErrConflict, ErrAlreadyPlaying, ErrOpponentBusy,
 	ErrOwnLobby, ErrLobbyTaken, ErrNotAIGame, ErrNoHint, ErrNothingToUndo, ErrNotIdle,
-	ErrPeopleOnly, ErrBadSize, ErrBadLevel, ErrBadRequest, ErrBusy, ErrSetAside, ErrCorrupt,
+	ErrPeopleOnly, ErrBadSize, ErrBadLevel, ErrBadRequest, ErrBusy, ErrSetAside, ErrNoOffer,
+	ErrOwnOffer, ErrOfferExpired, ErrCorrupt,
 }
 
 // Codes returns every code the Service's errors have, CodeInternal last, so that a test can

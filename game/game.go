@@ -215,9 +215,63 @@ type Game struct {
 	// stored before the field existed.
 	LastMoveAt time.Time
 
+	// Rating is what the finished game did to its players' ratings, once its result is
+	// recorded: set for a rated game between people, the zero value otherwise.
+	Rating RatingChange
+
+	// Rematch is where the offer of a rematch of this finished game between people stands;
+	// RematchBy is the user who offered it and RematchAt when (second precision). Zero
+	// while no one offered one. (Against the AI a rematch needs no offer.)
+	Rematch   RematchState
+	RematchBy int64
+	RematchAt time.Time
+
 	// Created and Updated are set by the store (second precision): Created by StartGame,
 	// Updated by StartGame and every successful UpdateGame or JoinGame.
 	Created, Updated time.Time
+}
+
+// RatingChange is what a rated game between people did to its players' ratings: Before and
+// After are indexed as Game.Players (0 black, 1 white). The zero value (Rated false) is an
+// unrated game, or one whose result is not recorded yet.
+type RatingChange struct {
+	Rated         bool
+	Before, After [2]int
+}
+
+// Delta returns how much the rating of player i (0 black, 1 white) moved.
+func (r RatingChange) Delta(i int) int { return r.After[i&1] - r.Before[i&1] }
+
+// RematchState is where the rematch offer of a finished game between people stands.
+type RematchState uint8
+
+// The states of a rematch offer. Their numbers are stored: keep them.
+const (
+	// RematchNone: no one offered a rematch.
+	RematchNone RematchState = iota
+	// RematchOffered: Game.RematchBy offered one at Game.RematchAt; the other player may
+	// accept or decline it until it expires (Service.RematchLeft).
+	RematchOffered
+	// RematchAccepted: the other player accepted, and the rematch was started.
+	RematchAccepted
+	// RematchDeclined: the other player declined the offer.
+	RematchDeclined
+	// RematchWithdrawn: the player who offered took the offer back.
+	RematchWithdrawn
+	// RematchExpired: the offer was not answered in time.
+	RematchExpired
+	rematchStateCount
+)
+
+// Valid reports whether r is one of the states above.
+func (r RematchState) Valid() bool { return r < rematchStateCount }
+
+// Aborted reports whether g is a game that ended before each player had made a move: it ends
+// without a result (EndAbandoned) and counts for no one. A cancelled lobby (which never had a
+// second player) is not aborted.
+func (g *Game) Aborted() bool {
+	return g.Status == StatusFinished && g.Reason == EndAbandoned && g.Outcome == OutcomeNone &&
+		(g.AILevel > 0 || (g.Players[0].UserID != 0 && g.Players[1].UserID != 0))
 }
 
 // Result returns how g ended: {Outcome, Reason}, the zero Result while it is not finished.

@@ -113,3 +113,25 @@ func checkConsistent(t testing.TB, r *game.Snapshot) {
 		t.Fatalf("game ended normally in a position with moves: %v", pos)
 	}
 }
+
+// eachMoves plays, from r, until each side has placed a disc: the lowest legal move for a
+// person, the AI's reply for the AI. A resignation after it is rated; before it, the game is
+// aborted.
+func (e *env) eachMoves(r *game.Snapshot) *game.Snapshot {
+	e.t.Helper()
+	for range 2 {
+		if r.NeedAI {
+			r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+			continue
+		}
+		_, p, ok := r.Turn()
+		if !ok {
+			e.t.Fatalf("no turn in %+v", r.Game)
+		}
+		r = e.ok(e.svc.Move(e.ctx, r.Game.ID, p.UserID, firstLegal(e.t, r), game.AnyPly))
+	}
+	if r.NeedAI {
+		r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+	}
+	return r
+}

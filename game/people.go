@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Lobby describes a game between people that waits for its second player.
@@ -149,32 +150,181 @@ func (s *Service) Join(ctx context.Context, gameID string, user Player) (*Snapsh
 	})
 }
 
-// Rematch starts a new game after a finished one, with the same players, size, level and flow,
-// hosted in the same chats (the same inline message for inline games): in a game between
+// Rematch asks for a new game after a finished one, with the same players, size, level and
+// flow, hosted in the same chats (the same inline message for inline games): in a game between
 // people the colours swap; against the AI the user keeps the colour choice of the first game.
 // Only a player may ask (ErrNotYourGame), only once the game is over (ErrNotOver; ErrGameOver
-// for a cancelled lobby), and only when the chats are free (ErrAlreadyPlaying for the asking
-// player's, ErrOpponentBusy for the other's). Each finished game gets one rematch: when it was
-// made already (the other player pressed first), Rematch returns that game with
-// Snapshot.Existing set (ErrGameOver once that one is over too). The new game has no boards
-// except an inline message: post them and AddBoard. It is one atomic step of the store
-// (StartGame), which also makes the rematch once.
+// for a cancelled lobby).
+//
+// Against the AI the rematch starts at once (the bot always accepts). Between people it is an
+// offer: the finished game records it (Game.Rematch is RematchOffered, by userID) and comes
+// back with Snapshot.Offered set: redraw its boards, which show the offer to both. The other
+// player accepts it (AcceptRematch) or declines it (DeclineRematch, with which the offerer
+// withdraws it), within RematchFor. Asking again while one's own offer stands changes nothing;
+// asking while the other player's offer stands accepts it.
+//
+// Each finished game gets one rematch: when it was made already, Rematch returns that game
+// with Snapshot.Existing set (ErrGameOver once that one is over too).
 func (s *Service) Rematch(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
+	return retry(func() (*Snapshot, error) {
+		st, err := s.rematchable(ctx, gameID, userID)
+		if err != nil {
+			return nil, err
+		}
+		old := st.g
+		if old.AILevel > 0 {
+			return s.startRematch(ctx, old, userID)
+		}
+		switch {
+		case old.Rematch == RematchAccepted:
+			return s.startRematch(ctx, old, userID)
+		case old.Rematch == RematchOffered && s.RematchLeft(old) > 0:
+			if old.RematchBy != userID {
+				return s.accept(ctx, st, userID)
+			}
+			r := s.result(st, nil)
+			r.Offered = true
+			return r, nil
+		}
+		old.Rematch, old.RematchBy, old.RematchAt = RematchOffered, userID, s.now()
+		if err := s.update(ctx, old); err != nil {
+			return nil, err
+		}
+		r := s.result(st, nil)
+		r.Offered = true
+		return r, nil
+	})
+}
+
+// AcceptRematch accepts the rematch offer of the finished game between people gameID and
+// starts the rematch, as Rematch does against the AI (the Snapshot is the new game's; the
+// finished game's boards must be redrawn too: its offer is RematchAccepted now). Only the
+// player who did not offer may accept (ErrOwnOffer for the one who did, ErrNotYourGame for
+// anyone else); ErrNoOffer when no offer stands, and ErrOfferExpired when it was not accepted
+// within RematchFor: that expiry is then recorded on the finished game. When the chats are
+// not free (ErrAlreadyPlaying, ErrOpponentBusy) the offer stands as it was.
+func (s *Service) AcceptRematch(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
+	return retry(func() (*Snapshot, error) {
+		st, err := s.rematchable(ctx, gameID, userID)
+		if err != nil {
+			return nil, err
+		}
+		old := st.g
+		switch {
+		case old.AILevel > 0:
+			return s.startRematch(ctx, old, userID)
+		case old.Rematch == RematchAccepted:
+			return s.startRematch(ctx, old, userID)
+		case old.Rematch != RematchOffered:
+			return nil, ErrNoOffer
+		case old.RematchBy == userID:
+			return nil, ErrOwnOffer
+		}
+		return s.accept(ctx, st, userID)
+	})
+}
+
+// accept starts the rematch of the offer standing in st for userID, the player who did not
+// make it, or records that it expired. The start is one atomic step of the store (StartGame,
+// once per finished game); the finished game is marked RematchAccepted after it. A withdrawal
+// that races the accept and loses is overwritten by that mark: the rematch was made while the
+// offer stood. A process that stops between the two leaves the offer standing, and accepting
+// again finds the rematch made.
+func (s *Service) accept(ctx context.Context, st *state, userID int64) (*Snapshot, error) {
+	old := st.g
+	if s.RematchLeft(old) <= 0 {
+		old.Rematch = RematchExpired
+		if err := s.update(ctx, old); err != nil {
+			return nil, err
+		}
+		return nil, ErrOfferExpired
+	}
+	r, err := s.startRematch(ctx, old, userID)
+	if err != nil {
+		return nil, err
+	}
+	g := old
+	for range 3 {
+		g.Rematch = RematchAccepted
+		err := s.update(ctx, g)
+		if err == nil || !errors.Is(err, ErrConflict) {
+			break
+		}
+		if g, err = s.st.Game(ctx, old.ID); err != nil {
+			break
+		}
+	}
+	return r, nil
+}
+
+// DeclineRematch answers no to the rematch offer of the finished game gameID: the other player
+// declines it (RematchDeclined), the player who offered withdraws it (RematchWithdrawn). The
+// finished game comes back: redraw its boards. ErrNoOffer when no offer stands (one accepted
+// is no longer for declining); ErrOfferExpired, recorded as for AcceptRematch, when it has
+// expired; ErrNotYourGame for anyone but the players.
+func (s *Service) DeclineRematch(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
+	return retry(func() (*Snapshot, error) {
+		st, err := s.rematchable(ctx, gameID, userID)
+		if err != nil {
+			return nil, err
+		}
+		old := st.g
+		if old.Rematch != RematchOffered {
+			return nil, ErrNoOffer
+		}
+		switch {
+		case s.RematchLeft(old) <= 0:
+			old.Rematch = RematchExpired
+		case old.RematchBy == userID:
+			old.Rematch = RematchWithdrawn
+		default:
+			old.Rematch = RematchDeclined
+		}
+		if err := s.update(ctx, old); err != nil {
+			return nil, err
+		}
+		if old.Rematch == RematchExpired {
+			return nil, ErrOfferExpired
+		}
+		return s.result(st, nil), nil
+	})
+}
+
+// RematchLeft returns how long the rematch offer of g still stands: zero or less once it has
+// expired (and when there is none).
+func (s *Service) RematchLeft(g *Game) time.Duration {
+	if g.Rematch != RematchOffered {
+		return 0
+	}
+	return g.RematchAt.Add(s.offerFor).Sub(s.now())
+}
+
+// RematchFor returns how long an offer of a rematch stands.
+func (s *Service) RematchFor() time.Duration { return s.offerFor }
+
+// rematchable loads the finished game gameID and checks that userID may ask for its rematch.
+func (s *Service) rematchable(ctx context.Context, gameID string, userID int64) (*state, error) {
 	st, err := s.load(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
 	old := st.g
-	side := Side(old, userID)
-	if side < 0 {
+	switch {
+	case Side(old, userID) < 0:
 		return nil, ErrNotYourGame
-	}
-	if old.Status != StatusFinished {
+	case old.Status != StatusFinished:
 		return nil, ErrNotOver
-	}
-	if old.Reason == EndAbandoned {
+	case old.Reason == EndAbandoned && !old.Aborted():
 		return nil, ErrGameOver
 	}
+	return st, nil
+}
+
+// startRematch starts the rematch of the finished game old for userID, one of its players
+// (see Rematch). It is one atomic step of the store (StartGame), which also makes the rematch
+// once: a rematch made already comes back with Snapshot.Existing.
+func (s *Service) startRematch(ctx context.Context, old *Game, userID int64) (*Snapshot, error) {
+	side := Side(old, userID)
 	g := &Game{Size: old.Size, Flow: old.Flow, Status: StatusPlaying,
 		CreatorColor: old.CreatorColor, AILevel: old.AILevel, ChatID: old.ChatID,
 		InlineID: old.InlineID, Lang: old.Lang, Style: old.Style}

@@ -180,6 +180,7 @@ func TestInviteBindsBothChats(t *testing.T) {
 	if len(r.Game.Boards) != 2 {
 		t.Fatalf("the move's result lists boards %+v", r.Game.Boards)
 	}
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, bob.UserID, firstLegal(t, r), game.AnyPly))
 	r = e.ok(e.svc.Resign(e.ctx, r.Game.ID, bob.UserID))
 	if r.End.Winner != 0 || r.End.Reason != game.EndResign {
 		t.Fatalf("Bob resigned: %+v", r.End)
@@ -338,6 +339,8 @@ func TestClaimIdle(t *testing.T) {
 	}
 	// A move restarts the clock for the other side.
 	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, alice.UserID, firstLegal(t, r), game.AnyPly))
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, bob.UserID, firstLegal(t, r), game.AnyPly))
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, alice.UserID, firstLegal(t, r), game.AnyPly))
 	e.clock.Add(59 * time.Minute)
 	_, err = e.svc.ClaimIdle(e.ctx, r.Game.ID, alice.UserID)
 	wantErr(t, "claim a minute early", err, game.ErrNotIdle)
@@ -360,6 +363,8 @@ func TestClaimIdle(t *testing.T) {
 func TestClaimIdleCountsFromLastMove(t *testing.T) {
 	e := newEnv(t)
 	r := startGroupGame(t, e, 8, game.ChooseBlack) // Alice black, to move
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, alice.UserID, firstLegal(t, r), game.AnyPly))
+	r = e.ok(e.svc.Move(e.ctx, r.Game.ID, bob.UserID, firstLegal(t, r), game.AnyPly))
 	start := e.clock.Now()
 	if !r.Game.LastMoveAt.Equal(start) {
 		t.Fatalf("LastMoveAt after the join = %v, want %v", r.Game.LastMoveAt, start)
@@ -446,6 +451,8 @@ func TestPeopleRematch(t *testing.T) {
 			errs <- err
 		}()
 	}
+	// Both asking at once is consent of both: one asks, the other's ask accepts (or, losing
+	// the compare-and-set, is to be tapped again).
 	ids := map[string]bool{}
 	for range 2 {
 		res, err := <-results, <-errs
@@ -455,10 +462,17 @@ func TestPeopleRematch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Rematch: %v", err)
 		}
+		if res.Offered {
+			continue
+		}
 		ids[res.Game.ID] = true
 		if res.Game.Players[0].UserID != white || res.Game.Players[1].UserID != black {
 			t.Fatalf("rematch players %+v, want colours swapped", res.Game.Players)
 		}
+	}
+	if len(ids) == 0 {
+		e.ok(e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID))
+		e.ok(e.svc.Rematch(e.ctx, r.Game.ID, bob.UserID))
 	}
 	again := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID))
 	ids[again.Game.ID] = true

@@ -141,7 +141,13 @@ func (s *Service) commit(ctx context.Context, st *state, played []Played) (*Snap
 
 // end writes the end of a game that did not end on the board (resignation, idle claim,
 // cancelled lobby) and settles it.
+//
+// A resignation or claim before each player has placed a disc aborts the game instead: it ends
+// without a result (EndAbandoned, see Game.Aborted) and no rating or record moves.
 func (s *Service) end(ctx context.Context, st *state, o Outcome, why EndReason) (*Snapshot, error) {
+	if (why == EndResign || why == EndTimeout) && !eachMoved(st.eg) {
+		o, why = OutcomeNone, EndAbandoned
+	}
 	st.g.Status = StatusFinished
 	st.g.Outcome = o
 	st.g.Reason = why
@@ -153,7 +159,21 @@ func (s *Service) end(ctx context.Context, st *state, o Outcome, why EndReason) 
 	return r, nil
 }
 
-// Resign ends the game with a win for the opponent of userID (the AI in an AI game). The
+// eachMoved reports whether both sides of eg have placed a disc.
+func eachMoved(eg *engine.Game) bool {
+	var moved [2]bool
+	c := eg.Start().Side()
+	for _, m := range eg.Moves() {
+		if m != engine.Pass {
+			moved[c&1] = true
+		}
+		c = c.Opponent()
+	}
+	return moved[0] && moved[1]
+}
+
+// Resign ends the game with a win for the opponent of userID (the AI in an AI game); before
+// each player has placed a disc it aborts the game instead, unrated (see end). The
 // creator of a lobby that nobody joined cancels it instead: the game ends abandoned, without a
 // result. Anyone else gets ErrNotYourGame; a finished game ErrGameOver.
 func (s *Service) Resign(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {
@@ -170,7 +190,8 @@ func (s *Service) Resign(ctx context.Context, gameID string, userID int64) (*Sna
 }
 
 // ClaimIdle ends a game between people with a win for userID when the opponent is to move and
-// has left the game untouched for IdleAfter. Otherwise it fails: ErrPeopleOnly in an AI game,
+// has left the game untouched for IdleAfter (or aborts it, unrated, when either player has
+// not placed a disc yet: see end). Otherwise it fails: ErrPeopleOnly in an AI game,
 // ErrNotIdle (an *IdleError saying how long is left) while the time has not passed or when it
 // is the claimant's own turn, and as Move does for spectators and finished games.
 func (s *Service) ClaimIdle(ctx context.Context, gameID string, userID int64) (*Snapshot, error) {

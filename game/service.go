@@ -26,6 +26,9 @@ const MaxHintLevel = 3
 // opponent may claim it, when Config.IdleAfter is zero.
 const DefaultIdleAfter = 24 * time.Hour
 
+// DefaultRematchFor is how long an offer of a rematch stands, when Config.RematchFor is zero.
+const DefaultRematchFor = 10 * time.Minute
+
 // Config wires a Service. Store and Mover are required.
 type Config struct {
 	Store Store
@@ -49,6 +52,9 @@ type Config struct {
 	// IdleAfter is how long a player may leave the game on their turn before the opponent
 	// may claim it (ClaimIdle); zero means DefaultIdleAfter.
 	IdleAfter time.Duration
+	// RematchFor is how long an offer of a rematch between people stands before it expires;
+	// zero means DefaultRematchFor.
+	RematchFor time.Duration
 	// AllowSmall admits the test sizes 4 and 6 besides Sizes.
 	AllowSmall bool
 	// Logger gets what the operator must know: a game record set aside because it could not
@@ -69,6 +75,7 @@ type Service struct {
 	flights   flights
 	now       func() time.Time
 	idleAfter time.Duration
+	offerFor  time.Duration
 	small     bool
 	log       *slog.Logger
 
@@ -106,6 +113,9 @@ func New(cfg Config) *Service {
 	}
 	if s.idleAfter <= 0 {
 		s.idleAfter = DefaultIdleAfter
+	}
+	if s.offerFor = cfg.RematchFor; s.offerFor <= 0 {
+		s.offerFor = DefaultRematchFor
 	}
 	if s.rng == nil {
 		s.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
@@ -230,6 +240,9 @@ type Snapshot struct {
 	Queued bool
 	// Existing reports that Rematch found the rematch already made, and returns it.
 	Existing bool
+	// Offered reports that Rematch made (or found) an offer of a rematch between people:
+	// Game is the finished game, whose boards show the offer.
+	Offered bool
 	// Lobby lists, after Join, the chat messages that showed the invitation. Join takes them
 	// out of Game.Boards, so no later step draws a board into them: say there that the game
 	// began, and post new boards. (An inline lobby message stays in Boards: it becomes the
@@ -408,14 +421,42 @@ func (s *Service) update(ctx context.Context, g *Game) error {
 func (s *Service) settle(ctx context.Context, r *Snapshot) {
 	g := r.Game
 	if g.Reason != EndAbandoned {
-		if err := s.players.RecordResult(ctx, g); err != nil {
+		rc, err := s.players.RecordResult(ctx, g)
+		switch {
+		case err != nil:
 			r.RecordErr = err
+		case rc.Rated && g.Rating != rc:
+			s.noteRating(ctx, r, rc)
 		}
 	}
 	for _, c := range chatsOf(g) {
 		// A failure leaves a binding to a finished game, which never blocks a new one.
 		_ = s.st.UnbindChat(ctx, c, g.ID)
 	}
+}
+
+// noteRating keeps the rating change rc that recording the result of r's game made on the
+// stored game (Game.Rating), so that every later drawing of its boards shows it, and on
+// r.Game for the boards drawn now. It retries on conflicts, since it changes nothing else; a
+// failure leaves only the stored game without the change (the result itself is recorded).
+func (s *Service) noteRating(ctx context.Context, r *Snapshot, rc RatingChange) {
+	r.Game.Rating = rc
+	g := r.Game.Clone()
+	for range 5 {
+		err := s.update(ctx, g)
+		if err == nil {
+			r.Game.Version, r.Game.Updated = g.Version, g.Updated
+			return
+		}
+		if !errors.Is(err, ErrConflict) {
+			break
+		}
+		if g, err = s.st.Game(ctx, g.ID); err != nil {
+			break
+		}
+		g.Rating = rc
+	}
+	s.log.Warn("rating change not kept on the game", "game", r.Game.ID)
 }
 
 // chatsOf lists the chats a game is bound to.

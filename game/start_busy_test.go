@@ -43,13 +43,18 @@ func TestRematchWhileOpponentPlays(t *testing.T) {
 	r := e.ok(e.svc.Join(e.ctx, lobby.Game.ID, bob))
 	r = e.ok(e.svc.Resign(e.ctx, r.Game.ID, bob.UserID))
 	ai := e.ok(e.svc.NewAIGame(e.ctx, bob, bob.ChatID, 8, 1, game.ChooseBlack))
-	_, err := e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID)
-	wantErr(t, "Alice's rematch while Bob plays the AI", err, game.ErrOpponentBusy)
-	_, err = e.svc.Rematch(e.ctx, r.Game.ID, bob.UserID)
-	wantErr(t, "Bob's rematch while he plays the AI", err, game.ErrAlreadyPlaying)
+	// Bob offers while he plays the AI: an offer takes no chat. Alice's accept waits.
+	if o := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, bob.UserID)); !o.Offered {
+		t.Fatalf("Bob's rematch = %+v, want an offer", o)
+	}
+	_, err := e.svc.AcceptRematch(e.ctx, r.Game.ID, alice.UserID)
+	wantErr(t, "Alice's accept while Bob plays the AI", err, game.ErrOpponentBusy)
+	if g := e.ok(e.svc.Game(e.ctx, r.Game.ID)); g.Game.Rematch != game.RematchOffered {
+		t.Fatalf("after a refused accept the offer is %v, want it standing", g.Game.Rematch)
+	}
 	wantBound(t, e, bob.ChatID, ai.Game.ID)
 	e.ok(e.svc.Resign(e.ctx, ai.Game.ID, bob.UserID))
-	re := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID))
+	re := e.ok(e.svc.AcceptRematch(e.ctx, r.Game.ID, alice.UserID))
 	wantBound(t, e, alice.ChatID, re.Game.ID)
 	wantBound(t, e, bob.ChatID, re.Game.ID)
 }

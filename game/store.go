@@ -71,8 +71,10 @@ type PlayerStore interface {
 	// (EloK, InitialRating) and the global leaderboard and, for a group game, the group's; a
 	// game against the AI counts in the person's record against that level only. A game with
 	// OutcomeNone, or with a player who is not known, counts nothing. A game not finished
-	// gives ErrInvalid.
-	RecordResult(ctx context.Context, g *Game) error
+	// gives ErrInvalid. For a rated game between people it returns the ratings before and
+	// after (Rated set), the same on every call for that game while the store keeps its
+	// mark; otherwise, and for a game recorded before the store kept them, the zero value.
+	RecordResult(ctx context.Context, g *Game) (RatingChange, error)
 	// Top returns up to n people with the best ratings, of everyone (chatID 0) or of those
 	// who played a rated game in that group; by rating, then wins, then user ID.
 	Top(ctx context.Context, chatID int64, n int) ([]RankEntry, error)

@@ -48,10 +48,10 @@ const (
 	ActionNoop    Action = iota // a tap that changes nothing: an occupied square, a label (Square: the square)
 	ActionMove                  // play Square in Game, drawn at Ply
 	ActionPage                  // show page Page of the move picker of Game, drawn at Ply
-	ActionResign                // resign Game (Arg may tell a confirmation step)
+	ActionResign                // resign Game: Arg is the step (ResignAsk, ResignYes, ResignNo), Page the asker's side+1
 	ActionHint                  // ask for a hint in Game
 	ActionUndo                  // take back a move in Game
-	ActionRematch               // start a new game against the same opponent
+	ActionRematch               // a new game against the same opponent: Arg is the step (RematchOffer, …)
 	ActionJoin                  // join the invitation Game (the first button of invitations)
 	ActionClaim                 // claim the win of Game when the opponent is idle
 	ActionSize                  // AI menu: board size Arg
@@ -62,6 +62,25 @@ const (
 	ActionMenu                  // open menu step Arg
 	ActionRefresh               // post the board of Game again
 	numActions
+)
+
+// The steps of ActionResign, in Arg: a tap on Resign asks whether the player means it, and
+// the answer comes back as Yes or No with Page the asking player's side plus one (1 black,
+// 2 white), so that only that player's answer counts. Resign buttons drawn before the
+// question existed carry Arg 0: they ask.
+const (
+	ResignAsk = 0
+	ResignYes = 1
+	ResignNo  = 2
+)
+
+// The steps of ActionRematch, in Arg: offer a rematch (against the AI: start it), accept the
+// other player's offer, or decline it (the player who offered withdraws it). Rematch buttons
+// drawn before offers existed carry Arg 0: they offer.
+const (
+	RematchOffer   = 0
+	RematchAccept  = 1
+	RematchDecline = 2
 )
 
 // actionCodes holds the byte that stands for each action in encoded callback data.

@@ -82,12 +82,12 @@ func TestCluster(t *testing.T) {
 	touch(t, s, 1, 2)
 	grp := finished(cur.ID, 1, 2, game.OutcomeBlack)
 	grp.Flow, grp.ChatID = game.FlowGroup, -100
-	if err := s.RecordResult(ctx, grp); err != nil {
+	if _, err := s.RecordResult(ctx, grp); err != nil {
 		t.Fatal(err)
 	}
 	ai := &game.Game{ID: "ai", Size: 8, Status: game.StatusFinished, AILevel: 2, Outcome: game.OutcomeDraw,
 		Players: [2]game.Player{{UserID: 1}, {}}}
-	if err := s.RecordResult(ctx, ai); err != nil {
+	if _, err := s.RecordResult(ctx, ai); err != nil {
 		t.Fatal(err)
 	}
 	if top, err := s.Top(ctx, -100, 5); err != nil || len(top) != 2 {

@@ -30,10 +30,17 @@ import (
 // byte Style. EncodeGame writes version 1 when both are zero, so games that do not use
 // them encode as they always did, and version 1 records still decode (with both zero).
 //
+// Version 3 is version 2 followed by what the end of a game leaves: one byte Rating.Rated
+// (0 or 1) and, when 1, varint Rating.Before[0], After[0], Before[1], After[1]; one byte
+// Rematch, varint RematchBy, varint RematchAt (unix seconds, 0 = zero time). EncodeGame writes
+// version 3 only for a game with a rating change or a rematch offer, so that older records
+// and games without them encode as before.
+//
 // A string is a uvarint length and that many bytes. The ID is not stored: it is the key.
 const (
 	gameFormat    = 1
 	gameFormat2   = 2 // gameFormat with LastMoveAt and Style appended
+	gameFormat3   = 3 // gameFormat2 with the rating change and the rematch offer appended
 	waiterFormat  = 1
 	gameHeaderLen = 13
 	maxString     = 1024 // bytes in one string field
@@ -42,6 +49,7 @@ const (
 	minSize       = 4
 	maxSize       = 16
 	maxUnix       = 1 << 40 // seconds; timestamps must lie in 1970…36812
+	maxRating     = 1 << 31 // ratings must lie within ±maxRating
 )
 
 func invalidf(format string, args ...any) error {
@@ -91,10 +99,26 @@ func EncodeGame(g *game.Game) ([]byte, error) {
 	buf = binary.AppendVarint(buf, updated-created)
 	buf = binary.AppendUvarint(buf, uint64(len(g.Moves)))
 	buf = append(buf, g.Moves...)
-	if last := unixOrZero(g.LastMoveAt); last != 0 || g.Style != game.StyleButtons {
+	ended := g.Rating.Rated || g.Rematch != game.RematchNone || g.RematchBy != 0 || !g.RematchAt.IsZero()
+	if last := unixOrZero(g.LastMoveAt); last != 0 || g.Style != game.StyleButtons || ended {
 		buf[0] = gameFormat2
 		buf = binary.AppendVarint(buf, last)
 		buf = append(buf, byte(g.Style))
+	}
+	if ended {
+		buf[0] = gameFormat3
+		if g.Rating.Rated {
+			buf = append(buf, 1)
+			for i := range 2 {
+				buf = binary.AppendVarint(buf, int64(g.Rating.Before[i]))
+				buf = binary.AppendVarint(buf, int64(g.Rating.After[i]))
+			}
+		} else {
+			buf = append(buf, 0)
+		}
+		buf = append(buf, byte(g.Rematch))
+		buf = binary.AppendVarint(buf, g.RematchBy)
+		buf = binary.AppendVarint(buf, unixOrZero(g.RematchAt))
 	}
 	return buf, nil
 }
@@ -105,8 +129,11 @@ func validate(g *game.Game) error {
 		return invalidf("board size %d", g.Size)
 	case g.Version < 0 || g.Version > maxVersion:
 		return invalidf("version %d", g.Version)
-	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) || !g.Style.Valid():
+	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) ||
+		!g.Style.Valid() || !g.Rematch.Valid():
 		return invalidf("enum value out of range")
+	case !g.Rating.Rated && g.Rating != (game.RatingChange{}):
+		return invalidf("ratings of an unrated game")
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return invalidf("creator colour %d", g.CreatorColor)
 	case g.AILevel < 0 || g.AILevel > 255:
@@ -114,7 +141,12 @@ func validate(g *game.Game) error {
 	case len(g.Boards) > maxBoards:
 		return invalidf("%d board messages", len(g.Boards))
 	}
-	for _, t := range []time.Time{g.Created, g.Updated, g.LastMoveAt} {
+	for _, r := range [...]int{g.Rating.Before[0], g.Rating.Before[1], g.Rating.After[0], g.Rating.After[1]} {
+		if r < -maxRating || r > maxRating {
+			return invalidf("rating %d", r)
+		}
+	}
+	for _, t := range []time.Time{g.Created, g.Updated, g.LastMoveAt, g.RematchAt} {
 		if s := unixOrZero(t); s < 0 || s > maxUnix {
 			return invalidf("timestamp %v", t)
 		}
@@ -175,7 +207,7 @@ func DecodeGame(g *game.Game, data []byte) error {
 	if len(data) < gameHeaderLen {
 		return invalidf("game record of %d bytes", len(data))
 	}
-	if data[0] != gameFormat && data[0] != gameFormat2 {
+	if data[0] != gameFormat && data[0] != gameFormat2 && data[0] != gameFormat3 {
 		return invalidf("game format %d", data[0])
 	}
 	var out game.Game
@@ -219,7 +251,7 @@ func DecodeGame(g *game.Game, data []byte) error {
 	out.Created, out.Updated = timeOrZero(created), timeOrZero(updated)
 	nm := int(r.uvarint(maxSize * maxSize))
 	out.Moves = r.bytes(nm)
-	if data[0] == gameFormat2 {
+	if data[0] >= gameFormat2 {
 		last := r.varint()
 		if last < 0 || last > maxUnix {
 			r.fail("timestamp")
@@ -228,6 +260,27 @@ func DecodeGame(g *game.Game, data []byte) error {
 		if st := r.bytes(1); len(st) == 1 {
 			out.Style = game.Style(st[0])
 		}
+	}
+	if data[0] == gameFormat3 {
+		switch rated := r.bytes(1); {
+		case len(rated) == 1 && rated[0] == 1:
+			out.Rating.Rated = true
+			for i := range 2 {
+				out.Rating.Before[i] = int(r.varint())
+				out.Rating.After[i] = int(r.varint())
+			}
+		case len(rated) == 1 && rated[0] != 0:
+			r.fail("rating flag")
+		}
+		if st := r.bytes(1); len(st) == 1 {
+			out.Rematch = game.RematchState(st[0])
+		}
+		out.RematchBy = r.varint()
+		at := r.varint()
+		if at < 0 || at > maxUnix {
+			r.fail("timestamp")
+		}
+		out.RematchAt = timeOrZero(at)
 	}
 	if r.err != nil {
 		return r.err

@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -75,6 +76,16 @@ func TestGameRoundTrip(t *testing.T) {
 		}(),
 		"image style only": {Size: 8, Style: game.StyleImage},
 		"last move only":   {Size: 8, LastMoveAt: created},
+		"rated, offered": func() *game.Game {
+			g := sampleGame(12)
+			g.Status, g.Outcome, g.Reason = game.StatusFinished, game.OutcomeWhite, game.EndResign
+			g.Rating = game.RatingChange{Rated: true, Before: [2]int{1216, 1184}, After: [2]int{1199, -3}}
+			g.Rematch, g.RematchBy, g.RematchAt = game.RematchOffered, 987654321, created.Add(time.Minute)
+			return g
+		}(),
+		"declined only": {Size: 8, Status: game.StatusFinished, Rematch: game.RematchDeclined},
+		"rated only": {Size: 8, Status: game.StatusFinished,
+			Rating: game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1200, 1200}}},
 	}
 	for name, g := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -104,6 +115,7 @@ func normal(g *game.Game) *game.Game {
 		c.Boards = nil
 	}
 	c.Created, c.Updated, c.LastMoveAt = c.Created.UTC(), c.Updated.UTC(), c.LastMoveAt.UTC()
+	c.RematchAt = c.RematchAt.UTC()
 	return c
 }
 
@@ -212,6 +224,31 @@ func TestGameFormatCompatible(t *testing.T) {
 	if data, err = storage.EncodeGame(want); err != nil || data[0] != 2 || len(data) != len(old)+6 {
 		t.Errorf("with LastMoveAt: format %d, %d bytes, %v; want format 2, %d bytes", data[0], len(data), err, len(old)+6)
 	}
+	// The end of a game between people (a rating change, a rematch offer) is format 3, and
+	// what format 2 decodes to encodes as format 2 still; format 3 is format 2 extended.
+	want.Status, want.Outcome = game.StatusFinished, game.OutcomeBlack
+	v2, err := storage.EncodeGame(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2[0] != 2 {
+		t.Errorf("a finished game without rating or offer: format %d; want 2", v2[0])
+	}
+	want.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1216, 1184}}
+	if data, err = storage.EncodeGame(want); err != nil || data[0] != 3 || !bytes.Equal(data[1:len(v2)], v2[1:]) {
+		t.Errorf("with a rating change: format %d, %v; want format 3", data[0], err)
+	}
+	var got3 game.Game
+	if err := storage.DecodeGame(&got3, data); err != nil || got3.Rating != want.Rating {
+		t.Errorf("format 3 decoded as %+v, %v", got3.Rating, err)
+	}
+	// A format 3 record with a rating flag other than 0 or 1 does not decode. (The flag
+	// follows the format 2 record; ratings near 1200 take two bytes each.)
+	bad := append([]byte(nil), data...)
+	bad[len(v2)] = 2
+	if err := storage.DecodeGame(&got3, bad); err == nil {
+		t.Errorf("format 3 record with rating flag 2 decoded")
+	}
 }
 
 func FuzzGameDecode(f *testing.F) {
@@ -227,6 +264,13 @@ func FuzzGameDecode(f *testing.F) {
 	v2 := sampleGame(7)
 	v2.LastMoveAt, v2.Style = time.Unix(1790000600, 0), game.StyleImage
 	if data, err := storage.EncodeGame(v2); err == nil {
+		f.Add(data)
+	}
+	v3 := sampleGame(9)
+	v3.Status, v3.Outcome = game.StatusFinished, game.OutcomeDraw
+	v3.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1300}, After: [2]int{1210, 1290}}
+	v3.Rematch, v3.RematchBy, v3.RematchAt = game.RematchOffered, 5, time.Unix(1790000700, 0)
+	if data, err := storage.EncodeGame(v3); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte{})

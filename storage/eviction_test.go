@@ -73,7 +73,8 @@ func TestFloodEvictsNothing(t *testing.T) {
 		touch(t, s, u) // only people who talked to the bot are rated
 	}
 	inParallel(t, "rated game", rated, func(i int) error {
-		return s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), game.OutcomeBlack))
+		_, err := s.RecordResult(ctx, finished(fmt.Sprintf("r%d", i), int64(2*i+1), int64(2*i+2), game.OutcomeBlack))
+		return err
 	})
 	ratings := map[int64]int{}
 	for u := int64(1); u <= 2*rated; u++ {
@@ -151,7 +152,7 @@ func TestFloodEvictsNothing(t *testing.T) {
 	if top, err := s.Top(ctx, 0, 100); err != nil || len(top) != 2*rated {
 		t.Errorf("Top after the flood: %d entries, %v; want %d", len(top), err, 2*rated)
 	}
-	if err := s.RecordResult(ctx, finished("after", 1, 2, game.OutcomeDraw)); err != nil {
+	if _, err := s.RecordResult(ctx, finished("after", 1, 2, game.OutcomeDraw)); err != nil {
 		t.Errorf("RecordResult after the flood: %v", err)
 	}
 

@@ -46,7 +46,7 @@ func TestRedisRestart(t *testing.T) {
 		},
 		"JoinGame":     func() error { c := g.Clone(); return s.JoinGame(ctx, c, []int64{2}) },
 		"Profile":      func() error { _, err := s.Profile(ctx, 1); return err },
-		"RecordResult": func() error { return s.RecordResult(ctx, finished("x", 1, 2, game.OutcomeDraw)) },
+		"RecordResult": func() error { _, err := s.RecordResult(ctx, finished("x", 1, 2, game.OutcomeDraw)); return err },
 		"Top":          func() error { _, err := s.Top(ctx, 0, 10); return err },
 		"Enqueue":      func() error { _, err := s.Enqueue(ctx, 8, game.Waiter{UserID: 1}); return err },
 		"LeaveQueue":   func() error { _, err := s.LeaveQueue(ctx, 1); return err },

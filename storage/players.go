@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -27,13 +28,19 @@ const (
 //	ARGV[5]  black's name     ARGV[6] white's name ("" keeps the stored name)
 //	ARGV[7]  "1" to update the group leaderboard      ARGV[8] its TTL (ms)
 //	ARGV[9]  group leaderboard cap                    ARGV[10] K   ARGV[11] initial rating
-//	returns  {black's new rating, white's new rating}, 0 if the game was recorded before, or
-//	         -1 if either profile does not exist (the game is marked recorded, unrated)
+//	returns  {black's rating before, after, white's before, after}; when the game was
+//	         recorded before, the mark: "rb nb rw nw" as that first recording returned them,
+//	         or "1" (an unrated game, or one recorded before marks kept ratings); or -1 if
+//	         either profile does not exist (the game is marked recorded, unrated)
 //
 // Elo: E = 1/(1+10^((Ro-R)/400)), R' = floor(R + K(S-E) + 0.5).
 var recordPeople = redis.NewScript(`
-if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
+local prev = redis.call('GET', KEYS[1])
+if prev then return prev end
+if redis.call('EXISTS', KEYS[2]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+  return -1
+end
 local rb = tonumber(redis.call('HGET', KEYS[2], 'r') or ARGV[11])
 local rw = tonumber(redis.call('HGET', KEYS[3], 'r') or ARGV[11])
 local k = tonumber(ARGV[10])
@@ -56,7 +63,8 @@ if ARGV[7] == '1' then
   redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -tonumber(ARGV[9]) - 1)
   redis.call('PEXPIRE', KEYS[5], ARGV[8])
 end
-return {nb, nw}
+redis.call('SET', KEYS[1], rb .. ' ' .. nb .. ' ' .. rw .. ' ' .. nw, 'PX', ARGV[1])
+return {rb, nb, rw, nw}
 `)
 
 // recordAI records a finished game of a person against the AI, once per game ID.
@@ -228,15 +236,19 @@ func (s *Store) SetChatLang(ctx context.Context, chatID int64, lang string) erro
 // counted for either player, no rating moves and no leaderboard changes (a real player must
 // not gain rating from a made-up opponent either), and the game stays unrated when it is
 // recorded again later.
-func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
+//
+// For a rated game between people it returns the ratings before and after, also when it is
+// recorded again (the result mark keeps them); otherwise the zero RatingChange.
+func (s *Store) RecordResult(ctx context.Context, g *game.Game) (game.RatingChange, error) {
+	var none game.RatingChange
 	if g.Status != game.StatusFinished {
-		return invalidf("record result of a game in status %v", g.Status)
+		return none, invalidf("record result of a game in status %v", g.Status)
 	}
 	if g.Outcome == game.OutcomeNone || !game.ValidID(g.ID) {
-		return nil
+		return none, nil
 	}
 	if !game.ValidOutcome(g.Outcome) {
-		return invalidf("outcome %v", g.Outcome)
+		return none, invalidf("outcome %v", g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]
 	mark := s.k.result(g.ID)
@@ -256,21 +268,54 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) error {
 		}
 		field := "a" + strconv.Itoa(g.AILevel) + res
 		err := recordAI.Run(ctx, s.rdb, []string{mark, s.k.user(human.UserID)}, markTTL, field, human.Name).Err()
-		return wrap("record result", err)
+		return none, wrap("record result", err)
 	}
 	if b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID {
-		return nil // not a rated game between two people
+		return none, nil // not a rated game between two people
 	}
 	score := map[game.Outcome]int{game.OutcomeBlack: 2, game.OutcomeDraw: 1, game.OutcomeWhite: 0}[g.Outcome]
 	group, groupKey := "0", s.k.top(-1) // placeholder key in the same slot, never touched
 	if g.Flow == game.FlowGroup && g.ChatID != 0 {
 		group, groupKey = "1", s.k.top(g.ChatID)
 	}
-	err := recordPeople.Run(ctx, s.rdb,
+	res, err := recordPeople.Run(ctx, s.rdb,
 		[]string{mark, s.k.user(b.UserID), s.k.user(w.UserID), s.k.top(0), groupKey},
 		markTTL, b.UserID, w.UserID, score, b.Name, w.Name,
-		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, game.EloK, game.InitialRating).Err()
-	return wrap("record result", err)
+		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, game.EloK, game.InitialRating).Result()
+	if err != nil {
+		return none, wrap("record result", err)
+	}
+	return ratingChange(res), nil
+}
+
+// ratingChange reads what recordPeople returned: four ratings (black's before and after,
+// white's before and after) as a list or, from a game recorded before, as the mark's text; a
+// reply of any other form (-1, "1", an old mark) is an unrated game.
+func ratingChange(res any) game.RatingChange {
+	var nums []int64
+	switch v := res.(type) {
+	case []any:
+		for _, x := range v {
+			n, ok := x.(int64)
+			if !ok {
+				return game.RatingChange{}
+			}
+			nums = append(nums, n)
+		}
+	case string:
+		for _, f := range strings.Fields(v) {
+			n, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				return game.RatingChange{}
+			}
+			nums = append(nums, n)
+		}
+	}
+	if len(nums) != 4 {
+		return game.RatingChange{}
+	}
+	return game.RatingChange{Rated: true, Before: [2]int{int(nums[0]), int(nums[2])},
+		After: [2]int{int(nums[1]), int(nums[3])}}
 }
 
 // Top returns up to n (at most 100) people with the best ratings: of everyone when chatID

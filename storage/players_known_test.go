@@ -25,7 +25,7 @@ func TestResultNeedsKnownPlayers(t *testing.T) {
 	ai := &game.Game{ID: "forged3", Size: 8, Flow: game.FlowAI, Status: game.StatusFinished, AILevel: 2,
 		Players: [2]game.Player{{UserID: aiPlayer, Name: "Nobody"}, {}}, Outcome: game.OutcomeBlack}
 	for _, g := range []*game.Game{people, group, ai} {
-		if err := s.RecordResult(ctx, g); err != nil {
+		if _, err := s.RecordResult(ctx, g); err != nil {
 			t.Fatalf("RecordResult(%s) = %v", g.ID, err)
 		}
 	}
@@ -51,13 +51,13 @@ func TestResultNeedsKnownPlayers(t *testing.T) {
 	if err := s.TouchUser(ctx, madeUp, "Late"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordResult(ctx, people); err != nil {
+	if _, err := s.RecordResult(ctx, people); err != nil {
 		t.Fatal(err)
 	}
 	if top, err := s.Top(ctx, 0, 10); err != nil || len(top) != 0 {
 		t.Errorf("after the id talked, the old game was rated: Top = %+v, %v", top, err)
 	}
-	if err := s.RecordResult(ctx, finished("fair", real, madeUp, game.OutcomeWhite)); err != nil {
+	if _, err := s.RecordResult(ctx, finished("fair", real, madeUp, game.OutcomeWhite)); err != nil {
 		t.Fatal(err)
 	}
 	top, err := s.Top(ctx, 0, 10)

@@ -108,7 +108,9 @@ func TestRecordResultElo(t *testing.T) {
 		g := finished("game"+string(rune('a'+i)), gm.black, gm.white, gm.o)
 		score := map[game.Outcome]float64{game.OutcomeBlack: 1, game.OutcomeDraw: 0.5, game.OutcomeWhite: 0}[gm.o]
 		b, w := model[gm.black], model[gm.white]
+		want := game.RatingChange{Rated: true, Before: [2]int{b.r, w.r}}
 		b.r, w.r = elo(b.r, w.r, score)
+		want.After = [2]int{b.r, w.r}
 		switch score {
 		case 1:
 			b.w++
@@ -124,8 +126,9 @@ func TestRecordResultElo(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 3 {
 			wg.Go(func() {
-				if err := s.RecordResult(ctx, g); err != nil {
-					t.Error(err)
+				// Each call, first or not, tells the change the game made.
+				if rc, err := s.RecordResult(ctx, g); err != nil || rc != want {
+					t.Errorf("RecordResult(%s) = %+v, %v; want %+v", g.ID, rc, err, want)
 				}
 			})
 		}
@@ -158,13 +161,13 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	ai := &game.Game{ID: "ai1", Size: 8, Flow: game.FlowAI, Status: game.StatusFinished, AILevel: 3,
 		Players: [2]game.Player{{}, {UserID: 50, Name: "Human"}}, Outcome: game.OutcomeWhite}
 	for range 2 {
-		if err := s.RecordResult(ctx, ai); err != nil {
+		if _, err := s.RecordResult(ctx, ai); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ai2 := *ai
 	ai2.ID, ai2.Outcome = "ai2", game.OutcomeBlack
-	if err := s.RecordResult(ctx, &ai2); err != nil {
+	if _, err := s.RecordResult(ctx, &ai2); err != nil {
 		t.Fatal(err)
 	}
 	p, err := s.Profile(ctx, 50)
@@ -180,11 +183,11 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	const group = -1001
 	g := finished("grp1", 60, 61, game.OutcomeBlack)
 	g.Flow, g.ChatID = game.FlowGroup, group
-	if err := s.RecordResult(ctx, g); err != nil {
+	if _, err := s.RecordResult(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	other := finished("priv1", 62, 60, game.OutcomeBlack)
-	if err := s.RecordResult(ctx, other); err != nil {
+	if _, err := s.RecordResult(ctx, other); err != nil {
 		t.Fatal(err)
 	}
 	top, err := s.Top(ctx, group, 10)
@@ -209,11 +212,11 @@ func TestRecordResultAIAndGroups(t *testing.T) {
 	// Not finished, self-play and no-result games.
 	playing := finished("p", 1, 2, game.OutcomeBlack)
 	playing.Status = game.StatusPlaying
-	if err := s.RecordResult(ctx, playing); !errors.Is(err, game.ErrInvalid) {
+	if _, err := s.RecordResult(ctx, playing); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("RecordResult(playing) = %v, want ErrInvalid", err)
 	}
 	for _, g := range []*game.Game{finished("self", 70, 70, game.OutcomeBlack), finished("none", 71, 72, game.OutcomeNone)} {
-		if err := s.RecordResult(ctx, g); err != nil {
+		if _, err := s.RecordResult(ctx, g); err != nil {
 			t.Errorf("RecordResult(%s) = %v", g.ID, err)
 		}
 	}

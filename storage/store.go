@@ -323,7 +323,8 @@ func unavailable(err error) bool {
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
 //	P {p}top             zset    global leaderboard, score = rating
 //	P {p}top:CHAT        zset    a group's leaderboard
-//	P {p}res:ID          string  RecordResult done for game ID
+//	P {p}res:ID          string  RecordResult done for game ID: "rb nb rw nw", the ratings before
+//	                             and after of a rated game between people, else "1"
 //	P {mm}q:SIZE         zset    matchmaking queue for a size, score = deadline (ms)
 //	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)

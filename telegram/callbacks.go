@@ -80,7 +80,8 @@ func (t *tap) fail(ctx context.Context, err error) error {
 // itself, not an alert to dismiss. Alerts are kept for what needs reading.
 func routine(err error) bool {
 	return errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrNotYourGame) ||
-		errors.Is(err, game.ErrGameOver)
+		errors.Is(err, game.ErrGameOver) || errors.Is(err, game.ErrOwnOffer) ||
+		errors.Is(err, game.ErrNoOffer) || errors.Is(err, game.ErrOfferExpired)
 }
 
 // onCallback handles a button tap.
@@ -131,11 +132,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 	case render.ActionPage:
 		return ts.tapPage(ctx, t, c)
 	case render.ActionResign:
-		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
-		if err != nil {
-			return t.fail(ctx, err)
-		}
-		return ts.stepDone(ctx, t, res)
+		return ts.tapResign(ctx, t, c)
 	case render.ActionHint:
 		hctx, cancel := context.WithTimeout(ctx, hintTimeout)
 		sq, err := ts.bot.svc.Hint(hctx, c.Game, t.user.id)
@@ -375,19 +372,114 @@ func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
 }
 
-// tapRematch starts (or finds) the rematch of a finished game.
-func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := ts.bot.svc.Rematch(ctx, c.Game, t.user.id)
+// tapResign handles the Resign button and its question (render.ResignAsk, ResignYes,
+// ResignNo). The first tap asks in place: the tapped board's Resign button gives way to
+// "Resign? Yes / No" for the player who tapped it, with no new message. Yes resigns; No draws
+// the board again as it is. Only the player asked may answer; anyone but the players is
+// refused at the first tap. The creator of a lobby that has a Resign button (none is drawn
+// now) cancels it at once, as /resign does.
+func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error {
+	g := t.game
+	side := game.Side(g, t.user.id)
+	switch {
+	case g.Status == game.StatusLobby || c.Arg == render.ResignYes && side >= 0 && c.Page == side+1:
+		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
+		if err != nil {
+			return t.fail(ctx, err)
+		}
+		return ts.stepDone(ctx, t, res)
+	case g.Status == game.StatusFinished:
+		if c.Arg == render.ResignNo && !t.stray {
+			ts.bot.boards.Redraw(g, t.ref) // the final board, without the question
+		}
+		return t.fail(ctx, game.ErrGameOver)
+	case side < 0:
+		return t.fail(ctx, game.ErrNotYourGame)
+	case c.Arg == render.ResignYes || c.Arg == render.ResignNo:
+		if c.Page != side+1 {
+			return t.answer(ctx, tr(t.user.lang, i18n.KeyEndNotAsked), false)
+		}
+		if err := t.answer(ctx, "", false); err != nil {
+			return err
+		}
+		if !t.stray {
+			ts.bot.boards.Redraw(g, t.ref)
+		}
+		return nil
+	case t.stray:
+		// Not one of the game's boards: nothing is drawn into it; /board posts one.
+		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
+	}
+	cont, err := present.ResignPrompt(g, t.ref, 0, ts.bot.styleOf(ctx, g, t.ref), side)
 	if err != nil {
 		return t.fail(ctx, err)
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
+	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
+}
+
+// tapRematch handles the rematch buttons of a finished game (render.RematchOffer,
+// RematchAccept, RematchDecline). Against the AI the offer starts the rematch at once.
+// Between people an offer, a decline or a withdrawal redraws the finished game's boards,
+// which show where the offer stands to both players; an accept starts the rematch and
+// redraws them too (but an inline message, which shows the rematch now). An offer found
+// expired says so on the boards and in the answer.
+func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
+	var res *game.Snapshot
+	var err error
+	switch c.Arg {
+	case render.RematchAccept:
+		res, err = ts.bot.svc.AcceptRematch(ctx, c.Game, t.user.id)
+	case render.RematchDecline:
+		res, err = ts.bot.svc.DeclineRematch(ctx, c.Game, t.user.id)
+	default:
+		res, err = ts.bot.svc.Rematch(ctx, c.Game, t.user.id)
+	}
+	if err != nil {
+		if errors.Is(err, game.ErrOfferExpired) || errors.Is(err, game.ErrNoOffer) {
+			ts.refreshOld(ctx, c.Game) // it says where the offer stands now
+		}
+		return t.fail(ctx, err)
+	}
+	if res.Offered || c.Arg == render.RematchDecline {
+		text := ""
+		if res.Offered {
+			text = tr(t.user.lang, i18n.KeyEndOfferSent)
+			if res.Game.RematchBy != t.user.id {
+				text = ""
+			}
+		}
+		if err := t.answer(ctx, text, false); err != nil {
+			return err
+		}
+		ts.bot.boards.Refresh(res.Game)
+		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {
+			ts.play.noticeOffer(res.Game) // a new offer, not the same one asked again
+		}
+		return nil
+	}
+	if err := t.answer(ctx, "", false); err != nil {
+		return err
+	}
+	if res.Game.AILevel == 0 && res.Game.InlineID == "" {
+		ts.refreshOld(ctx, c.Game) // "Rematch accepted"
+	}
 	if res.Existing {
 		return nil
 	}
 	return ts.play.started(ctx, res)
+}
+
+// refreshOld redraws the boards of the finished game id as it is stored now, but not an
+// inline message that shows its rematch already.
+func (ts *taps) refreshOld(ctx context.Context, id string) {
+	old, err := ts.bot.svc.Game(ctx, id)
+	if err != nil || old.Game.InlineID != "" && old.Game.Rematch == game.RematchAccepted {
+		return
+	}
+	ts.bot.boards.Refresh(old.Game)
 }
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
@@ -535,6 +627,18 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) erro
 		lang = ts.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	m := &msgCtx{chat: t.ref.ChatID, private: t.private, user: t.user, lang: lang}
+	if c.Game != "" {
+		// A finished board's buttons for what comes next: the menu comes in a message of its
+		// own, so the final board stays.
+		switch mm := present.Menu(c.Arg); mm {
+		case present.MenuMain, present.MenuSize:
+			if err := t.answer(ctx, "", false); err != nil {
+				return err
+			}
+			return ts.cmds.sendMenu(ctx, t.ref.ChatID, mm, lang, present.MenuState{Name: t.user.name})
+		}
+		return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
+	}
 	switch present.Menu(c.Arg) {
 	case present.MenuMain:
 		if err := t.answer(ctx, "", false); err != nil {

@@ -402,7 +402,8 @@ func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 // finished reports whether m shows a finished game.
 func finished(m telegramtest.Message) bool {
 	return strings.Contains(m.Content(), "Game over") || strings.Contains(m.Content(), "Игра окончена") ||
-		strings.Contains(m.Content(), "resigns") || strings.Contains(m.Content(), "ran out of time")
+		strings.Contains(m.Content(), "resigns") || strings.Contains(m.Content(), "ran out of time") ||
+		strings.Contains(m.Content(), "Aborted before") || strings.Contains(m.Content(), "Партия прервана")
 }
 
 // toMove reports whether the status of m says it is the turn of sym+name.

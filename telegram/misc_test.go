@@ -66,8 +66,11 @@ func TestUndoHintResign(t *testing.T) {
 			board = h.waitState(board, "AI replied", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
 			h.press(alice, board, "↩ Undo")
 			board = h.waitState(board, "undone", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
-			// Resign ends the game; the board shows it and offers a rematch.
-			h.press(alice, board, "🏳 Resign")
+			// Resign, once each side has moved, ends the game (asking first); the board
+			// shows it and offers a rematch.
+			h.pressData(alice, board, legalMoves(board)[0].CallbackData)
+			board = h.waitState(board, "AI replied again", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+			h.resign(alice, board)
 			board = h.waitState(board, "resigned", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "resigns") })
 			if _, err := board.Button("🔁 Rematch"); err != nil {
 				t.Errorf("no rematch after resigning: %v", err)
@@ -263,6 +266,10 @@ func TestIdleClaim(t *testing.T) {
 	if a := h.waitAnswer(qid); !a.ShowAlert || !strings.Contains(a.Text, "It is your turn") {
 		t.Errorf("claim on own turn answered %+v", a)
 	}
+	// A move each (a claim before it would abort the game, unrated), then Bob keeps Alice
+	// waiting.
+	final := playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 2)
+	ab, bb = final[0], final[1]
 	h.clock.Add(time.Hour + time.Minute)
 	h.press(alice, ab, "⏰ Claim win")
 	h.waitState(bb, "timeout on Bob's board", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "ran out of time") })

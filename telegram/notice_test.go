@@ -54,7 +54,7 @@ func TestTurnNotices(t *testing.T) {
 			}
 		}
 	}
-	h.press(alice, h.current(boards[alice.ID()]), "🏳 Resign")
+	h.resign(alice, h.current(boards[alice.ID()]))
 	h.waitMsg(bob.ID(), "the resignation notice", func(m telegramtest.Message) bool {
 		return m.Content() == "Alice сдаётся. Партия окончена."
 	})

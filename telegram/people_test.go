@@ -164,9 +164,15 @@ func TestInvite(t *testing.T) {
 				if !strings.Contains(top.Text, "Alice") || !strings.Contains(top.Text, "Bob") {
 					t.Errorf("top lacks the players: %q", top.Text)
 				}
-				// Rematch: colours swap, both get new boards.
+				// Rematch: Bob offers, Alice accepts; colours swap, both get new boards.
 				aliceLast, bobLast = h.lastID(alice.ID()), h.lastID(bob.ID())
+				rematchData, _ := final[0].Button("🔁 Rematch")
 				h.press(bob, final[1], "🔁 Реванш")
+				offered := h.waitState(final[0], "the offer on Alice's board", func(m telegramtest.Message) bool {
+					_, err := m.Button("✅ Accept")
+					return err == nil && strings.Contains(m.Content(), "Bob offers you a rematch")
+				})
+				h.press(alice, offered, "✅ Accept")
 				ab2, bb2 := h.boardIn(alice.ID(), aliceLast), h.boardIn(bob.ID(), bobLast)
 				if gameID(ab2) == gameID(ab) || gameID(ab2) != gameID(bb2) {
 					t.Fatalf("rematch game ids %q %q (first %q)", gameID(ab2), gameID(bb2), gameID(ab))
@@ -174,15 +180,20 @@ func TestInvite(t *testing.T) {
 				if colorOf(t, ab2, "Alice") != render.WhiteDisc {
 					t.Errorf("colours did not swap in the rematch")
 				}
-				// A second tap on Rematch (by Alice) does not make another game.
+				// A second tap on Rematch (by Alice, on the button the board had) does not make
+				// another game.
 				before := h.lastID(alice.ID())
-				h.press(alice, final[0], "🔁 Rematch")
+				qid, err := alice.PressData(alice.ID(), final[0].ID, rematchData.CallbackData)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h.waitAnswer(qid)
 				if got := h.lastID(alice.ID()); got != before {
 					t.Errorf("second rematch tap posted another board")
 				}
 			} else {
 				// Resign ends it for both.
-				h.press(alice, h.current(ab), "🏳 Resign")
+				h.resign(alice, h.current(ab))
 				h.waitState(bb, "resignation on Bob's board", func(m telegramtest.Message) bool {
 					return strings.Contains(m.Content(), "сдача")
 				})
@@ -296,8 +307,13 @@ func TestInline(t *testing.T) {
 				t.Fatalf("inline game not over:%s", dump(final))
 			}
 			if size == 8 {
-				// Rematch in the same message.
+				// Rematch in the same message: Alice offers, Bob accepts there.
 				h.press(alice, final[0], "🔁 Rematch")
+				offered := h.waitState(post, "the offer in the post", func(m telegramtest.Message) bool {
+					_, err := m.Button("✅ Accept")
+					return err == nil
+				})
+				h.press(bob, offered, "✅ Accept")
 				h.waitState(post, "the rematch in the post", func(m telegramtest.Message) bool {
 					return boardPly(m) == 0 && gameID(m) != gameID(final[0]) && gameID(m) != ""
 				})

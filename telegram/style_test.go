@@ -108,7 +108,7 @@ func TestStyleCommand(t *testing.T) {
 	}
 	checkButtonsBoard(t, kb)
 	final, _, _ := playToEnd(h, alice, kb, render.BlackDisc+" Alice")
-	if final.HasPhoto() || !strings.Contains(final.Content(), "Game record: ") {
+	if final.HasPhoto() || !strings.Contains(final.Content(), "Moves: 1. ") {
 		t.Errorf("final board:%s", dump([]telegramtest.Message{final}))
 	}
 	// The picture message was replaced: it lost its buttons and still shows the position it
@@ -168,7 +168,10 @@ func TestIdleClaimIgnoresBoardRepost(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	ab := h.joinedBoard(alice, bob, "/new 8 white")
-	// Bob (black, to move) shows his board again 50 minutes later, and still does not move.
+	// A move each (a claim before it would abort the game, unrated); then Bob (black, to move)
+	// shows his board again 50 minutes later, and still does not move.
+	bb0 := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	ab = playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb0, "Bob"}}, 2)[0]
 	h.clock.Add(50 * time.Minute)
 	bobLast := h.lastID(bob.ID())
 	h.send(bob, bob.ID(), "/board")

@@ -134,9 +134,14 @@ func TestOldInlineGameAfterRematch(t *testing.T) {
 	h.pressHandled(l, bob, post, "✅ Join")
 	board := h.postBoard(post)
 	old := gameID(board)
-	h.pressHandled(l, alice, board, "🏳 Resign")
+	h.resign(alice, board)
 	over := h.waitState(post, "the resignation", finished)
 	h.pressHandled(l, alice, over, "🔁 Rematch")
+	offered := h.waitState(post, "the offer", func(m telegramtest.Message) bool {
+		_, err := m.Button("✅ Accept")
+		return err == nil
+	})
+	h.pressHandled(l, bob, offered, "✅ Accept")
 	rematch := h.waitState(post, "the rematch", func(m telegramtest.Message) bool {
 		return gameID(m) != old && gameID(m) != "" && boardPly(m) == 0
 	})

@@ -140,7 +140,7 @@ func TestTopTellsNamesakesApart(t *testing.T) {
 		fin := &game.Game{ID: "top" + string(rune('A'+i)), Size: 8, Flow: game.FlowGroup, Status: game.StatusFinished,
 			Players: [2]game.Player{{UserID: pair[0].ID(), Name: "Alex"}, {UserID: pair[1].ID(), Name: pair[1].Model().FirstName}},
 			ChatID:  g.ID(), Outcome: game.OutcomeBlack, Reason: game.EndResign}
-		if err := h.store.RecordResult(context.Background(), fin); err != nil {
+		if _, err := h.store.RecordResult(context.Background(), fin); err != nil {
 			t.Fatal(err)
 		}
 	}

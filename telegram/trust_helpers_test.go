@@ -261,3 +261,33 @@ func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.User, chat int64) 
 	board = h.boardAfter(chat, func() { h.pressHandled(l, b, lobby, "✅ Join") })
 	return lobby, board
 }
+
+// resignButton returns the callback data of the button of m that asks for step (render.ResignAsk,
+// ResignYes, ResignNo) of a resignation, and whether m has one.
+func resignButton(m telegramtest.Message, step int) (string, bool) {
+	for _, row := range m.Buttons() {
+		for _, b := range row {
+			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == render.ActionResign && c.Arg == step {
+				return b.CallbackData, true
+			}
+		}
+	}
+	return "", false
+}
+
+// resign resigns u's game on board: it presses Resign, waits for the question in place, and
+// presses Yes, returning the answer to Yes.
+func (h *harness) resign(u *telegramtest.User, board telegramtest.Message) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	ask, ok := resignButton(board, render.ResignAsk)
+	if !ok {
+		h.t.Fatalf("no Resign button on the board:%s", dump([]telegramtest.Message{board}))
+	}
+	h.pressData(u, board, ask)
+	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.Message) bool {
+		_, ok := resignButton(m, render.ResignYes)
+		return ok
+	})
+	yes, _ := resignButton(asked, render.ResignYes)
+	return h.pressData(u, asked, yes)
+}

@@ -24,6 +24,7 @@ func TestStore(t *testing.T, newStore func(t *testing.T) game.Store) {
 	}{
 		{"StartAndRead", testStartAndRead},
 		{"UpdateIsCompareAndSet", testUpdateCAS},
+		{"KeepsEnding", testKeepsEnding},
 		{"RacingUpdates", testRacingUpdates},
 		{"OneGamePerChat", testOneGamePerChat},
 		{"RacingStarts", testRacingStarts},
@@ -138,6 +139,36 @@ func testUpdateCAS(t *testing.T, s game.Store) {
 	missing := g.Clone()
 	missing.ID = "Gone1234"
 	wantCode(t, "UpdateGame of a missing game", s.UpdateGame(bg, missing), game.ErrNotFound)
+}
+
+// testKeepsEnding: a finished game keeps its rating change and its rematch offer.
+func testKeepsEnding(t *testing.T, s game.Store) {
+	g := playingGame(-100)
+	mustStart(t, s, g, game.Hosting{Chats: []int64{-100}})
+	g.Status, g.Outcome = game.StatusFinished, game.OutcomeBlack
+	g.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1300}, After: [2]int{1221, 1279}}
+	g.Rematch, g.RematchBy = game.RematchOffered, 2
+	g.RematchAt = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	if err := s.UpdateGame(bg, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Game(bg, g.ID)
+	if err != nil || got.Rating != g.Rating || got.Rematch != game.RematchOffered || got.RematchBy != 2 ||
+		!got.RematchAt.Equal(g.RematchAt) {
+		t.Fatalf("finished game read back as %+v, %v; want the rating %+v and the offer of user 2 at %v",
+			got, err, g.Rating, g.RematchAt)
+	}
+	got.Rating.Before[0] = -5 // ratings may go below zero, and the store keeps them
+	got.Rematch = game.RematchDeclined
+	if err := s.UpdateGame(bg, got); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.Game(bg, g.ID); err != nil || again.Rating != got.Rating || again.Rematch != game.RematchDeclined {
+		t.Fatalf("after an update the game is %+v, %v", again, err)
+	}
+	bad := got.Clone()
+	bad.Rematch = game.RematchState(200)
+	wantCode(t, "UpdateGame of an unknown rematch state", s.UpdateGame(bg, bad), game.ErrInvalid)
 }
 
 func testRacingUpdates(t *testing.T, s game.Store) {
@@ -510,7 +541,7 @@ func testChoices(t *testing.T, s game.PlayerStore) {
 	if err := s.SetStyle(bg, 3, game.StyleImage); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordResult(bg, finished("Game5", 2, 3, game.OutcomeDraw)); err != nil {
+	if _, err := s.RecordResult(bg, finished("Game5", 2, 3, game.OutcomeDraw)); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := s.Profile(bg, 2); p.Stats.Draws != 1 {
@@ -588,9 +619,16 @@ func testResults(t *testing.T, s game.PlayerStore) {
 		}
 	}
 	g := finished("Game1", 1, 2, game.OutcomeBlack)
-	for range 2 {
-		if err := s.RecordResult(bg, g); err != nil {
+	want := game.RatingChange{Rated: true, Before: [2]int{game.InitialRating, game.InitialRating},
+		After: [2]int{game.InitialRating + game.EloK/2, game.InitialRating - game.EloK/2}}
+	for i := range 2 {
+		// Recorded again, the game tells the same change: the one its first recording made.
+		rc, err := s.RecordResult(bg, g)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if rc != want || rc.Delta(0) != game.EloK/2 || rc.Delta(1) != -game.EloK/2 {
+			t.Fatalf("RecordResult #%d of a rated win = %+v, want %+v", i+1, rc, want)
 		}
 	}
 	b, _ := s.Profile(bg, 1)
@@ -600,8 +638,8 @@ func testResults(t *testing.T, s game.PlayerStore) {
 		t.Fatalf("after one win recorded twice: black %+v, white %+v", b, w)
 	}
 	// A player nobody knows makes the game unrated.
-	if err := s.RecordResult(bg, finished("Game2", 1, 9, game.OutcomeBlack)); err != nil {
-		t.Fatal(err)
+	if rc, err := s.RecordResult(bg, finished("Game2", 1, 9, game.OutcomeBlack)); err != nil || rc.Rated {
+		t.Fatalf("RecordResult against an unknown player = %+v, %v", rc, err)
 	}
 	if again, _ := s.Profile(bg, 1); again.Stats.Wins != 1 || again.Stats.Rating != b.Stats.Rating {
 		t.Fatalf("a game against an unknown player counted: %+v", again)
@@ -617,7 +655,8 @@ func testResults(t *testing.T, s game.PlayerStore) {
 	}
 	playing := finished("Game3", 1, 2, game.OutcomeBlack)
 	playing.Status = game.StatusPlaying
-	wantCode(t, "RecordResult of a game in play", s.RecordResult(bg, playing), game.ErrInvalid)
+	_, err = s.RecordResult(bg, playing)
+	wantCode(t, "RecordResult of a game in play", err, game.ErrInvalid)
 }
 
 func testAIResults(t *testing.T, s game.PlayerStore) {
@@ -627,8 +666,8 @@ func testAIResults(t *testing.T, s game.PlayerStore) {
 	g := finished("Game4", 0, 1, game.OutcomeWhite)
 	g.AILevel, g.Flow = 3, game.FlowAI
 	for range 2 {
-		if err := s.RecordResult(bg, g); err != nil {
-			t.Fatal(err)
+		if rc, err := s.RecordResult(bg, g); err != nil || rc.Rated {
+			t.Fatalf("RecordResult against the AI = %+v, %v (it moves no rating)", rc, err)
 		}
 	}
 	p, _ := s.Profile(bg, 1)

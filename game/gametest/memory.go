@@ -47,7 +47,8 @@ type Memory struct {
 	queue    map[int64]waiting
 	leases   map[string]lease
 	profiles map[int64]*game.Profile
-	marks    map[string]time.Time // RecordResult done for a game ID, until
+	marks    map[string]time.Time         // RecordResult done for a game ID, until
+	rated    map[string]game.RatingChange // what RecordResult did to the ratings, by game ID
 	tops     map[int64]map[int64]bool
 	chatLang map[int64]string
 	notices  map[int64]int      // the newest turn notice of each user
@@ -102,7 +103,7 @@ func NewMemory(opt MemoryOptions) *Memory {
 	return &Memory{opt: opt, games: map[string]*record{}, aside: map[string]*record{},
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
-		marks: map[string]time.Time{}, tops: map[int64]map[int64]bool{},
+		marks: map[string]time.Time{}, rated: map[string]game.RatingChange{}, tops: map[int64]map[int64]bool{},
 		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}}
 }
 
@@ -196,7 +197,8 @@ func check(g *game.Game) error {
 	switch {
 	case g.Size < 4 || g.Size > 16 || g.Size%2 != 0:
 		return fmt.Errorf("%w: board size %d", game.ErrInvalid, g.Size)
-	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) || !g.Style.Valid():
+	case !g.Flow.Valid() || !g.Status.Valid() || !game.ValidOutcome(g.Outcome) || !game.ValidReason(g.Reason) ||
+		!g.Style.Valid() || !g.Rematch.Valid():
 		return fmt.Errorf("%w: enum value out of range", game.ErrInvalid)
 	case g.CreatorColor < -1 || g.CreatorColor > 1:
 		return fmt.Errorf("%w: creator colour %d", game.ErrInvalid, g.CreatorColor)
@@ -698,28 +700,29 @@ func (m *Memory) Profile(_ context.Context, userID int64) (*game.Profile, error)
 
 // RecordResult adds the result of the finished game g to its players' records once per game,
 // as game.PlayerStore documents.
-func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
+func (m *Memory) RecordResult(_ context.Context, g *game.Game) (game.RatingChange, error) {
 	if g.Status != game.StatusFinished {
-		return fmt.Errorf("%w: record result of a game in status %v", game.ErrInvalid, g.Status)
+		return game.RatingChange{}, fmt.Errorf("%w: record result of a game in status %v", game.ErrInvalid, g.Status)
 	}
 	if g.Outcome == game.OutcomeNone || !game.ValidID(g.ID) {
-		return nil
+		return game.RatingChange{}, nil
 	}
 	if !game.ValidOutcome(g.Outcome) {
-		return fmt.Errorf("%w: outcome %v", game.ErrInvalid, g.Outcome)
+		return game.RatingChange{}, fmt.Errorf("%w: outcome %v", game.ErrInvalid, g.Outcome)
 	}
 	b, w := g.Players[0], g.Players[1]
 	ai := g.AILevel > 0 && (b.UserID == 0) != (w.UserID == 0)
 	if !ai && (b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID) {
-		return nil // not a rated game between two people
+		return game.RatingChange{}, nil // not a rated game between two people
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
 	if until, ok := m.marks[g.ID]; ok && now.Before(until) {
-		return nil
+		return m.rated[g.ID], nil
 	}
 	m.marks[g.ID] = now.Add(m.opt.ResultTTL)
+	delete(m.rated, g.ID)
 	if ai {
 		human, black := b, true
 		if b.UserID == 0 {
@@ -727,7 +730,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 		}
 		p := m.profiles[human.UserID]
 		if p == nil {
-			return nil
+			return game.RatingChange{}, nil
 		}
 		if p.Stats.VsAI == nil {
 			p.Stats.VsAI = map[int]game.AIRecord{}
@@ -745,11 +748,11 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 		if human.Name != "" {
 			p.Name = human.Name
 		}
-		return nil
+		return game.RatingChange{}, nil
 	}
 	pb, pw := m.profiles[b.UserID], m.profiles[w.UserID]
 	if pb == nil || pw == nil {
-		return nil
+		return game.RatingChange{}, nil
 	}
 	sb := map[game.Outcome]float64{game.OutcomeBlack: 1, game.OutcomeDraw: 0.5, game.OutcomeWhite: 0}[g.Outcome]
 	rb, rw := float64(pb.Stats.Rating), float64(pw.Stats.Rating)
@@ -757,6 +760,9 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 	ew := 1 / (1 + math.Pow(10, (rb-rw)/400))
 	pb.Stats.Rating = int(math.Floor(rb + game.EloK*(sb-eb) + 0.5))
 	pw.Stats.Rating = int(math.Floor(rw + game.EloK*((1-sb)-ew) + 0.5))
+	rc := game.RatingChange{Rated: true, Before: [2]int{int(rb), int(rw)},
+		After: [2]int{pb.Stats.Rating, pw.Stats.Rating}}
+	m.rated[g.ID] = rc
 	switch g.Outcome {
 	case game.OutcomeBlack:
 		pb.Stats.Wins++
@@ -778,7 +784,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) error {
 	if g.Flow == game.FlowGroup && g.ChatID != 0 {
 		m.rank(g.ChatID, b.UserID, w.UserID)
 	}
-	return nil
+	return rc, nil
 }
 
 // rank puts users on the leaderboard of chat (0 for everyone's). m.mu is held.

@@ -122,7 +122,9 @@ func (c *cluster) playPaced(ctx context.Context, pg *pacedGame) error {
 	cur, _ := c.shown(pg)
 	var qid string
 	var err error
-	data := render.Callback{Action: render.ActionResign, Game: gameID(cur)}.Encode()
+	// Resign, answering its question (Yes, asked of the player to move) at once.
+	data := render.Callback{Action: render.ActionResign, Game: gameID(cur), Page: int(pg.ref.toMove()) + 1,
+		Arg: render.ResignYes}.Encode()
 	if pg.board.InlineID != "" {
 		qid, err = u.PressInlineData(pg.board.InlineID, data)
 	} else {

@@ -59,7 +59,7 @@ func TestBotKilledMidStart(t *testing.T) {
 	send(ann, "/resign")
 	err := c.srv.WaitFor(guard(t), func(v telegramtest.View) bool {
 		m, ok := v.Message(first.ChatID, first.ID)
-		return ok && strings.Contains(m.Content(), "resigns")
+		return ok && strings.Contains(m.Content(), "Aborted") // no move made: aborted
 	})
 	if err != nil {
 		t.Fatalf("the board never showed the resignation: %v", err)

@@ -223,4 +223,35 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	// The reminder of a turn in a group or inline game, which mentions the player to move.
 	KeyRemindTurn:  "%s, it is your move in the game against %s (%s was played).", // name, opponent name, square
 	KeyRemindFirst: "%s, it is your move in the game against %s.",                 // name, opponent name
+
+	// The end of a game and what comes next (issue 15, items 2-4).
+	KeyBtnResignAsk:    "🏳 Resign?",
+	KeyBtnYes:          "Yes",
+	KeyBtnNo:           "No",
+	KeyBtnAccept:       "✅ Accept",
+	KeyBtnDecline:      "✖ Decline",
+	KeyBtnWithdraw:     "✖ Withdraw offer",
+	KeyBtnOtherGame:    "🎚 Level or size",
+	KeyBtnMenu:         "☰ Menu",
+	KeyEndYouWin:       "You win %d : %d! 🎉",             // the viewer's discs, the opponent's
+	KeyEndYouLose:      "You lose %d : %d. Another try?", // the viewer's discs, the opponent's
+	KeyEndRatings:      "Ratings: %s, %s",                // black's KeyEndRating, white's
+	KeyEndRating:       "%s %d (%s)",                     // name, rating after, signed change
+	KeyEndAborted:      "Aborted before both players had moved: no result, ratings unchanged.",
+	KeyEndRecord:       "Moves: %s", // the numbered moves
+	KeyEndPass:         "pass",
+	KeyEndMovesInRow:   "Moves in a row by %s: %s.",                                      // player, squares
+	KeyEndOffered:      "%s offers a rematch (open for %s).",                             // name of the player who offers, Duration
+	KeyEndOfferedByYou: "You offered a rematch (open for %s). Waiting for %s to accept.", // Duration, opponent
+	KeyEndOfferedToYou: "%s offers you a rematch (open for %s).",                         // name of the player who offers, Duration
+	KeyEndAccepted:     "Rematch accepted: the new game has started.",
+	KeyEndDeclined:     "%s declined the rematch.",         // name of the player who declined
+	KeyEndWithdrawn:    "%s withdrew the rematch offer.",   // name of the player who withdrew
+	KeyEndExpired:      "The rematch offer of %s expired.", // name of the player who offered
+	KeyEndOfferSent:    "Rematch offered.",
+	KeyEndOfferNotice:  "%s offers you a rematch: accept or decline it on your board.", // name of the player who offers
+	KeyEndNotAsked:     "This question is for the other player.",
+	KeyErrNoOffer:      "There is no rematch offer to answer.",
+	KeyErrOwnOffer:     "Your offer stands: the other player has to accept it.",
+	KeyErrOfferExpired: "The rematch offer has expired. Tap Rematch to offer a new one.",
 }

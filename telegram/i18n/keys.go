@@ -17,6 +17,15 @@ const (
 	KeyBtnResign  Key = "btn.resign"
 	KeyBtnUndo    Key = "btn.undo"
 
+	KeyBtnAccept    Key = "btn.accept"
+	KeyBtnDecline   Key = "btn.decline"
+	KeyBtnMenu      Key = "btn.menu"
+	KeyBtnNo        Key = "btn.no"
+	KeyBtnOtherGame Key = "btn.other_game"
+	KeyBtnResignAsk Key = "btn.resign_ask"
+	KeyBtnWithdraw  Key = "btn.withdraw"
+	KeyBtnYes       Key = "btn.yes"
+
 	KeyCmdAI     Key = "cmd.ai"
 	KeyCmdBoard  Key = "cmd.board"
 	KeyCmdCancel Key = "cmd.cancel"
@@ -44,6 +53,25 @@ const (
 	KeyCountLosses Key = "count.losses" // n
 	KeyCountWins   Key = "count.wins"   // n
 
+	KeyEndAborted      Key = "end.aborted"
+	KeyEndAccepted     Key = "end.accepted"
+	KeyEndDeclined     Key = "end.declined"  // name of the player who declined
+	KeyEndExpired      Key = "end.expired"   // name of the player who offered
+	KeyEndMovesInRow   Key = "end.moves_row" // player (symbol and name), squares
+	KeyEndNotAsked     Key = "end.not_asked"
+	KeyEndOffered      Key = "end.offered"        // name of the player who offers, Duration
+	KeyEndOfferedByYou Key = "end.offered_by_you" // Duration, name of the opponent
+	KeyEndOfferedToYou Key = "end.offered_to_you" // name of the player who offers, Duration
+	KeyEndOfferNotice  Key = "end.offer_notice"   // name of the player who offers
+	KeyEndOfferSent    Key = "end.offer_sent"
+	KeyEndPass         Key = "end.pass"      // the word for a pass in a game record
+	KeyEndRating       Key = "end.rating"    // name, rating after, signed change
+	KeyEndRatings      Key = "end.ratings"   // black's KeyEndRating, white's
+	KeyEndRecord       Key = "end.record"    // the numbered moves
+	KeyEndWithdrawn    Key = "end.withdrawn" // name of the player who withdrew
+	KeyEndYouLose      Key = "end.you_lose"  // the viewer's discs, the opponent's
+	KeyEndYouWin       Key = "end.you_win"   // the viewer's discs, the opponent's
+
 	KeyErrAlreadyPlaying    Key = "err.already_playing"
 	KeyErrBadInvitation     Key = "err.bad_invitation"
 	KeyErrBadLevel          Key = "err.bad_level"
@@ -61,6 +89,7 @@ const (
 	KeyErrLobbyTaken        Key = "err.lobby_taken"
 	KeyErrNoGame            Key = "err.no_game"
 	KeyErrNoHint            Key = "err.no_hint"
+	KeyErrNoOffer           Key = "err.no_offer"
 	KeyErrNotAIGame         Key = "err.not_ai_game"
 	KeyErrNotIdle           Key = "err.not_idle"
 	KeyErrNotOver           Key = "err.not_over"
@@ -69,11 +98,13 @@ const (
 	KeyErrNotYourTurn       Key = "err.not_your_turn"
 	KeyErrNothingToUndo     Key = "err.nothing_to_undo"
 	KeyErrOccupied          Key = "err.occupied"
+	KeyErrOfferExpired      Key = "err.offer_expired"
 	KeyErrOffBoard          Key = "err.off_board"
 	KeyErrOldBoard          Key = "err.old_board"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
 	KeyErrOwnInvite         Key = "err.own_invite"
 	KeyErrOwnLobby          Key = "err.own_lobby"
+	KeyErrOwnOffer          Key = "err.own_offer"
 	KeyErrPeopleOnly        Key = "err.people_only"
 	KeyErrPrivateOnly       Key = "err.private_only"
 	KeyErrSetAside          Key = "err.set_aside"

@@ -2,6 +2,8 @@ package present
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-telegram/bot/models"
@@ -103,32 +105,80 @@ func mayMove(g *game.Game, turn, seer int) bool {
 // white) and seer the viewer of the message (see viewer). In a game between people the claim
 // button is left out of a player's own board while it is their turn, since a claim can only
 // come from the player kept waiting; on a board both players see it stays, and a claim made
-// too early gets an alert saying how long is left.
-func controls(g *game.Game, lang string, turn, seer int) [][]models.InlineKeyboardButton {
+// too early gets an alert saying how long is left. ask is the side (0 black, 1 white) of a
+// player who tapped Resign and is asked whether they mean it: the Resign button gives way to
+// "Resign? Yes / No" (-1: no question). A finished game gets what players do next
+// (endControls).
+func controls(g *game.Game, lang string, turn, seer, ask int) [][]models.InlineKeyboardButton {
 	ply := game.Ply(g)
+	resign := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply))}
+	if ask == 0 || ask == 1 {
+		answer := func(key i18n.Key, step int) models.InlineKeyboardButton {
+			return Button(tr(lang, key), render.Callback{Action: render.ActionResign, Game: g.ID, Ply: ply,
+				Page: ask + 1, Arg: step}.Encode())
+		}
+		resign = []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResignAsk), CallbackData(render.ActionNoop, "", 0)),
+			answer(i18n.KeyBtnYes, render.ResignYes), answer(i18n.KeyBtnNo, render.ResignNo)}
+	}
 	switch g.Status {
 	case game.StatusFinished:
-		if g.Reason == game.EndAbandoned {
-			return nil
-		}
-		return [][]models.InlineKeyboardButton{{Button(tr(lang, i18n.KeyBtnRematch), CallbackData(render.ActionRematch, g.ID, ply))}}
+		return endControls(g, lang, seer)
 	case game.StatusPlaying:
 		if g.AILevel > 0 {
 			row := []models.InlineKeyboardButton{}
-			if g.AILevel <= game.MaxHintLevel {
-				row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(render.ActionHint, g.ID, ply)))
+			if ask < 0 {
+				if g.AILevel <= game.MaxHintLevel {
+					row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(render.ActionHint, g.ID, ply)))
+				}
+				row = append(row, Button(tr(lang, i18n.KeyBtnUndo), CallbackData(render.ActionUndo, g.ID, ply)))
 			}
-			row = append(row, Button(tr(lang, i18n.KeyBtnUndo), CallbackData(render.ActionUndo, g.ID, ply)),
-				Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply)))
-			return [][]models.InlineKeyboardButton{row}
+			return [][]models.InlineKeyboardButton{append(row, resign...)}
 		}
-		row := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply))}
-		if seer < 0 || seer != turn {
+		row := resign
+		if ask < 0 && (seer < 0 || seer != turn) {
 			row = append(row, Button(tr(lang, i18n.KeyBtnClaim), CallbackData(render.ActionClaim, g.ID, ply)))
 		}
 		return [][]models.InlineKeyboardButton{row}
 	}
 	return nil
+}
+
+// endControls are the buttons of a finished game, for what players do next: against the AI
+// a rematch, another level or size and the main menu (both open the menu in a new message,
+// keeping the final board); between people the rematch offer as it stands (see
+// game.Game.Rematch: Rematch, or Accept and Decline for the player offered it, Withdraw for
+// the one who offered, Accept and Decline on a board both see) and, but in inline messages,
+// the main menu. A cancelled lobby has none.
+func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardButton {
+	if g.Reason == game.EndAbandoned && !g.Aborted() {
+		return nil
+	}
+	ply := game.Ply(g)
+	rematch := func(key i18n.Key, step int) models.InlineKeyboardButton {
+		return Button(tr(lang, key), render.Callback{Action: render.ActionRematch, Game: g.ID, Ply: ply, Arg: step}.Encode())
+	}
+	menu := func(key i18n.Key, m Menu) models.InlineKeyboardButton {
+		return Button(tr(lang, key), render.Callback{Action: render.ActionMenu, Game: g.ID, Arg: int(m)}.Encode())
+	}
+	if g.AILevel > 0 {
+		return [][]models.InlineKeyboardButton{{rematch(i18n.KeyBtnRematch, render.RematchOffer)},
+			{menu(i18n.KeyBtnOtherGame, MenuSize), menu(i18n.KeyBtnMenu, MenuMain)}}
+	}
+	var rows [][]models.InlineKeyboardButton
+	switch {
+	case g.Rematch == game.RematchAccepted:
+	case g.Rematch == game.RematchOffered && seer >= 0 && g.Players[seer].UserID == g.RematchBy:
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnWithdraw, render.RematchDecline)})
+	case g.Rematch == game.RematchOffered:
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnAccept, render.RematchAccept),
+			rematch(i18n.KeyBtnDecline, render.RematchDecline)})
+	default:
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, render.RematchOffer)})
+	}
+	if g.Flow != game.FlowInline && g.InlineID == "" {
+		rows = append(rows, []models.InlineKeyboardButton{menu(i18n.KeyBtnMenu, MenuMain)})
+	}
+	return rows
 }
 
 // Board draws game g for the message ref at move-picker page page, in style (the style of
@@ -151,21 +201,38 @@ func BoardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 // players see (a group, an inline message) of a game between people, the name of the player
 // to move in the text is a mention of them (see TurnMention).
 func BoardHinted(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square) (Content, error) {
+	return mentioned(g, eg, ref, page, style, hint, -1)
+}
+
+// ResignPrompt is Board with the question to the player at side ask (0 black, 1 white), who
+// tapped Resign, whether they mean it: "Resign? Yes / No" in place of the Resign button (see
+// controls). Only a game in play asks; any other is drawn as Board draws it.
+func ResignPrompt(g *game.Game, ref game.MessageRef, page int, style game.Style, ask int) (Content, error) {
+	if g.Status != game.StatusPlaying || ask < 0 || ask > 1 {
+		ask = -1
+	}
+	return mentioned(g, nil, ref, page, style, engine.Pass, ask)
+}
+
+// mentioned draws the board (boardOf) and, on a message both players see, mentions the
+// player to move.
+func mentioned(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square, ask int) (Content, error) {
 	if eg == nil && g.Status != game.StatusLobby {
 		var err error
 		if eg, err = Replay(g); err != nil {
 			return Content{}, err
 		}
 	}
-	c, err := boardOf(g, eg, ref, page, style, hint)
+	c, err := boardOf(g, eg, ref, page, style, hint, ask)
 	if err == nil && viewer(g, ref) < 0 {
 		c.Entities = TurnMention(g, eg, ViewLang(g, ref), c.Text)
 	}
 	return c, err
 }
 
-// boardOf is BoardHinted without the mention.
-func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square) (Content, error) {
+// boardOf draws the board of g as BoardHinted does, asking the player at side ask whether
+// they resign (-1: nobody), without the mention.
+func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style game.Style, hint engine.Square, ask int) (Content, error) {
 	lang := ViewLang(g, ref)
 	if g.Status == game.StatusLobby {
 		return Lobby(g, lang, ""), nil
@@ -182,14 +249,14 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	if note := passNote(g, eg, lang); note != "" {
 		text = note + "\n" + text
 	}
-	if g.Status == game.StatusFinished && len(g.Moves) > 0 {
-		text += "\n" + tr(lang, i18n.KeyResultRecord, eg.Record())
-	}
 	turn, seer := int(eg.Position().Side()), viewer(g, ref)
+	if g.Status == game.StatusFinished {
+		text += endText(g, eg, lang, seer)
+	}
 	if g.Status == game.StatusPlaying && g.Players[turn].UserID == 0 && !eg.Over() {
 		text += "\n" + tr(lang, i18n.KeyGameThinking) // the AI is to move
 	}
-	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer),
+	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask),
 		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer)}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)
@@ -221,41 +288,181 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	return c, err
 }
 
-// passNote announces the passes played since the side to move last placed a disc (several
-// passes in a row happen when the opponent moves again and again). The pass of the very last
-// ply is left to the status text, which tells it.
+// passNote announces the passes played since the player who passed last placed a disc
+// (several passes in a row happen when the opponent moves again and again), and then names
+// every disc the opponent placed meanwhile, so that a player who had to pass sees all the
+// moves they missed, not only the last one the board marks. The pass of the very last ply is
+// left to the status text, which tells it. A finished game tells the passes before its end.
 func passNote(g *game.Game, eg *engine.Game, lang string) string {
 	moves := eg.Moves()
 	n := len(moves)
-	if n == 0 || moves[n-1] == engine.Pass || g.Status != game.StatusPlaying {
+	if n == 0 || moves[n-1] == engine.Pass || g.Status == game.StatusLobby {
 		return ""
 	}
 	first := eg.Start().Side()
-	side := eg.Position().Side()
-	passes := 0
-	var passer engine.Color
-	for i := n - 1; i >= 0; i-- {
-		by := first
+	colour := func(i int) engine.Color {
 		if i%2 == 1 {
-			by = first.Opponent()
+			return first.Opponent()
 		}
-		if moves[i] != engine.Pass {
-			if by == side {
-				break
+		return first
+	}
+	mover := colour(n - 1) // placed the last disc
+	passer := mover.Opponent()
+	passes := 0
+	var placed []string
+	for i := n - 1; i >= 0; i-- {
+		if colour(i) == mover {
+			if moves[i] != engine.Pass {
+				placed = append(placed, moves[i].String())
 			}
 			continue
 		}
+		if moves[i] != engine.Pass {
+			break // the passer's last disc
+		}
 		passes++
-		passer = by
 	}
 	if passes == 0 {
 		return ""
 	}
-	sym := render.BlackDisc
-	if passer == engine.White {
-		sym = render.WhiteDisc
+	who := func(c engine.Color) string {
+		sym := render.BlackDisc
+		if c == engine.White {
+			sym = render.WhiteDisc
+		}
+		return sym + " " + PlayerName(g, int(c), lang)
 	}
-	return tr(lang, i18n.KeyGamePass, sym+" "+PlayerName(g, int(passer), lang))
+	note := tr(lang, i18n.KeyGamePass, who(passer))
+	if len(placed) > 1 {
+		slices.Reverse(placed)
+		note += "\n" + tr(lang, i18n.KeyEndMovesInRow, who(mover), strings.Join(placed, ", "))
+	}
+	return note
+}
+
+// The longest game records endText shows: numbered while that fits, else compact, else none,
+// so that the text under a picture stays within Telegram's caption limit.
+const (
+	maxNumberedRecord = 600
+	maxCompactRecord  = 760
+)
+
+// endText returns the lines a finished game adds under its status text, each after a line
+// break: that it was aborted, the personal result of a player viewing their own board ("You
+// win 36 : 28!"), the rating change of a rated game between people, the game record as
+// numbered moves, and where a rematch offer stands.
+func endText(g *game.Game, eg *engine.Game, lang string, seer int) string {
+	var b strings.Builder
+	line := func(s string) { b.WriteString("\n" + s) }
+	pos := eg.Position()
+	if g.Aborted() {
+		line(tr(lang, i18n.KeyEndAborted))
+	}
+	if seer >= 0 && g.Reason == game.EndNormal {
+		me, opp := pos.Count(engine.Color(seer)), pos.Count(engine.Color(seer).Opponent())
+		switch {
+		case me > opp:
+			line(tr(lang, i18n.KeyEndYouWin, me, opp))
+		case me < opp:
+			line(tr(lang, i18n.KeyEndYouLose, me, opp))
+		}
+	}
+	if r := g.Rating; r.Rated && g.AILevel == 0 {
+		rating := func(i int) string {
+			return tr(lang, i18n.KeyEndRating, PlayerName(g, i, lang), r.After[i], signed(r.Delta(i)))
+		}
+		line(tr(lang, i18n.KeyEndRatings, rating(0), rating(1)))
+	}
+	if len(g.Moves) > 0 {
+		if rec := numbered(eg, tr(lang, i18n.KeyEndPass)); len(rec) <= maxNumberedRecord {
+			line(tr(lang, i18n.KeyEndRecord, rec))
+		} else if rec := eg.Record(); len(rec) <= maxCompactRecord {
+			line(tr(lang, i18n.KeyResultRecord, rec))
+		}
+	}
+	if g.AILevel == 0 {
+		if s := offerText(g, lang, seer); s != "" {
+			line(s)
+		}
+	}
+	return b.String()
+}
+
+// offerText tells where the rematch offer of the finished game g stands, for the viewer seer
+// (see viewer): "" when none was made. A standing offer says how long it stands from when it
+// was made: game.DefaultRematchFor, the time the bot's Service keeps offers (no time of day,
+// which would need the reader's time zone). Its expiry shows once someone answers it late.
+func offerText(g *game.Game, lang string, seer int) string {
+	by := game.Side(g, g.RematchBy)
+	if by < 0 {
+		return ""
+	}
+	name, other := PlayerName(g, by, lang), PlayerName(g, 1-by, lang)
+	switch g.Rematch {
+	case game.RematchOffered:
+		open := i18n.Duration(lang, game.DefaultRematchFor)
+		switch seer {
+		case by:
+			return tr(lang, i18n.KeyEndOfferedByYou, open, other)
+		case 1 - by:
+			return tr(lang, i18n.KeyEndOfferedToYou, name, open)
+		}
+		return tr(lang, i18n.KeyEndOffered, name, open)
+	case game.RematchAccepted:
+		return tr(lang, i18n.KeyEndAccepted)
+	case game.RematchDeclined:
+		return tr(lang, i18n.KeyEndDeclined, other)
+	case game.RematchWithdrawn:
+		return tr(lang, i18n.KeyEndWithdrawn, name)
+	case game.RematchExpired:
+		return tr(lang, i18n.KeyEndExpired, name)
+	}
+	return ""
+}
+
+// signed writes a rating change with its sign: "+16", "−16" (a minus sign), "±0".
+func signed(d int) string {
+	switch {
+	case d > 0:
+		return "+" + strconv.Itoa(d)
+	case d < 0:
+		return "−" + strconv.Itoa(-d)
+	}
+	return "±0"
+}
+
+// numbered writes the moves of eg as numbered pairs, black's then white's ("1. f5 d6 2. c3
+// d3"), a pass as pass; passes after the last disc are left out.
+func numbered(eg *engine.Game, pass string) string {
+	moves := eg.Moves()
+	for len(moves) > 0 && moves[len(moves)-1] == engine.Pass {
+		moves = moves[:len(moves)-1]
+	}
+	offset := 0
+	if eg.Start().Side() == engine.White {
+		offset = 1 // white moves first: "1. … d6"
+	}
+	var b strings.Builder
+	for i, m := range moves {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch k := i + offset; {
+		case k%2 == 0:
+			b.WriteString(strconv.Itoa(k/2+1) + ". ")
+		case i == 0:
+			b.WriteString("1. … ")
+		}
+		b.WriteString(moveName(m, pass))
+	}
+	return b.String()
+}
+
+func moveName(sq engine.Square, pass string) string {
+	if sq == engine.Pass {
+		return pass
+	}
+	return sq.String()
 }
 
 // textBoard draws a position as lines of symbols, for inline messages of large boards:

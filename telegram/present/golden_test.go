@@ -223,6 +223,143 @@ func TestGoldenBoards(t *testing.T) {
 	}
 }
 
+// TestGoldenEndings draws the end of games as each viewer sees it: an aborted game, a rated
+// one with its rating change, the rematch offer in each of its states (on a board both players
+// see and on each player's own), the AI game's buttons for what comes next, the AI moving
+// twice while the player passes, and the question of Resign.
+func TestGoldenEndings(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		full := play(t, 8, 200)
+		eight := play(t, 8, 9)
+		over := func(g *game.Game, o game.Outcome, why game.EndReason) *game.Game {
+			g.Status, g.Outcome, g.Reason = game.StatusFinished, o, why
+			return g
+		}
+		rated := func(g *game.Game) *game.Game {
+			g.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1216, 1184}}
+			return g
+		}
+		invite := func(moves []byte) *game.Game {
+			g := people(8, moves, lang)
+			g.Flow, g.ChatID = game.FlowInvite, 0
+			return g
+		}
+		offer := func(g *game.Game, st game.RematchState, by int64) *game.Game {
+			g.Rematch, g.RematchBy = st, by
+			return g
+		}
+		aborted := over(people(8, eight[:1], lang), game.OutcomeNone, game.EndAbandoned)
+		abortedAI := over(vsAI(8, 2, nil, lang), game.OutcomeNone, game.EndAbandoned)
+		won := over(vsAI(8, 1, full, lang), game.OutcomeNone, game.EndNormal)
+		won.Players[0], won.Players[1] = won.Players[1], won.Players[0] // Alice white: she wins
+		inl := over(people(8, eight, lang), game.OutcomeWhite, game.EndResign)
+		inl.Flow, inl.ChatID, inl.InlineID = game.FlowInline, 0, inline.InlineID
+		cases := []struct {
+			name string
+			g    *game.Game
+			ref  game.MessageRef
+		}{
+			{"end_aborted_group", aborted, group},
+			{"end_aborted_ai", abortedAI, private},
+			{"end_ai_won", won, private},
+			{"end_rated_group", rated(over(people(8, full, lang), game.OutcomeNone, game.EndNormal)), group},
+			{"end_rated_private", rated(over(invite(full), game.OutcomeNone, game.EndNormal)), private},
+			{"end_offered_group", offer(rated(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign)), game.RematchOffered, 1), group},
+			{"end_offered_by_me", offer(over(invite(eight), game.OutcomeWhite, game.EndResign), game.RematchOffered, 1), private},
+			{"end_offered_to_me", offer(over(invite(eight), game.OutcomeWhite, game.EndResign), game.RematchOffered, 2), private},
+			{"end_accepted", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchAccepted, 2), group},
+			{"end_declined", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchDeclined, 1), group},
+			{"end_withdrawn", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchWithdrawn, 1), group},
+			{"end_expired", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchExpired, 2), group},
+			{"end_inline", offer(inl, game.RematchOffered, 2), inline},
+			{"end_timeout_rated", rated(over(people(8, eight, lang), game.OutcomeBlack, game.EndTimeout)), group},
+		}
+		for _, c := range cases {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				got, err := present.Board(c.g, c.ref, 0, game.StyleButtons)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+			})
+		}
+		t.Run("pass_ai_twice_"+lang, func(t *testing.T) {
+			g := vsAI(6, 1, passAndTwice(t), lang)
+			got, err := present.Board(g, private, 0, game.StyleButtons)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "pass_ai_twice_"+lang, dump(t, got))
+		})
+		for _, c := range []struct {
+			name string
+			g    *game.Game
+			ref  game.MessageRef
+			ask  int
+		}{
+			{"resign_ask_ai", vsAI(8, 2, eight, lang), private, 0},
+			{"resign_ask_group", people(8, eight, lang), group, 1},
+			{"resign_ask_picker", vsAI(16, 6, play(t, 16, 30), lang), private, 0},
+		} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) {
+				got, err := present.ResignPrompt(c.g, c.ref, 0, game.StyleButtons, c.ask)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, c.name+"_"+lang, dump(t, got))
+			})
+		}
+	}
+}
+
+// passAndTwice returns the moves of a 6×6 game in which, at its end, black (Alice) had to pass
+// while white (the AI) placed two discs in a row: the first such point of a deterministic game.
+func passAndTwice(t *testing.T) []byte {
+	t.Helper()
+	for seed := 0; seed < 400; seed++ {
+		eg, err := engine.NewGame(6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []byte
+		for !eg.Position().GameOver() {
+			p := eg.Position()
+			if p.MustPass() {
+				if p.Side() == engine.Black && len(out) > 0 {
+					// Black passes: white moves, then it is black's turn again (or the end).
+					if _, err := eg.Play(engine.Pass); err != nil {
+						t.Fatal(err)
+					}
+					w := eg.Position().LegalMoves()
+					if len(w) == 0 {
+						break
+					}
+					if _, err := eg.Play(w[0]); err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, byte(w[0]))
+					if eg.Position().Side() == engine.Black && !eg.Position().MustPass() {
+						return out
+					}
+					continue
+				}
+				if _, err := eg.Play(engine.Pass); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			legal := p.LegalMoves()
+			sq := legal[(len(out)*seed+seed)%len(legal)]
+			if _, err := eg.Play(sq); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, byte(sq))
+		}
+	}
+	t.Fatal("no game found where black passes between two white moves")
+	return nil
+}
+
 func TestGoldenLobbies(t *testing.T) {
 	for _, lang := range i18n.Langs() {
 		lobby := func(flow game.Flow, color int8) *game.Game {
@@ -342,6 +479,35 @@ func TestGoldenHint(t *testing.T) {
 					t.Errorf("a hint that cannot be played changed the board:\n%s", dump(t, bad))
 				}
 			})
+		}
+	}
+}
+
+// TestFinishedCaptionFits: the text under the picture of a finished 16×16 game, with its
+// rating change and a rematch offer, stays within Telegram's caption limit (1024 characters):
+// the record is numbered while it is short, compact when longer, and left out when even that
+// does not fit.
+func TestFinishedCaptionFits(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, n := range []int{60, 150, 400} {
+			g := people(16, play(t, 16, n), lang)
+			g.Status, g.Reason = game.StatusFinished, game.EndResign
+			g.Outcome = game.OutcomeWhite
+			g.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1184, 1216}}
+			g.Rematch, g.RematchBy = game.RematchOffered, 2
+			c, err := present.Board(g, group, 0, game.StyleButtons)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Photo == nil {
+				t.Fatalf("a 16×16 board is no picture")
+			}
+			if r := []rune(c.Text); len(r) > 1024 {
+				t.Errorf("%s, %d moves: caption of %d characters:\n%s", lang, n, len(r), c.Text)
+			}
+			if n == 60 && !strings.Contains(c.Text, "1. ") {
+				t.Errorf("%s: a short 16×16 game does not number its moves:\n%s", lang, c.Text)
+			}
 		}
 	}
 }

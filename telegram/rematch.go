@@ -1,0 +1,43 @@
+package telegram
+
+import (
+	"context"
+
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/telegram/i18n"
+)
+
+// noticeOffer tells the player offered a rematch in a game whose boards are in the players'
+// private chats (invitation, matchmaking) that the offer stands: their board shows it, but
+// only by an edit, of which Telegram notifies nobody. The notice is a turn notice (it
+// replaces the player's previous one, see sendNotice) and goes out after the step, outside
+// its handler. Nothing is sent for an offer in a group or an inline post, whose one message
+// both players look at.
+func (pl *play) noticeOffer(g *game.Game) {
+	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch || g.Rematch != game.RematchOffered {
+		return
+	}
+	by := game.Side(g, g.RematchBy)
+	if by < 0 {
+		return
+	}
+	p, name := g.Players[1-by], g.Players[by].Name
+	if p.ChatID == 0 || p.UserID == 0 {
+		return
+	}
+	pl.bot.mu.Lock()
+	closed := pl.bot.closed
+	if !closed {
+		pl.bot.wg.Add(1)
+	}
+	pl.bot.mu.Unlock()
+	if closed {
+		return
+	}
+	go func() {
+		defer pl.bot.wg.Done()
+		ctx, cancel := context.WithTimeout(pl.bot.base, turnNoticeTimeout)
+		defer cancel()
+		pl.sendNotice(ctx, g.ID, p, tr(normLang(p.Lang), i18n.KeyEndOfferNotice, name))
+	}()
+}
