@@ -134,7 +134,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	}
 	if err := srv.WaitFor(ctx, func(v telegramtest.View) bool {
 		m, ok := v.Message(alice.ID(), board.ID)
-		return ok && strings.Contains(m.Content(), "Game record:")
+		return ok && strings.Contains(m.Content(), "Moves: 1. ")
 	}); err != nil {
 		t.Fatalf("the game never ended after /resign: %v", err)
 	}
