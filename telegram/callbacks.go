@@ -495,7 +495,8 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 	return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 }
 
-// tapLang sets the language from the /lang buttons.
+// tapLang sets the language from the /lang menu (redrawn in place, the new language marked)
+// or from the main menu's language button (the main menu redrawn in place in it).
 func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	lang, ok := present.LangOfArg(c.Arg)
 	if !ok {
@@ -510,7 +511,11 @@ func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, tr(lang, i18n.KeyLangSet), false); err != nil {
 		return err
 	}
-	return ts.bot.edit(ctx, t.ref, content{Text: tr(lang, i18n.KeyLangSet)})
+	if c.Page == present.LangInMenu {
+		// The main menu's language button: the menu stays, now in the language chosen.
+		return ts.editMenu(ctx, t.ref, present.MenuMain, lang, present.MenuState{Name: t.user.name})
+	}
+	return ts.editMenu(ctx, t.ref, present.MenuLang, lang, present.MenuState{})
 }
 
 // tapMainMenu follows an entry of the /start menu.

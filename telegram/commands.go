@@ -462,16 +462,16 @@ func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	return cs.reply(ctx, m, strings.Join(lines, "\n"))
 }
 
-// cmdLang sets the language: the user's in a private chat, the group's in a group.
+// cmdLang sets the language: the user's in a private chat, the group's in a group (and its
+// running board's). Without an argument, or with one it does not know, it shows the language
+// in use with the buttons to choose.
 func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
-		return err
+		return cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
-		return err
+		return cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{Unknown: true})
 	}
 	if err := cs.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
 		return cs.replyErr(ctx, m, err)

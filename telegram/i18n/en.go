@@ -207,7 +207,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyTopEmpty:      "Nobody has finished a rated game yet.",
 
 	// /lang.
-	KeyLangCurrent: "Language: English. /lang ru switches to Russian.",
+	KeyLangCurrent: "Language here: English. Tap a button to change it, or type /lang ru.",
 	KeyLangSet:     "I will speak English.",
 	KeyLangUnknown: "I speak English (en) and Russian (ru): /lang en or /lang ru.",
 

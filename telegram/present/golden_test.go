@@ -222,6 +222,7 @@ func TestGoldenMenus(t *testing.T) {
 			{"menu_level", present.MenuLevel, present.MenuState{Size: 10}},
 			{"menu_color", present.MenuColor, present.MenuState{Size: 10, Level: 4}},
 			{"menu_lang", present.MenuLang, present.MenuState{}},
+			{"menu_lang_unknown", present.MenuLang, present.MenuState{Unknown: true}},
 			{"menu_style", present.MenuStyle, present.MenuState{Style: game.StyleImage}},
 			{"menu_style_back", present.MenuStyle, present.MenuState{Style: game.StyleButtons, Back: true}},
 		} {

@@ -62,6 +62,9 @@ type MenuState struct {
 	Level int        // MenuColor: the AI level chosen
 	Style game.Style // MenuStyle: the user's current style
 	Back  bool       // MenuStyle: add a row returning to the main menu
+	// Unknown is for MenuLang: /lang was given a language the bot does not speak, which the
+	// text says before naming the language in use.
+	Unknown bool
 }
 
 // DrawMenu draws menu m in lang: its text and its buttons. An m that is not Drawn gets the
@@ -71,13 +74,17 @@ func DrawMenu(m Menu, lang string, s MenuState) Content {
 	case MenuMain:
 		return Content{Text: tr(lang, i18n.KeyStartWelcome, s.Name), Keyboard: mainMenu(lang)}
 	case MenuSize:
-		return Content{Text: tr(lang, i18n.KeyMenuChooseSize), Keyboard: sizeMenu()}
+		return Content{Text: tr(lang, i18n.KeyMenuChooseSize), Keyboard: sizeMenu(lang)}
 	case MenuLevel:
 		return Content{Text: tr(lang, i18n.KeyMenuChooseLevel), Keyboard: levelMenu(lang, s.Size)}
 	case MenuColor:
 		return Content{Text: tr(lang, i18n.KeyMenuChooseColor), Keyboard: colorMenu(lang, s.Size, s.Level)}
 	case MenuLang:
-		return Content{Text: tr(lang, i18n.KeyLangUnknown), Keyboard: langMenu()}
+		text := tr(lang, i18n.KeyLangCurrent)
+		if s.Unknown {
+			text = tr(lang, i18n.KeyLangUnknown) + "\n" + text
+		}
+		return Content{Text: text, Keyboard: langMenu(lang)}
 	case MenuStyle:
 		return Content{Text: tr(lang, i18n.KeyStyleChoose, StyleName(lang, s.Style)), Keyboard: styleMenu(lang, s.Back)}
 	}
@@ -94,6 +101,11 @@ const (
 	langArgEN = 1
 	langArgRU = 2
 )
+
+// LangInMenu is the Page of the main menu's language button: the tap redraws the main menu
+// in place in the language chosen. A language button with any other Page (the /lang menu's)
+// answers with a line saying which language is set.
+const LangInMenu = 1
 
 // LangOfArg returns the language ("en" or "ru") that the Arg of a language button names;
 // false for any other Arg (callback data is never trusted).
@@ -117,22 +129,29 @@ func mainMenu(lang string) *models.InlineKeyboardMarkup {
 		{menuButton(lang, i18n.KeyMenuAI, MenuSize)},
 		{menuButton(lang, i18n.KeyMenuFriend, MenuFriend), menuButton(lang, i18n.KeyMenuFind, MenuFind)},
 		{menuButton(lang, i18n.KeyMenuRules, MenuRules), menuButton(lang, i18n.KeyMenuStats, MenuStats)},
-		{menuButton(lang, i18n.KeyMenuStyle, MenuStyle), Button(tr(lang, i18n.KeyMenuLang), render.Callback{Action: render.ActionLang, Arg: other}.Encode())},
+		{menuButton(lang, i18n.KeyMenuStyle, MenuStyle), Button(tr(lang, i18n.KeyMenuLang), render.Callback{Action: render.ActionLang, Page: LangInMenu, Arg: other}.Encode())},
 	}}
 }
 
-// sizeMenu is the keyboard of the AI menu's first step: Arg is the size.
-func sizeMenu() *models.InlineKeyboardMarkup {
+// backRow is the last row of a step of the AI menu: « Back, which sends data.
+func backRow(lang, data string) []models.InlineKeyboardButton {
+	return []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyMenuBack), data)}
+}
+
+// sizeMenu is the keyboard of the AI menu's first step: Arg is the size; Back returns to
+// the main menu.
+func sizeMenu(lang string) *models.InlineKeyboardMarkup {
 	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
 	for _, n := range game.Sizes {
 		row = append(row, Button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
 			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
 	}
-	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row,
+		backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuMain)}.Encode())}}
 }
 
 // levelMenu is the keyboard of the AI menu's second step: Page carries the size chosen, Arg
-// the level.
+// the level; Back returns to the size step.
 func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 	var rows [][]models.InlineKeyboardButton
 	var row []models.InlineKeyboardButton
@@ -147,25 +166,33 @@ func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 	if len(row) > 0 {
 		rows = append(rows, row)
 	}
+	rows = append(rows, backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuSize)}.Encode()))
 	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
 
 // colorMenu is the keyboard of the AI menu's last step: Page is the size, Ply the level, Arg
-// the colour (0 black, 1 white, 2 random).
+// the colour (0 black, 1 white, 2 random); Back returns to the level step of that size.
 func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
 	c := func(key i18n.Key, arg int) models.InlineKeyboardButton {
 		return Button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 		{c(i18n.KeyColorBlack, 0), c(i18n.KeyColorWhite, 1), c(i18n.KeyColorRandom, 2)},
+		backRow(lang, render.Callback{Action: render.ActionSize, Arg: size}.Encode()),
 	}}
 }
 
-// langMenu offers the two languages, each named in itself.
-func langMenu() *models.InlineKeyboardMarkup {
+// langMenu offers the two languages, each named in itself, the active one (lang) marked ✓.
+func langMenu(lang string) *models.InlineKeyboardMarkup {
+	name := func(l, s string) string {
+		if l == lang {
+			return "✓ " + s
+		}
+		return s
+	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{
-		Button("English", render.Callback{Action: render.ActionLang, Arg: langArgEN}.Encode()),
-		Button("Русский", render.Callback{Action: render.ActionLang, Arg: langArgRU}.Encode()),
+		Button(name(i18n.EN, "English"), render.Callback{Action: render.ActionLang, Arg: langArgEN}.Encode()),
+		Button(name(i18n.RU, "Русский"), render.Callback{Action: render.ActionLang, Arg: langArgRU}.Encode()),
 	}}}
 }
 
