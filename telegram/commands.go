@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/engine"
@@ -351,20 +352,67 @@ func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
 	return cs.replyKey(ctx, m, i18n.KeyFindNotQueued)
 }
 
-// cmdBoard posts the board of the chat's game again.
+// cmdBoard moves the board of the chat's game (or its invitation) to a new message at the
+// bottom of the chat: the new message becomes the chat's board, and the old one loses its
+// buttons and says that the game moved, so a chat has one live board of a game at most.
 func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
 	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
 		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	if cur.Game.Status == game.StatusLobby {
-		return cs.postLobby(ctx, cur.Game, m.chat, m.lang)
+	g := cur.Game
+	if g.Status == game.StatusLobby {
+		if err := cs.postLobby(ctx, g, m.chat, m.lang); err != nil {
+			return err
+		}
+		cs.retire(ctx, g, m.chat)
+		return nil
 	}
-	if err := cs.bot.boards.Post(ctx, cur.Game, m.chat); err != nil {
+	if err := cs.bot.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
-	cs.play.owedAI(ctx, cur.Game.ID)
+	cs.retire(ctx, g, m.chat)
+	cs.play.owedAI(ctx, g.ID)
 	return nil
+}
+
+// retire turns the messages of chat that were g's boards (as g was read before a new one was
+// posted there) into a line saying where the game went (present.Moved), without buttons: a
+// photo keeps its picture under the new caption. The edit goes through the message's queue, so a
+// redraw of the old board already on its way cannot bring its buttons back after it.
+func (cs *commands) retire(ctx context.Context, g *game.Game, chat int64) {
+	for _, ref := range g.Boards {
+		if ref.InlineID != "" || ref.ChatID != chat {
+			continue
+		}
+		text := present.Moved(present.ViewLang(g, ref), g.Status == game.StatusLobby).Text
+		photo := false
+		if g.Status != game.StatusLobby {
+			c, err := present.Board(g, ref, 0, cs.bot.styleOf(ctx, g, ref))
+			photo = err == nil && c.Photo != nil
+		}
+		cs.bot.boards.Queue(ref, func(ctx context.Context) {
+			caption := func() error {
+				_, err := cs.bot.api.EditMessageCaption(ctx, &tgbot.EditMessageCaptionParams{ChatID: ref.ChatID,
+					MessageID: ref.MessageID, Caption: text})
+				return err
+			}
+			asText := func() error { return cs.bot.edit(ctx, ref, content{Text: text}) }
+			first, second := asText, caption
+			if photo {
+				first, second = caption, asText
+			}
+			// The guess of what the message holds (text or photo) goes by the style of now;
+			// the other edit is tried when the message was drawn in another one.
+			err := first()
+			if err != nil && ctx.Err() == nil {
+				err = second()
+			}
+			if err != nil {
+				cs.bot.log.Warn("board moved: old board", "game", g.ID, "err", cs.bot.scrub(err))
+			}
+		})
+	}
 }
 
 // cmdResign resigns the chat's game (or cancels the user's lobby).

@@ -206,6 +206,10 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)", // rank, name, rating, wins, losses, draws
 	KeyTopEmpty:      "Nobody has finished a rated game yet.",
 
+	// /board: what the old copy of a moved board says.
+	KeyBoardMoved:      "↓ The game moved to the board below: play there.",
+	KeyBoardLobbyMoved: "↓ The invitation moved to the message below.",
+
 	// /lang.
 	KeyLangCurrent: "Language here: English. Tap a button to change it, or type /lang ru.",
 	KeyLangSet:     "I will speak English.",

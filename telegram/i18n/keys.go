@@ -4,6 +4,9 @@ package i18n
 // holds the canonical text of every one, and the comment after a constant names the
 // arguments of its text when it takes any.
 const (
+	KeyBoardLobbyMoved Key = "board.lobby_moved"
+	KeyBoardMoved      Key = "board.moved"
+
 	KeyBtnClaim    Key = "btn.claim"
 	KeyBtnHint     Key = "btn.hint"
 	KeyBtnKeyboard Key = "btn.keyboard"

@@ -194,6 +194,9 @@ var ru = map[Key]string{
 	KeyTopLine:       "%d. %s — %d (%d/%d/%d)",
 	KeyTopEmpty:      "Ещё никто не закончил рейтинговую партию.",
 
+	KeyBoardMoved:      "↓ Партия переехала на доску ниже: играйте там.",
+	KeyBoardLobbyMoved: "↓ Приглашение перенесено в сообщение ниже.",
+
 	KeyLangCurrent: "Язык здесь: русский. Нажмите кнопку, чтобы сменить его, или напишите /lang en.",
 	KeyLangSet:     "Буду говорить по-русски.",
 	KeyLangUnknown: "Я говорю по-английски (en) и по-русски (ru): /lang en или /lang ru.",

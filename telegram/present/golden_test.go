@@ -207,6 +207,8 @@ func TestGoldenLobbies(t *testing.T) {
 				golden(t, c.name+"_"+lang, dump(t, present.Lobby(c.g, lang, "ReversiBot")))
 			})
 		}
+		golden(t, "moved_board_"+lang, dump(t, present.Moved(lang, false)))
+		golden(t, "moved_lobby_"+lang, dump(t, present.Moved(lang, true)))
 	}
 }
 

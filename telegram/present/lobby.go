@@ -46,3 +46,13 @@ func ColorName(lang string, i int) string {
 	}
 	return tr(lang, i18n.KeyColorNameBlack)
 }
+
+// Moved is what the old copy of a board (or, lobby true, of an invitation) says after /board
+// moved it to a new message, in lang: a line pointing below, and no buttons, so that a chat
+// has one live board of a game at most.
+func Moved(lang string, lobby bool) Content {
+	if lobby {
+		return Content{Text: tr(lang, i18n.KeyBoardLobbyMoved)}
+	}
+	return Content{Text: tr(lang, i18n.KeyBoardMoved)}
+}
