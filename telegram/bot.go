@@ -86,6 +86,9 @@ type Options struct {
 	// PaceBudgets count the Pace budgets for every process that shares them
 	// (storage.PaceBudgets); nil counts them in this process only.
 	PaceBudgets botapi.Budgets
+	// SearchSweep is how often the bot looks for matchmaking searches that ended by
+	// themselves, to tell their people; 0 means DefaultSearchSweep, a negative value never.
+	SearchSweep time.Duration
 	// NoPace sends and edits as fast as the steps come, leaving Telegram's 429s to slow
 	// the bot: for load runs that measure the bot's own throughput, never for a bot on
 	// Telegram.
@@ -128,6 +131,12 @@ type Bot struct {
 	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
+
+	// The sweeper of ended searches (searches.go): closing sweepStop stops it, sweepDone is
+	// closed when it has stopped; both nil when it does not run.
+	sweepStop chan struct{}
+	sweepDone chan struct{}
+	sweepOnce sync.Once
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
@@ -176,6 +185,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.boards = b.newEditor()
+	switch {
+	case o.SearchSweep == 0:
+		b.startSweeper(DefaultSearchSweep)
+	case o.SearchSweep > 0:
+		b.startSweeper(o.SearchSweep)
+	}
 	return b, nil
 }
 
@@ -268,6 +283,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	b.stopSweeper()
 	err := b.in.Shutdown(ctx)
 	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
 	done := make(chan struct{})

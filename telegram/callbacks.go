@@ -409,18 +409,20 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 // tapCancel cancels a lobby (its creator only) or the user's search.
 func (ts *taps) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 	if c.Game == "" && t.ref.InlineID == "" {
+		// A search's Cancel: it stops the user's own search, whichever message it is on; on a
+		// search that is over it says so, and the message loses the button.
 		left, err := ts.bot.svc.CancelFind(ctx, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		if err := t.answer(ctx, "", false); err != nil {
+		c := present.SearchOver(t.user.lang)
+		if left {
+			c = present.SearchCancelled(t.user.lang)
+		}
+		if err := t.answer(ctx, c.Text, false); err != nil {
 			return err
 		}
-		key := i18n.KeyFindNotQueued
-		if left {
-			key = i18n.KeyFindCancelled
-		}
-		return ts.bot.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
+		return ts.bot.edit(ctx, t.ref, c)
 	}
 	id, g := c.Game, t.game
 	if g.Status != game.StatusLobby {
@@ -545,10 +547,20 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) erro
 		}
 		return ts.cmds.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
 	case present.MenuFind:
+		// Page 0: the size choice, drawn in place; a size: the search, shown in this message.
+		if c.Page == 0 {
+			if err := t.answer(ctx, "", false); err != nil {
+				return err
+			}
+			return ts.editMenu(ctx, t.ref, present.MenuFindSize, lang, present.MenuState{})
+		}
+		if !ts.bot.svc.ValidSize(c.Page) {
+			return t.fail(ctx, game.ErrBadSize)
+		}
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return ts.cmds.cmdFind(ctx, m)
+		return ts.cmds.find(ctx, m, c.Page, t.ref)
 	case present.MenuRules:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err

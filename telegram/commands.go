@@ -300,7 +300,7 @@ func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lan
 	return cs.bot.editMarkup(ctx, ref, c.Keyboard)
 }
 
-// cmdFind looks for a random opponent.
+// cmdFind looks for a random opponent (see find).
 func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
@@ -312,36 +312,117 @@ func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if size == 0 {
 		size = 8
 	}
-	res, err := cs.bot.svc.Find(ctx, m.user.player(m.chat), size)
+	return cs.find(ctx, m, size, game.MessageRef{})
+}
+
+// find looks for a random opponent on size×size for the user of m (in their private chat). A
+// user has one search, shown in one message that follows it: a search already on keeps its
+// message (a second /find edits it, for the new size), else here is used (a menu message
+// turned into the search), else a new message is posted. When the queue pairs the user, both
+// search messages say who was found, with the opponent's rating, and lose their buttons.
+func (cs *commands) find(ctx context.Context, m *msgCtx, size int, here game.MessageRef) error {
+	if !m.private {
+		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
+	}
+	if !cs.bot.svc.ValidSize(size) {
+		return cs.replyErr(ctx, m, game.ErrBadSize)
+	}
+	ref := here
+	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
 	if err != nil {
-		return cs.replyErr(ctx, m, err)
+		cs.bot.log.Warn("find: earlier search", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
-	if res.Queued {
-		_, err := cs.bot.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
-			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-				{present.Button(tr(m.lang, i18n.KeyLobbyCancel), render.Callback{Action: render.ActionCancel}.Encode())}}})
-		return err
+	if prev != nil && prev.Waiter.MsgID != 0 && prev.Waiter.ChatID == m.chat {
+		if ref.MessageID != 0 && ref.MessageID != prev.Waiter.MsgID {
+			// The menu tapped goes back to the main menu: the search stays in its own message.
+			if err := cs.bot.edit(ctx, ref, present.DrawMenu(present.MenuMain, m.lang, present.MenuState{Name: m.user.name})); err != nil {
+				cs.bot.log.Warn("find: menu", "user", m.user.id, "err", cs.bot.scrub(err))
+			}
+		}
+		ref = game.MessageRef{ChatID: m.chat, MessageID: prev.Waiter.MsgID}
 	}
-	g := res.Game
+	if ref.MessageID == 0 {
+		msg, err := cs.bot.sendText(ctx, m.chat, present.SearchStarting(m.lang, size).Text, nil)
+		if err != nil {
+			return err
+		}
+		ref = game.MessageRef{ChatID: m.chat, MessageID: msg.ID}
+	} else if err := cs.bot.edit(ctx, ref, present.SearchStarting(m.lang, size)); err != nil {
+		cs.bot.log.Warn("find: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+	}
+	f, err := cs.bot.svc.Seek(ctx, m.user.player(m.chat), size, ref.MessageID)
+	if err != nil {
+		if e := cs.bot.edit(ctx, ref, content{Text: tr(m.lang, errKey(err))}); e != nil {
+			return e
+		}
+		if game.ErrorCode(err).Internal() {
+			return err
+		}
+		return nil
+	}
+	if f.Snapshot.Queued {
+		left := f.Until.Sub(cs.bot.now())
+		if f.Until.IsZero() {
+			left = game.DefaultQueueTTL
+		}
+		return cs.bot.edit(ctx, ref, present.Searching(m.lang, size, left))
+	}
+	cs.tellPaired(ctx, f, m.user.id, ref)
+	return cs.play.started(ctx, f.Snapshot)
+}
+
+// tellPaired turns the search messages of a pairing into what each player was found: the
+// opponent's name and rating and their own colour. ref is the message of seeker's search; the
+// opponent's is the one their search kept (a new message for a search that kept none).
+func (cs *commands) tellPaired(ctx context.Context, f *game.Found, seeker int64, ref game.MessageRef) {
+	g := f.Snapshot.Game
 	for i, p := range g.Players {
 		if p.ChatID == 0 {
 			continue
 		}
+		var at game.MessageRef
+		switch {
+		case p.UserID == seeker:
+			at = ref
+		case p.UserID == f.Opponent.UserID && f.Opponent.MsgID != 0 && f.Opponent.ChatID == p.ChatID:
+			at = game.MessageRef{ChatID: p.ChatID, MessageID: f.Opponent.MsgID}
+		}
+		rating := game.InitialRating
+		if pr, err := cs.bot.players.Profile(ctx, g.Players[1-i].UserID); err == nil {
+			rating = pr.Stats.Rating
+		}
 		lang := normLang(p.Lang)
-		if _, err := cs.bot.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
+		c := present.SearchFound(lang, present.PlayerName(g, 1-i, lang), rating, i)
+		var err error
+		if at.MessageID != 0 {
+			err = cs.bot.edit(ctx, at, c)
+		} else {
+			_, err = cs.bot.sendText(ctx, p.ChatID, c.Text, nil)
+		}
+		if err != nil {
 			cs.bot.log.Warn("paired", "game", g.ID, "err", cs.bot.scrub(err))
 		}
 	}
-	return cs.play.started(ctx, res)
 }
 
-// cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
+// cmdCancel leaves the queue (its search message then says so and loses its button), or
+// cancels the user's open lobby in this chat.
 func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
+	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
+	if err != nil {
+		cs.bot.log.Warn("cancel: search", "user", m.user.id, "err", cs.bot.scrub(err))
+	}
 	left, err := cs.bot.svc.CancelFind(ctx, m.user.id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
 	if left {
+		if prev != nil && prev.Waiter.MsgID != 0 {
+			lang := normLang(prev.Waiter.Lang)
+			if err := cs.bot.edit(ctx, game.MessageRef{ChatID: prev.Waiter.ChatID, MessageID: prev.Waiter.MsgID}, present.SearchCancelled(lang)); err != nil {
+				cs.bot.log.Warn("cancel: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+			}
+		}
 		return cs.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
 	cur, err := cs.bot.svc.Current(ctx, m.chat)

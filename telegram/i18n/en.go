@@ -135,10 +135,16 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyJoined:            "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
 
 	// Matchmaking.
-	KeyFindQueued:    "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
-	KeyFindPaired:    "Opponent found: %s. You play %s.",                                                          // opponent name, colour name (color.name_*)
-	KeyFindCancelled: "You are no longer looking for an opponent.",
-	KeyFindNotQueued: "You were not looking for an opponent.",
+	KeyFindQueued:     "🔎 Looking for an opponent on %d×%d… I will write here when I find one. If nobody comes within %s, the search ends by itself.",
+	KeyFindPaired:     "✅ Opponent found: %s (rating %d). You play %s.",
+	KeyFindStarting:   "🔎 Looking for an opponent on %d×%d…",
+	KeyFindCancel:     "✖ Stop searching",
+	KeyFindOver:       "This search is over.",
+	KeyFindExpired:    "Nobody came to play on %d×%d in time, so I stopped looking. Try again later, or play me meanwhile with /ai.",
+	KeyFindAgain:      "🔁 Search again",
+	KeyFindChooseSize: "Choose the board size: I will look for an opponent who wants the same.",
+	KeyFindCancelled:  "You are no longer looking for an opponent.",
+	KeyFindNotQueued:  "You were not looking for an opponent.",
 
 	// The text under a board.
 	KeyGamePlayers:    "⚫ %s vs ⚪ %s",     // black name, white name

@@ -77,10 +77,16 @@ const (
 	KeyErrStale             Key = "err.stale"
 	KeyErrUnknownCommand    Key = "err.unknown_command"
 
-	KeyFindCancelled Key = "find.cancelled"
-	KeyFindNotQueued Key = "find.not_queued"
-	KeyFindPaired    Key = "find.paired" // opponent name, colour name (color.name_*)
-	KeyFindQueued    Key = "find.queued" // size, size
+	KeyFindAgain      Key = "find.again"
+	KeyFindCancel     Key = "find.cancel"
+	KeyFindCancelled  Key = "find.cancelled"
+	KeyFindChooseSize Key = "find.choose_size"
+	KeyFindExpired    Key = "find.expired" // size, size
+	KeyFindNotQueued  Key = "find.not_queued"
+	KeyFindOver       Key = "find.over"
+	KeyFindPaired     Key = "find.paired"   // opponent name, their rating, colour name (color.name_*)
+	KeyFindQueued     Key = "find.queued"   // size, size, the longest wait (Duration)
+	KeyFindStarting   Key = "find.starting" // size, size
 
 	KeyFloodTooFast Key = "flood.too_fast"
 

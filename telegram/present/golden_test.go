@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-telegram/bot/models"
 
@@ -225,6 +226,7 @@ func TestGoldenMenus(t *testing.T) {
 			{"menu_color", present.MenuColor, present.MenuState{Size: 10, Level: 4}},
 			{"menu_lang", present.MenuLang, present.MenuState{}},
 			{"menu_lang_unknown", present.MenuLang, present.MenuState{Unknown: true}},
+			{"menu_find_size", present.MenuFindSize, present.MenuState{}},
 			{"menu_style", present.MenuStyle, present.MenuState{Style: game.StyleImage}},
 			{"menu_style_back", present.MenuStyle, present.MenuState{Style: game.StyleButtons, Back: true}},
 		} {
@@ -234,6 +236,25 @@ func TestGoldenMenus(t *testing.T) {
 				}
 				golden(t, c.name+"_"+lang, dump(t, present.DrawMenu(c.m, lang, c.s)))
 			})
+		}
+	}
+}
+
+func TestGoldenSearches(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, c := range []struct {
+			name string
+			c    present.Content
+		}{
+			{"search_starting", present.SearchStarting(lang, 10)},
+			{"search_waiting", present.Searching(lang, 10, 10*time.Minute)},
+			{"search_found_white", present.SearchFound(lang, "Bob", 1216, 1)},
+			{"search_found_black", present.SearchFound(lang, "Alice", 1184, 0)},
+			{"search_cancelled", present.SearchCancelled(lang)},
+			{"search_over", present.SearchOver(lang)},
+			{"search_expired", present.SearchExpired(lang, 12)},
+		} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) { golden(t, c.name+"_"+lang, dump(t, c.c)) })
 		}
 	}
 }

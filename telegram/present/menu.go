@@ -32,11 +32,14 @@ const (
 	MenuLevel // the AI menu's second step, the level (after render.ActionSize)
 	MenuColor // the AI menu's last step, the colour (after render.ActionLevel)
 	MenuLang  // the language menu of /lang (its buttons carry render.ActionLang)
+	// MenuFindSize is the random opponent's size choice, opened by the MenuFind entry (its
+	// buttons carry MenuFind with the size in Page, see FindData).
+	MenuFindSize
 	numMenus
 )
 
 var menuNames = [numMenus]string{"main", "size", "friend", "find", "rules", "stats", "style",
-	"style_buttons", "style_image", "level", "color", "lang"}
+	"style_buttons", "style_image", "level", "color", "lang", "find_size"}
 
 // String returns the menu's name ("main", "size", …).
 func (m Menu) String() string {
@@ -49,7 +52,7 @@ func (m Menu) String() string {
 // Drawn reports whether m is a menu DrawMenu draws, not an entry that leads elsewhere.
 func (m Menu) Drawn() bool {
 	switch m {
-	case MenuMain, MenuSize, MenuStyle, MenuLevel, MenuColor, MenuLang:
+	case MenuMain, MenuSize, MenuStyle, MenuLevel, MenuColor, MenuLang, MenuFindSize:
 		return true
 	}
 	return false
@@ -85,6 +88,8 @@ func DrawMenu(m Menu, lang string, s MenuState) Content {
 			text = tr(lang, i18n.KeyLangUnknown) + "\n" + text
 		}
 		return Content{Text: text, Keyboard: langMenu(lang)}
+	case MenuFindSize:
+		return Content{Text: tr(lang, i18n.KeyFindChooseSize), Keyboard: findMenu(lang)}
 	case MenuStyle:
 		return Content{Text: tr(lang, i18n.KeyStyleChoose, StyleName(lang, s.Style)), Keyboard: styleMenu(lang, s.Back)}
 	}
