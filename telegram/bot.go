@@ -86,6 +86,10 @@ type Options struct {
 	// PaceBudgets count the Pace budgets for every process that shares them
 	// (storage.PaceBudgets); nil counts them in this process only.
 	PaceBudgets botapi.Budgets
+	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler
+	// is served, so that inline results can show a thumbnail of the board they offer; ""
+	// means results without thumbnails.
+	PublicURL string
 	// SearchSweep is how often the bot looks for matchmaking searches that ended by
 	// themselves, to tell their people; 0 means DefaultSearchSweep, a negative value never.
 	SearchSweep time.Duration
@@ -114,6 +118,9 @@ type Bot struct {
 	now      func() time.Time
 	username string
 	botID    int64
+
+	publicURL string     // Options.PublicURL without a trailing slash; "" for none
+	thumbs    thumbnails // the inline results' thumbnails, drawn once
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -149,7 +156,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	if o.Service == nil || o.Players == nil {
 		return nil, errors.New("bot: no game service or players")
 	}
-	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now}
+	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
+		publicURL: strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -119,20 +119,22 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrInvitationExpired: "This invitation has expired. Post a new one.",
 
 	// Lobbies, invitations, inline mode.
-	KeyLobbyText:         "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
-	KeyLobbyTextColor:    "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
-	KeyLobbyJoin:         "✅ Join",
-	KeyLobbyCancel:       "✖ Cancel",
-	KeyLobbyCancelled:    "The game was cancelled.",
-	KeyLobbyRandomColors: "colours drawn at random",
-	KeyInviteCreated:     "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
-	KeyInviteText:        "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
-	KeyInviteButton:      "▶ Play",
-	KeyInviteJoined:      "%s accepted your invitation. The game is on!",                                // joiner name
-	KeyInlineTitle:       "Reversi %[1]d×%[1]d",                                                         // board size
-	KeyInlineDescription: "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
-	KeyInlineText:        "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
-	KeyJoined:            "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
+	KeyLobbyText:              "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
+	KeyLobbyTextColor:         "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
+	KeyLobbyJoin:              "✅ Join",
+	KeyLobbyCancel:            "✖ Cancel",
+	KeyLobbyCancelled:         "The game was cancelled.",
+	KeyLobbyRandomColors:      "colours drawn at random",
+	KeyInviteCreated:          "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
+	KeyInviteText:             "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
+	KeyInviteButton:           "▶ Play",
+	KeyInviteJoined:           "%s accepted your invitation. The game is on!",                        // joiner name
+	KeyInlineTitle:            "Reversi %[1]d×%[1]d",                                                 // board size
+	KeyInlineDescription:      "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you", // board size
+	KeyInlineDescriptionColor: "Post a game on a %[1]d×%[1]d board where you play %[2]s; the first to tap Join plays you",
+	KeyInlineTextColor:        "%s invites this chat to play Reversi on %d×%d; %s plays %s. The first to tap Join plays.",
+	KeyInlineText:             "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
+	KeyJoined:                 "%s joined. %s plays black and moves first.",                                  // joiner name, black player name
 
 	// Matchmaking.
 	KeyFindQueued:     "🔎 Looking for an opponent on %d×%d… I will write here when I find one. If nobody comes within %s, the search ends by itself.",

@@ -116,9 +116,11 @@ const (
 
 	KeyHelpText Key = "help.text"
 
-	KeyInlineDescription Key = "inline.description" // board size
-	KeyInlineText        Key = "inline.text"        // creator name, size, size
-	KeyInlineTitle       Key = "inline.title"       // board size
+	KeyInlineDescription      Key = "inline.description"       // board size
+	KeyInlineDescriptionColor Key = "inline.description_color" // board size, the poster's colour (color.name_*)
+	KeyInlineText             Key = "inline.text"              // creator name, size, size
+	KeyInlineTextColor        Key = "inline.text_color"        // creator name, size, size, creator name, colour (color.name_*)
+	KeyInlineTitle            Key = "inline.title"             // board size
 
 	KeyInviteButton  Key = "invite.button"
 	KeyInviteCreated Key = "invite.created" // size, size

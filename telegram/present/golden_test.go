@@ -203,10 +203,16 @@ func TestGoldenLobbies(t *testing.T) {
 			{"lobby_group_white", lobby(game.FlowGroup, 1)},
 			{"lobby_invite", lobby(game.FlowInvite, -1)},
 			{"lobby_inline", lobby(game.FlowInline, -1)},
+			{"lobby_inline_white", lobby(game.FlowInline, 1)},
 		} {
 			t.Run(c.name+"_"+lang, func(t *testing.T) {
 				golden(t, c.name+"_"+lang, dump(t, present.Lobby(c.g, lang, "ReversiBot")))
 			})
+		}
+		for name, color := range map[string]game.Choice{"random": game.ChooseRandom, "black": game.ChooseBlack} {
+			title, desc := present.InlineResult(lang, 12, color)
+			text := present.InlineText(lang, "Alice", 12, color)
+			golden(t, "inline_result_"+name+"_"+lang, dump(t, present.Content{Text: title + "\n" + desc + "\n" + text}))
 		}
 		golden(t, "moved_board_"+lang, dump(t, present.Moved(lang, false)))
 		golden(t, "moved_lobby_"+lang, dump(t, present.Moved(lang, true)))
