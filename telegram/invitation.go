@@ -49,8 +49,8 @@ type invitation struct {
 	creator int64
 	size    int
 	color   game.Choice // the colour the creator plays (ChooseRandom: drawn when one joins)
-	nonce   int64     // 1…render.MaxCallbackNumber, drawn for one answer to an inline query
-	made    time.Time // when the bot answered the inline query, to the second
+	nonce   int64       // 1…render.MaxCallbackNumber, drawn for one answer to an inline query
+	made    time.Time   // when the bot answered the inline query, to the second
 }
 
 // invitationEpoch is where the seconds of invitation.made count from: 31 bits last until 2093.
