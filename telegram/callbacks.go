@@ -542,10 +542,16 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) erro
 		}
 		return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 	case present.MenuFriend:
+		// Page 0: the ways to play a friend, drawn in place; FriendLink: an invitation link
+		// (what /new does), posted below.
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return ts.cmds.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
+		if c.Page == present.FriendLink {
+			m.args = nil
+			return ts.cmds.cmdNew(ctx, m)
+		}
+		return ts.editMenu(ctx, t.ref, present.MenuFriendPick, lang, present.MenuState{Bot: ts.bot.username})
 	case present.MenuFind:
 		// Page 0: the size choice, drawn in place; a size: the search, shown in this message.
 		if c.Page == 0 {

@@ -177,10 +177,16 @@ func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, e
 	return true, err
 }
 
-// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
+// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation; in a
+// group, the payload of the link that adds the bot to a group (present.StartGroupPayload)
+// opens a lobby there for whoever added it.
 func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
 		return cs.joinInvite(ctx, m, m.args[0][1:])
+	}
+	if len(m.args) > 0 && m.args[0] == present.StartGroupPayload && !m.private {
+		m.args = nil
+		return cs.cmdNew(ctx, m)
 	}
 	err := cs.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
 	return err

@@ -126,3 +126,56 @@ func TestInlineThumbnails(t *testing.T) {
 		t.Errorf("POST: %d", resp.StatusCode)
 	}
 }
+
+// TestFriendMenu: "Play a friend" shows, in place, a chat picker with the invitation ready,
+// a link that adds the bot to a group, and an invitation link; each leads to a game.
+func TestFriendMenu(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	menu := h.startMenu(alice)
+	h.press(alice, menu, "👥 Play a friend")
+	menu = h.waitState(menu, "the ways to play a friend", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Text, "To play a friend") && m.Markup != nil
+	})
+	pick, err := menu.Button("📨 Invite in a chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := pick.SwitchInlineQueryChosenChat
+	if q == nil || q.Query == "" || !q.AllowUserChats || !q.AllowGroupChats {
+		t.Fatalf("the chat picker button is %+v", pick)
+	}
+	// The picker types the query in the chosen chat: its first result posts the invitation.
+	chat := h.srv.NewGroup("Friends", alice, bob)
+	ans := h.inlineAnswer(alice, q.Query)
+	post, err := alice.ChooseInlineResult(ans.Results[0].ID, chat.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := post.Buttons()[0][0]; first.Text != "✅ Join" {
+		t.Errorf("the invitation's first button is %+v, want Join", first)
+	}
+	h.press(bob, post, "✅ Join")
+	h.postBoard(post)
+
+	group, err := menu.Button("👥 Add me to a group")
+	if err != nil || group.URL != "https://t.me/"+telegramtest.DefaultBotUsername+"?startgroup=play" {
+		t.Fatalf("the add-to-group button is %+v (%v)", group, err)
+	}
+	// Telegram then sends /start with the payload in the group: a lobby opens there.
+	club := h.srv.NewGroup("Club", alice, bob)
+	h.send(alice, club.ID(), "/start@"+telegramtest.DefaultBotUsername+" play")
+	lobby := h.waitLobby(club.ID(), "Alice")
+	if first := lobby.Buttons()[0][0]; first.Text != "✅ Join" {
+		t.Errorf("the group lobby's first button is %+v, want Join", first)
+	}
+
+	last := h.lastID(alice.ID())
+	h.press(alice, menu, "🔗 A link to forward")
+	invite := h.waitMsg(alice.ID(), "the invitation to forward", func(m telegramtest.Message) bool {
+		return m.ID > last && strings.Contains(m.Text, "invites you to play") && m.Markup != nil
+	})
+	if first := invite.Buttons()[0][0]; !strings.Contains(first.URL, "?start=j") {
+		t.Errorf("the invitation's first button is %+v, want the link that joins", first)
+	}
+}

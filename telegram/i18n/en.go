@@ -23,6 +23,9 @@ var en = map[Key]string{
 	KeyMenuAI:          "🤖 Play the bot",
 	KeyMenuFriend:      "👥 Play a friend",
 	KeyMenuFind:        "🎲 Random opponent",
+	KeyFriendPick:      "📨 Invite in a chat",
+	KeyFriendGroup:     "👥 Add me to a group",
+	KeyFriendLink:      "🔗 A link to forward",
 	KeyMenuRules:       "📖 Rules",
 	KeyMenuStats:       "📊 My stats",
 	KeyMenuLang:        "🌐 Язык: русский",
@@ -32,7 +35,7 @@ var en = map[Key]string{
 	KeyMenuChooseLevel: "Choose the bot's level:",
 	KeyMenuChooseColor: "Choose your colour (black moves first):",
 	KeyMenuSize:        "%[1]d×%[1]d", // board size
-	KeyMenuFriendHow:   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
+	KeyMenuFriendHow:   "To play a friend: pick a chat and I will post an invitation there, add me to a group and open a game for its members, or get a link to forward.",
 	KeyColorBlack:      "⚫ Black",
 	KeyColorWhite:      "⚪ White",
 	KeyColorRandom:     "🎲 Random",

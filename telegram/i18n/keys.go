@@ -114,6 +114,10 @@ const (
 	KeyGameUndone       Key = "game.undone"    // moves taken back
 	KeyGameYourTurn     Key = "game.your_turn" // colour symbol
 
+	KeyFriendGroup Key = "friend.group"
+	KeyFriendLink  Key = "friend.link"
+	KeyFriendPick  Key = "friend.pick"
+
 	KeyHelpText Key = "help.text"
 
 	KeyInlineDescription      Key = "inline.description"       // board size

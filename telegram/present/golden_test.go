@@ -62,6 +62,9 @@ func dumpRow(row []models.InlineKeyboardButton) string {
 		switch {
 		case b.URL != "":
 			cells[i] = b.Text + " [url " + b.URL + "]"
+		case b.SwitchInlineQueryChosenChat != nil:
+			q := b.SwitchInlineQueryChosenChat
+			cells[i] = fmt.Sprintf("%s [pick a chat: query %q users %v groups %v]", b.Text, q.Query, q.AllowUserChats, q.AllowGroupChats)
 		default:
 			cells[i] = b.Text + " [" + b.CallbackData + "]"
 		}
@@ -233,6 +236,7 @@ func TestGoldenMenus(t *testing.T) {
 			{"menu_lang", present.MenuLang, present.MenuState{}},
 			{"menu_lang_unknown", present.MenuLang, present.MenuState{Unknown: true}},
 			{"menu_find_size", present.MenuFindSize, present.MenuState{}},
+			{"menu_friend", present.MenuFriendPick, present.MenuState{Bot: "ReversiBot"}},
 			{"menu_style", present.MenuStyle, present.MenuState{Style: game.StyleImage}},
 			{"menu_style_back", present.MenuStyle, present.MenuState{Style: game.StyleButtons, Back: true}},
 		} {

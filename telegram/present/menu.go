@@ -35,11 +35,15 @@ const (
 	// MenuFindSize is the random opponent's size choice, opened by the MenuFind entry (its
 	// buttons carry MenuFind with the size in Page, see FindData).
 	MenuFindSize
+	// MenuFriendPick is how to play a friend, opened by the MenuFriend entry: a chat picker
+	// with the invitation ready, a link that adds the bot to a group, and an invitation link
+	// to forward (MenuFriend with Page FriendLink).
+	MenuFriendPick
 	numMenus
 )
 
 var menuNames = [numMenus]string{"main", "size", "friend", "find", "rules", "stats", "style",
-	"style_buttons", "style_image", "level", "color", "lang", "find_size"}
+	"style_buttons", "style_image", "level", "color", "lang", "find_size", "friend_pick"}
 
 // String returns the menu's name ("main", "size", …).
 func (m Menu) String() string {
@@ -52,7 +56,7 @@ func (m Menu) String() string {
 // Drawn reports whether m is a menu DrawMenu draws, not an entry that leads elsewhere.
 func (m Menu) Drawn() bool {
 	switch m {
-	case MenuMain, MenuSize, MenuStyle, MenuLevel, MenuColor, MenuLang, MenuFindSize:
+	case MenuMain, MenuSize, MenuStyle, MenuLevel, MenuColor, MenuLang, MenuFindSize, MenuFriendPick:
 		return true
 	}
 	return false
@@ -65,6 +69,8 @@ type MenuState struct {
 	Level int        // MenuColor: the AI level chosen
 	Style game.Style // MenuStyle: the user's current style
 	Back  bool       // MenuStyle: add a row returning to the main menu
+	// Bot is the bot's username, for MenuFriendPick's link that adds it to a group.
+	Bot string
 	// Unknown is for MenuLang: /lang was given a language the bot does not speak, which the
 	// text says before naming the language in use.
 	Unknown bool
@@ -88,6 +94,8 @@ func DrawMenu(m Menu, lang string, s MenuState) Content {
 			text = tr(lang, i18n.KeyLangUnknown) + "\n" + text
 		}
 		return Content{Text: text, Keyboard: langMenu(lang)}
+	case MenuFriendPick:
+		return Content{Text: tr(lang, i18n.KeyMenuFriendHow), Keyboard: friendMenu(lang, s.Bot)}
 	case MenuFindSize:
 		return Content{Text: tr(lang, i18n.KeyFindChooseSize), Keyboard: findMenu(lang)}
 	case MenuStyle:
@@ -215,5 +223,36 @@ func styleMenu(lang string, back bool) *models.InlineKeyboardMarkup {
 	if back {
 		rows = append(rows, []models.InlineKeyboardButton{menuButton(lang, i18n.KeyMenuBack, MenuMain)})
 	}
+	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// FriendLink is the Page of the MenuFriend button that posts an invitation link to forward
+// (what /new does in a private chat).
+const FriendLink = 1
+
+// StartGroupPayload is the start parameter of the link that adds the bot to a group: the
+// /start that Telegram then sends in the group opens a lobby there.
+const StartGroupPayload = "play"
+
+// InviteQuery is the inline query that the chat picker of MenuFriendPick types for the user:
+// the default board (never empty: the library drops an empty query).
+const InviteQuery = "8"
+
+// friendMenu is the keyboard of MenuFriendPick: the chat picker with an inline invitation
+// ready (switch_inline_query_chosen_chat), the link that adds the bot (username) to a group,
+// the invitation link, and Back.
+func friendMenu(lang, username string) *models.InlineKeyboardMarkup {
+	rows := [][]models.InlineKeyboardButton{
+		{{Text: tr(lang, i18n.KeyFriendPick), SwitchInlineQueryChosenChat: &models.SwitchInlineQueryChosenChat{
+			Query: InviteQuery, AllowUserChats: true, AllowGroupChats: true}}},
+	}
+	if username != "" {
+		rows = append(rows, []models.InlineKeyboardButton{{Text: tr(lang, i18n.KeyFriendGroup),
+			URL: "https://t.me/" + username + "?startgroup=" + StartGroupPayload}})
+	}
+	rows = append(rows,
+		[]models.InlineKeyboardButton{Button(tr(lang, i18n.KeyFriendLink),
+			render.Callback{Action: render.ActionMenu, Arg: int(MenuFriend), Page: FriendLink}.Encode())},
+		backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuMain)}.Encode()))
 	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
