@@ -393,6 +393,7 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 		id = g.ID
 	}
 	ts.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
+	search, slang, searching := ts.play.searchShown(ctx, t.user.id)
 	res, err := ts.bot.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
@@ -402,6 +403,9 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
+	}
+	if searching {
+		ts.play.searchLeft(ctx, search, slang) // the game took the user out of the queue
 	}
 	return ts.play.started(ctx, res)
 }

@@ -197,12 +197,16 @@ func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error 
 	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
 		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
+	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
 	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
 		if errors.Is(err, game.ErrOwnLobby) {
 			return cs.replyKey(ctx, m, i18n.KeyErrOwnLobby)
 		}
 		return cs.replyErr(ctx, m, err)
+	}
+	if searching {
+		cs.play.searchLeft(ctx, search, slang) // the game took the user out of the queue
 	}
 	return cs.play.started(ctx, res)
 }
@@ -275,9 +279,13 @@ func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 	if m.private {
 		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
+	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
 	res, err := cs.bot.svc.OpenLobby(ctx, l)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
+	}
+	if searching {
+		cs.play.searchLeft(ctx, search, slang) // the lobby took the user out of the queue
 	}
 	if res.Game.Flow == game.FlowInvite {
 		if err := cs.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {

@@ -161,3 +161,18 @@ func (h *harness) startMenu2(u *telegramtest.User) telegramtest.Message {
 	h.t.Helper()
 	return h.startMenuText(u, "Во что сыграем?")
 }
+
+// TestSearchLeftForAnotherGame: a user who searches and starts a game against the bot leaves
+// the queue, and the search message says so and loses its Cancel.
+func TestSearchLeftForAnotherGame(t *testing.T) {
+	h := newHarness(t)
+	alice := h.user("Alice", "en")
+	h.send(alice, alice.ID(), "/find")
+	search := h.waitSearch(alice, 8)
+	h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
+	h.waitState(search, "the search stopped", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Text, "you went into another game") && m.Markup == nil
+	})
+	h.send(alice, alice.ID(), "/cancel")
+	h.waitText(alice.ID(), "You were not looking")
+}

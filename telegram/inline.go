@@ -104,7 +104,11 @@ func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInline
 			im.bot.log.Warn("invitation used on another message first", "user", w.id)
 		}
 	}
+	search, slang, searching := im.play.searchShown(ctx, w.id)
 	_, err := im.openInline(ctx, r.InlineMessageID, w.player(0), size, color, w.lang)
+	if err == nil && searching {
+		im.play.searchLeft(ctx, search, slang) // the post's lobby took the user out of the queue
+	}
 	return err
 }
 

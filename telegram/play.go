@@ -161,9 +161,13 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 	if private {
 		p.ChatID = chat
 	}
+	search, slang, searching := pl.searchShown(ctx, w.id)
 	res, err := pl.bot.svc.NewAIGame(ctx, p, chat, size, level, color)
 	if err != nil {
 		return fail(err)
+	}
+	if searching {
+		pl.searchLeft(ctx, search, slang) // the new game took the user out of the queue
 	}
 	return pl.started(ctx, res)
 }

@@ -75,3 +75,23 @@ func (b *Bot) sweepSearches(ctx context.Context) int {
 	}
 	return len(ended)
 }
+
+// searchShown returns the message that shows userID's search while it waits (and the
+// language of that message), so that the caller can say there, once another game has taken
+// the user out of the queue (game.Service starts and joins leave it), that the search
+// stopped. ok is false when the user waits for nothing, or the search keeps no message.
+func (pl *play) searchShown(ctx context.Context, userID int64) (ref game.MessageRef, lang string, ok bool) {
+	se, err := pl.bot.svc.Searching(ctx, userID)
+	if err != nil || se == nil || se.Waiter.MsgID == 0 || se.Waiter.ChatID == 0 {
+		return game.MessageRef{}, "", false
+	}
+	return game.MessageRef{ChatID: se.Waiter.ChatID, MessageID: se.Waiter.MsgID}, normLang(se.Waiter.Lang), true
+}
+
+// searchLeft tells the search message ref (from searchShown) that the search stopped because
+// the user went into another game; its button goes.
+func (pl *play) searchLeft(ctx context.Context, ref game.MessageRef, lang string) {
+	if err := pl.bot.edit(ctx, ref, present.SearchLeft(lang)); err != nil {
+		pl.bot.log.Warn("search left", "chat", ref.ChatID, "err", pl.bot.scrub(err))
+	}
+}

@@ -142,12 +142,13 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	// Matchmaking.
 	KeyFindQueued:     "🔎 Looking for an opponent on %d×%d… I will write here when I find one. If nobody comes within %s, the search ends by itself.",
 	KeyFindPaired:     "✅ Opponent found: %s (rating %d). You play %s.",
-	KeyFindStarting:   "🔎 Looking for an opponent on %d×%d…",
+	KeyFindStarting:   "🔎 Starting a search for an opponent on %d×%d…",
 	KeyFindCancel:     "✖ Stop searching",
 	KeyFindOver:       "This search is over.",
 	KeyFindExpired:    "Nobody came to play on %d×%d in time, so I stopped looking. Try again later, or play me meanwhile with /ai.",
 	KeyFindAgain:      "🔁 Search again",
 	KeyFindChooseSize: "Choose the board size: I will look for an opponent who wants the same.",
+	KeyFindLeft:       "The search stopped: you went into another game.",
 	KeyFindCancelled:  "You are no longer looking for an opponent.",
 	KeyFindNotQueued:  "You were not looking for an opponent.",
 

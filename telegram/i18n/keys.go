@@ -82,6 +82,7 @@ const (
 	KeyFindCancelled  Key = "find.cancelled"
 	KeyFindChooseSize Key = "find.choose_size"
 	KeyFindExpired    Key = "find.expired" // size, size
+	KeyFindLeft       Key = "find.left"
 	KeyFindNotQueued  Key = "find.not_queued"
 	KeyFindOver       Key = "find.over"
 	KeyFindPaired     Key = "find.paired"   // opponent name, their rating, colour name (color.name_*)

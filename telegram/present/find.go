@@ -45,6 +45,12 @@ func SearchOver(lang string) Content {
 	return Content{Text: tr(lang, i18n.KeyFindOver)}
 }
 
+// SearchLeft is the message of a search that stopped because its owner went into another
+// game (against the bot, a lobby, an invitation).
+func SearchLeft(lang string) Content {
+	return Content{Text: tr(lang, i18n.KeyFindLeft)}
+}
+
 // SearchExpired is the message of a search on size×size that ended by itself because nobody
 // came; its button searches again for the same size.
 func SearchExpired(lang string, size int) Content {

@@ -262,6 +262,7 @@ func TestGoldenSearches(t *testing.T) {
 			{"search_found_black", present.SearchFound(lang, "Alice", 1184, 0)},
 			{"search_cancelled", present.SearchCancelled(lang)},
 			{"search_over", present.SearchOver(lang)},
+			{"search_left", present.SearchLeft(lang)},
 			{"search_expired", present.SearchExpired(lang, 12)},
 		} {
 			t.Run(c.name+"_"+lang, func(t *testing.T) { golden(t, c.name+"_"+lang, dump(t, c.c)) })
