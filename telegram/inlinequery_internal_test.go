@@ -2,8 +2,10 @@ package telegram
 
 import (
 	"testing"
+	"time"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
 )
 
 func TestParseInlineQuery(t *testing.T) {
@@ -55,4 +57,41 @@ func FuzzParseInlineQuery(f *testing.F) {
 			t.Fatalf("parseInlineQuery(%q) gave colour %v", q, color)
 		}
 	})
+}
+
+// TestInvitationColour: the colour an inline query asked for travels in the signed Join data
+// and in the result id, and an invitation written before colours (Arg the bare size, an id
+// without a letter) reads as random colours.
+func TestInvitationColour(t *testing.T) {
+	s := render.NewCallbackSigner(callbackKey("123:token"))
+	made := invitationEpoch.Add(1000 * time.Second)
+	for _, color := range []game.Choice{game.ChooseRandom, game.ChooseBlack, game.ChooseWhite} {
+		inv := invitation{creator: 42, size: 12, color: color, nonce: 7, made: made}
+		c, err := render.ParseCallback(inv.callback(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := readInvitation(s, c)
+		if !ok || got != inv {
+			t.Errorf("colour %v: read back %+v, %v; want %+v", color, got, ok, inv)
+		}
+		size, gc, nonce, ok := parseInlineResultID(inlineResultID(12, color, 7))
+		if !ok || size != 12 || gc != color || nonce != 7 {
+			t.Errorf("result id of colour %v reads %d, %v, %d, %v", color, size, gc, nonce, ok)
+		}
+	}
+	old := s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 10})
+	if got, ok := readInvitation(s, old); !ok || got.size != 10 || got.color != game.ChooseRandom {
+		t.Errorf("an invitation without a colour reads %+v, %v", got, ok)
+	}
+	bad := s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 3*colorArg + 8})
+	if got, ok := readInvitation(s, bad); ok {
+		t.Errorf("an unknown colour reads %+v", got)
+	}
+	for id, want := range map[string]bool{"g8": true, "g10.1z": true, "g16w.a": true, "g8b": true,
+		"gw.1": false, "g8x.1": false, "g8.0": false, "g8.-1": false, "x8.1": false, "": false} {
+		if _, _, _, ok := parseInlineResultID(id); ok != want {
+			t.Errorf("parseInlineResultID(%q) ok = %v, want %v", id, ok, want)
+		}
+	}
 }
