@@ -92,23 +92,28 @@ func (h *harness) startMenuText(u *telegramtest.User, sub string) telegramtest.M
 	})
 }
 
-// TestGroupLangRedrawsBoard: a group's /lang while a game is in play there redraws its
-// board in the language chosen.
+// TestGroupLangRedrawsBoard: a group's /lang redraws its open invitation and, later, its
+// board in play in the language chosen.
 func TestGroupLangRedrawsBoard(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	g := h.srv.NewGroup("Club", alice, bob)
 	h.send(bob, g.ID(), "/new")
 	lobby := h.waitLobby(g.ID(), "Bob")
-	last := h.lastID(g.ID())
-	h.press(alice, lobby, "✅ Join")
-	board := h.boardIn(g.ID(), last)
-	if !strings.Contains(board.Content(), "To move") {
-		t.Fatalf("the board is not in English:%s", dump([]telegramtest.Message{board}))
-	}
 	h.send(alice, g.ID(), "/lang@"+telegramtest.DefaultBotUsername+" ru")
 	h.waitText(g.ID(), "Буду говорить по-русски")
-	h.waitState(board, "the board in Russian", func(m telegramtest.Message) bool {
-		return strings.Contains(m.Content(), "Ходит")
+	lobby = h.waitState(lobby, "the invitation in Russian", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "хочет сыграть") && m.Markup != nil
+	})
+	last := h.lastID(g.ID())
+	h.press(alice, lobby, "✅ Присоединиться")
+	board := h.boardIn(g.ID(), last)
+	if !strings.Contains(board.Content(), "Ходит") {
+		t.Fatalf("the board is not in Russian:%s", dump([]telegramtest.Message{board}))
+	}
+	h.send(alice, g.ID(), "/lang@"+telegramtest.DefaultBotUsername+" en")
+	h.waitText(g.ID(), "I will speak English")
+	h.waitState(board, "the board in English", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "To move")
 	})
 }
