@@ -340,6 +340,9 @@ type Waiter struct {
 	ChatID int64 // the private chat to tell them about their game
 	Name   string
 	Lang   string
+	// MsgID is the message in ChatID that shows the search (0: none), which the bot edits when
+	// the search pairs them, is cancelled or ends by itself.
+	MsgID int
 }
 
 // Hosting says where a Store's StartGame binds a new game, and what stands in its way.

@@ -48,8 +48,17 @@ type Store interface {
 	// Requeue puts w back in the queue after a pairing whose game could not start, unless w
 	// waits already (then it reports false).
 	Requeue(ctx context.Context, size int, w Waiter) (bool, error)
-	// LeaveQueue takes the user out of the queue and reports whether they waited.
+	// LeaveQueue takes the user out of the queue and reports whether they waited. A search
+	// whose deadline has passed is not waiting: it is left for ExpireSearches to report.
 	LeaveQueue(ctx context.Context, userID int64) (bool, error)
+	// Searching returns the user's search while it waits (before its deadline), nil when they
+	// wait for nothing.
+	Searching(ctx context.Context, userID int64) (*Search, error)
+	// ExpireSearches takes out of the queue up to max searches whose deadline has passed and
+	// returns them, each to exactly one caller among all sharing the store, so that the one
+	// who waited is told once that their search ended. A search's record outlives its
+	// deadline by QueueGrace for this; one not taken by then goes without a word.
+	ExpireSearches(ctx context.Context, max int) ([]Search, error)
 	// SetAside takes the record of a game that cannot be read out of play, keeping it under
 	// the key it returns for the operator, and frees the chats and inline messages bound to it
 	// (via: where it was reached). moved is false when it was set aside before; ErrNotFound
@@ -96,6 +105,9 @@ type PlayerStore interface {
 	// message for 48 hours).
 	SwapTurnNotice(ctx context.Context, userID int64, msgID int) (prev int, err error)
 }
+
+// QueueGrace is how long a Store keeps a search past its deadline for ExpireSearches.
+const QueueGrace = time.Hour
 
 // TurnNoticeTTL is how long a PlayerStore keeps a user's newest turn notice: as long as
 // Telegram lets a bot delete its messages.

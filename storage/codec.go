@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/reversibot/reversi/game"
@@ -42,6 +43,7 @@ const (
 	gameFormat2   = 2 // gameFormat with LastMoveAt and Style appended
 	gameFormat3   = 3 // gameFormat2 with the rating change and the rematch offer appended
 	waiterFormat  = 1
+	waiterFormat2 = 2 // waiterFormat with MsgID appended
 	gameHeaderLen = 13
 	maxString     = 1024 // bytes in one string field
 	maxBoards     = 32   // messages showing one board
@@ -350,27 +352,46 @@ func (r *reader) str() string {
 	return s
 }
 
-// encodeWaiter encodes w as: format byte, varint UserID, varint ChatID, string Name, string Lang.
+// encodeWaiter encodes w as: format byte, varint UserID, varint ChatID, string Name, string Lang,
+// and, in format 2 (written when MsgID is set), varint MsgID.
 func encodeWaiter(w game.Waiter) ([]byte, error) {
 	if len(w.Name) > maxString || len(w.Lang) > maxString {
 		return nil, invalidf("waiter string too long")
 	}
-	buf := make([]byte, 0, 1+2*binary.MaxVarintLen64+4+len(w.Name)+len(w.Lang))
-	buf = append(buf, waiterFormat)
+	if w.MsgID < 0 || w.MsgID > math.MaxInt32 {
+		return nil, invalidf("waiter message id")
+	}
+	buf := make([]byte, 0, 1+3*binary.MaxVarintLen64+4+len(w.Name)+len(w.Lang))
+	format := byte(waiterFormat)
+	if w.MsgID != 0 {
+		format = waiterFormat2
+	}
+	buf = append(buf, format)
 	buf = binary.AppendVarint(buf, w.UserID)
 	buf = binary.AppendVarint(buf, w.ChatID)
 	buf = appendString(buf, w.Name)
 	buf = appendString(buf, w.Lang)
+	if format == waiterFormat2 {
+		buf = binary.AppendVarint(buf, int64(w.MsgID))
+	}
 	return buf, nil
 }
 
-// decodeWaiter decodes what encodeWaiter wrote; garbage yields an error wrapping ErrInvalid.
+// decodeWaiter decodes what encodeWaiter wrote (either format); garbage yields an error
+// wrapping ErrInvalid.
 func decodeWaiter(data []byte) (game.Waiter, error) {
-	if len(data) < 1 || data[0] != waiterFormat {
+	if len(data) < 1 || data[0] != waiterFormat && data[0] != waiterFormat2 {
 		return game.Waiter{}, invalidf("waiter format")
 	}
 	r := reader{b: data[1:]}
 	w := game.Waiter{UserID: r.varint(), ChatID: r.varint(), Name: r.str(), Lang: r.str()}
+	if data[0] == waiterFormat2 {
+		id := r.varint()
+		if r.err == nil && id <= 0 || id > math.MaxInt32 {
+			return game.Waiter{}, invalidf("waiter message id")
+		}
+		w.MsgID = int(id)
+	}
 	if r.err != nil {
 		return game.Waiter{}, r.err
 	}

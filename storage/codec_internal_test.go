@@ -8,7 +8,7 @@ import (
 )
 
 func FuzzWaiterDecode(f *testing.F) {
-	for _, w := range []game.Waiter{{}, {UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}, {UserID: -5, ChatID: 1 << 50, Name: "Пётр"}} {
+	for _, w := range []game.Waiter{{}, {UserID: 1, ChatID: 1, Name: "Ann", Lang: "en"}, {UserID: -5, ChatID: 1 << 50, Name: "Пётр"}, {UserID: 7, ChatID: 7, Lang: "ru", MsgID: 1 << 30}} {
 		data, err := encodeWaiter(w)
 		if err != nil {
 			f.Fatal(err)

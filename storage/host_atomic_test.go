@@ -122,7 +122,8 @@ type startFlow struct {
 	name  string
 	setup func(e *hostEnv, s int) string // prepares run s; returns what step needs (a game id)
 	step  func(e *hostEnv, s int, arg string) (*game.Snapshot, error)
-	// want is the commands the step sends to Redis once its scripts are loaded.
+	// want is the commands the step sends to Redis once its scripts are loaded (LeaveQueue is
+	// a script of its own: a search past its deadline stays for ExpireSearches).
 	want []string
 	// marks is how many of the last commands of want only mark what the step did (an
 	// accepted rematch offer): the step succeeds without them, since the start is done.
@@ -139,23 +140,23 @@ func groupOf(s int) int64 { return -int64(10000*s + 9) }
 func inlineOf(s int) string { return fmt.Sprint("inl-", s) }
 
 var startFlows = []startFlow{
-	{name: "ai", want: []string{"del", "evalsha"},
+	{name: "ai", want: []string{"evalsha", "evalsha"},
 		step: func(e *hostEnv, s int, _ string) (*game.Snapshot, error) {
 			return e.svc.NewAIGame(e.ctx, player(s, 1), player(s, 1).ChatID, 8, 1, game.ChooseWhite)
 		}},
-	{name: "group lobby", want: []string{"del", "evalsha"},
+	{name: "group lobby", want: []string{"evalsha", "evalsha"},
 		step: func(e *hostEnv, s int, _ string) (*game.Snapshot, error) { return openGroup(e, s) }},
-	{name: "inline lobby", want: []string{"del", "evalsha"},
+	{name: "inline lobby", want: []string{"evalsha", "evalsha"},
 		step: func(e *hostEnv, s int, _ string) (*game.Snapshot, error) { return openInline(e, s) }},
-	{name: "invite lobby", want: []string{"del", "evalsha"},
+	{name: "invite lobby", want: []string{"evalsha", "evalsha"},
 		step: func(e *hostEnv, s int, _ string) (*game.Snapshot, error) { return openInvite(e, s) }},
-	{name: "group join", want: []string{"get", "del", "evalsha"},
+	{name: "group join", want: []string{"get", "evalsha", "evalsha"},
 		setup: func(e *hostEnv, s int) string { return e.ok(openGroup(e, s)).Game.ID },
 		step:  joinAs(2, 0)},
-	{name: "inline join", want: []string{"get", "del", "evalsha"},
+	{name: "inline join", want: []string{"get", "evalsha", "evalsha"},
 		setup: func(e *hostEnv, s int) string { return e.ok(openInline(e, s)).Game.ID },
 		step:  joinAs(2, 0)},
-	{name: "invite join", want: []string{"get", "del", "evalsha"},
+	{name: "invite join", want: []string{"get", "evalsha", "evalsha"},
 		setup: func(e *hostEnv, s int) string { return e.ok(openInvite(e, s)).Game.ID },
 		step:  joinAs(2, 1)},
 	{name: "ai rematch", want: []string{"get", "evalsha"},

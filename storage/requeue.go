@@ -8,17 +8,20 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// requeue puts a waiter back in a size's queue unless it has an entry already.
+// requeue puts a waiter back in a size's queue unless it has a waiting entry already (see
+// queue.go for the layout).
 //
 //	KEYS[1]  the size's queue zset     KEYS[2]  the waiter's entry key
 //	ARGV[1]  now (ms)     ARGV[2] TTL (ms)     ARGV[3] the waiter's user id
-//	ARGV[4]  the entry: "SIZE:" .. encoded waiter
-//	returns  1 queued, 0 the waiter has an entry (queued again meanwhile, for any size)
-var requeue = redis.NewScript(`
-if not redis.call('SET', KEYS[2], ARGV[4], 'NX', 'PX', ARGV[2]) then return 0 end
-local deadline = tonumber(ARGV[1]) + tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], deadline, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+//	ARGV[4]  the entry: "SIZE:" .. encoded waiter     ARGV[5] queue key prefix
+//	ARGV[6]  grace (ms): how long an entry outlives its deadline
+//	returns  1 queued, 0 the waiter waits already (queued again meanwhile, for any size)
+var requeue = redis.NewScript(liveEntry + `
+local now, ttl, grace = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[6])
+if live(KEYS[2], ARGV[5], ARGV[3], now) then return 0 end
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl + grace)
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ttl + grace)
 return 1
 `)
 
@@ -32,7 +35,8 @@ func (s *Store) Requeue(ctx context.Context, size int, w game.Waiter) (bool, err
 		return false, err
 	}
 	n, err := requeue.Run(ctx, s.rdb, []string{s.k.queue(size), s.k.waiter(w.UserID)},
-		s.now().UnixMilli(), s.opt.QueueTTL.Milliseconds(), itoa(w.UserID), entry).Int()
+		s.now().UnixMilli(), s.opt.QueueTTL.Milliseconds(), itoa(w.UserID), entry,
+		s.k.queuePrefix(), game.QueueGrace.Milliseconds()).Int()
 	if err != nil {
 		return false, wrap("requeue", err)
 	}

@@ -326,7 +326,7 @@ func unavailable(err error) bool {
 //	P {p}res:ID          string  RecordResult done for game ID: "rb nb rw nw", the ratings before
 //	                             and after of a rated game between people, else "1"
 //	P {mm}q:SIZE         zset    matchmaking queue for a size, score = deadline (ms)
-//	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL
+//	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL + game.QueueGrace
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
 //	P {ai}jobs           stream  AI jobs, consumer group "workers" (aijobs.go)
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
@@ -354,7 +354,8 @@ func (k keys) top(chatID int64) string {
 	return k.p + "{p}top:" + itoa(chatID)
 }
 func (k keys) result(gameID string) string     { return k.p + "{p}res:" + gameID }
-func (k keys) queue(size int) string           { return k.p + "{mm}q:" + strconv.Itoa(size) }
+func (k keys) queue(size int) string           { return k.queuePrefix() + strconv.Itoa(size) }
+func (k keys) queuePrefix() string             { return k.p + "{mm}q:" }
 func (k keys) waiterPrefix() string            { return k.p + "{mm}w:" }
 func (k keys) waiter(userID int64) string      { return k.waiterPrefix() + itoa(userID) }
 func (k keys) enqueueCall(token string) string { return k.p + "{mm}r:" + token }

@@ -86,6 +86,13 @@ type Options struct {
 	// PaceBudgets count the Pace budgets for every process that shares them
 	// (storage.PaceBudgets); nil counts them in this process only.
 	PaceBudgets botapi.Budgets
+	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler
+	// is served, so that inline results can show a thumbnail of the board they offer; ""
+	// means results without thumbnails.
+	PublicURL string
+	// SearchSweep is how often the bot looks for matchmaking searches that ended by
+	// themselves, to tell their people; 0 means DefaultSearchSweep, a negative value never.
+	SearchSweep time.Duration
 	// NoPace sends and edits as fast as the steps come, leaving Telegram's 429s to slow
 	// the bot: for load runs that measure the bot's own throughput, never for a bot on
 	// Telegram.
@@ -121,6 +128,9 @@ type Bot struct {
 	username string
 	botID    int64
 
+	publicURL string     // Options.PublicURL without a trailing slash; "" for none
+	thumbs    thumbnails // the inline results' thumbnails, drawn once
+
 	in *Intake // takes the updates and runs each through the middlewares to route
 
 	// base is the context of the work that handlers leave behind (board edits, their checks,
@@ -142,6 +152,11 @@ type Bot struct {
 	remindAfter time.Duration // how long a turn goes before its reminder
 	remindStop  chan struct{} // closed to end the reminder loop; nil without one
 	remindOnce  sync.Once     // closes remindStop
+	// The sweeper of ended searches (searches.go): closing sweepStop stops it, sweepDone is
+	// closed when it has stopped; both nil when it does not run.
+	sweepStop chan struct{}
+	sweepDone chan struct{}
+	sweepOnce sync.Once
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
@@ -155,7 +170,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, errors.New("bot: no game service or players")
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
-		reminders: o.Reminders, remindAfter: o.RemindAfter}
+		reminders: o.Reminders, remindAfter: o.RemindAfter,
+		publicURL: strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -192,6 +208,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.boards = b.newEditor()
 	b.startReminders(o.RemindPoll)
+	switch {
+	case o.SearchSweep == 0:
+		b.startSweeper(DefaultSearchSweep)
+	case o.SearchSweep > 0:
+		b.startSweeper(o.SearchSweep)
+	}
 	return b, nil
 }
 
@@ -285,6 +307,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopReminders()
+	b.stopSweeper()
 	err := b.in.Shutdown(ctx)
 	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
 	done := make(chan struct{})

@@ -497,6 +497,7 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 		id = g.ID
 	}
 	ts.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
+	search, slang, searching := ts.play.searchShown(ctx, t.user.id)
 	res, err := ts.bot.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
 		if key := ts.bot.joinRefusal(ctx, id, t.user.id, err); key != "" {
@@ -507,24 +508,29 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
+	if searching {
+		ts.play.searchLeft(ctx, search, slang) // the game took the user out of the queue
+	}
 	return ts.play.started(ctx, res)
 }
 
 // tapCancel cancels a lobby (its creator only) or the user's search.
 func (ts *taps) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
 	if c.Game == "" && t.ref.InlineID == "" {
+		// A search's Cancel: it stops the user's own search, whichever message it is on; on a
+		// search that is over it says so, and the message loses the button.
 		left, err := ts.bot.svc.CancelFind(ctx, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
-		if err := t.answer(ctx, "", false); err != nil {
+		c := present.SearchOver(t.user.lang)
+		if left {
+			c = present.SearchCancelled(t.user.lang)
+		}
+		if err := t.answer(ctx, c.Text, false); err != nil {
 			return err
 		}
-		key := i18n.KeyFindNotQueued
-		if left {
-			key = i18n.KeyFindCancelled
-		}
-		return ts.bot.edit(ctx, t.ref, content{Text: tr(t.user.lang, key)})
+		return ts.bot.edit(ctx, t.ref, c)
 	}
 	id, g := c.Game, t.game
 	if g.Status != game.StatusLobby {
@@ -599,7 +605,8 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 	return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 }
 
-// tapLang sets the language from the /lang buttons.
+// tapLang sets the language from the /lang menu (redrawn in place, the new language marked)
+// or from the main menu's language button (the main menu redrawn in place in it).
 func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	lang, ok := present.LangOfArg(c.Arg)
 	if !ok {
@@ -614,7 +621,11 @@ func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 	if err := t.answer(ctx, tr(lang, i18n.KeyLangSet), false); err != nil {
 		return err
 	}
-	return ts.bot.edit(ctx, t.ref, content{Text: tr(lang, i18n.KeyLangSet)})
+	if c.Page == present.LangInMenu {
+		// The main menu's language button: the menu stays, now in the language chosen.
+		return ts.editMenu(ctx, t.ref, present.MenuMain, lang, present.MenuState{Name: t.user.name})
+	}
+	return ts.editMenu(ctx, t.ref, present.MenuLang, lang, present.MenuState{})
 }
 
 // tapMainMenu follows an entry of the /start menu.
@@ -651,15 +662,31 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) erro
 		}
 		return ts.editMenu(ctx, t.ref, present.MenuSize, lang, present.MenuState{})
 	case present.MenuFriend:
+		// Page 0: the ways to play a friend, drawn in place; FriendLink: an invitation link
+		// (what /new does), posted below.
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return ts.cmds.reply(ctx, m, tr(lang, i18n.KeyMenuFriendHow))
+		if c.Page == present.FriendLink {
+			m.args = nil
+			return ts.cmds.cmdNew(ctx, m)
+		}
+		return ts.editMenu(ctx, t.ref, present.MenuFriendPick, lang, present.MenuState{Bot: ts.bot.username})
 	case present.MenuFind:
+		// Page 0: the size choice, drawn in place; a size: the search, shown in this message.
+		if c.Page == 0 {
+			if err := t.answer(ctx, "", false); err != nil {
+				return err
+			}
+			return ts.editMenu(ctx, t.ref, present.MenuFindSize, lang, present.MenuState{})
+		}
+		if !ts.bot.svc.ValidSize(c.Page) {
+			return t.fail(ctx, game.ErrBadSize)
+		}
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		return ts.cmds.cmdFind(ctx, m)
+		return ts.cmds.find(ctx, m, c.Page, t.ref)
 	case present.MenuRules:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/engine"
@@ -179,10 +180,16 @@ func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, e
 	return true, err
 }
 
-// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation.
+// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation; in a
+// group, the payload of the link that adds the bot to a group (present.StartGroupPayload)
+// opens a lobby there for whoever added it.
 func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
 		return cs.joinInvite(ctx, m, m.args[0][1:])
+	}
+	if len(m.args) > 0 && m.args[0] == present.StartGroupPayload && !m.private {
+		m.args = nil
+		return cs.cmdNew(ctx, m)
 	}
 	err := cs.sendMenu(ctx, m.chat, present.MenuMain, m.lang, present.MenuState{Name: m.user.name})
 	return err
@@ -193,6 +200,7 @@ func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error 
 	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
 		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
+	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
 	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
 		switch key := cs.bot.joinRefusal(ctx, id, m.user.id, err); key {
@@ -203,6 +211,9 @@ func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error 
 		default:
 			return cs.replyKey(ctx, m, key)
 		}
+	}
+	if searching {
+		cs.play.searchLeft(ctx, search, slang) // the game took the user out of the queue
 	}
 	return cs.play.started(ctx, res)
 }
@@ -245,9 +256,13 @@ func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 	if m.private {
 		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
+	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
 	res, err := cs.bot.svc.OpenLobby(ctx, l)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
+	}
+	if searching {
+		cs.play.searchLeft(ctx, search, slang) // the lobby took the user out of the queue
 	}
 	if res.Game.Flow == game.FlowInvite {
 		if err := cs.replyKey(ctx, m, i18n.KeyInviteCreated, size, size); err != nil {
@@ -276,7 +291,7 @@ func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lan
 	return cs.bot.editMarkup(ctx, ref, c.Keyboard)
 }
 
-// cmdFind looks for a random opponent.
+// cmdFind looks for a random opponent (see find).
 func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
@@ -292,36 +307,117 @@ func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if size == 0 {
 		size = 8
 	}
-	res, err := cs.bot.svc.Find(ctx, m.user.player(m.chat), size)
+	return cs.find(ctx, m, size, game.MessageRef{})
+}
+
+// find looks for a random opponent on size×size for the user of m (in their private chat). A
+// user has one search, shown in one message that follows it: a search already on keeps its
+// message (a second /find edits it, for the new size), else here is used (a menu message
+// turned into the search), else a new message is posted. When the queue pairs the user, both
+// search messages say who was found, with the opponent's rating, and lose their buttons.
+func (cs *commands) find(ctx context.Context, m *msgCtx, size int, here game.MessageRef) error {
+	if !m.private {
+		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
+	}
+	if !cs.bot.svc.ValidSize(size) {
+		return cs.replyErr(ctx, m, game.ErrBadSize)
+	}
+	ref := here
+	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
 	if err != nil {
-		return cs.replyErr(ctx, m, err)
+		cs.bot.log.Warn("find: earlier search", "user", m.user.id, "err", cs.bot.scrub(err))
 	}
-	if res.Queued {
-		_, err := cs.bot.sendText(ctx, m.chat, tr(m.lang, i18n.KeyFindQueued, size, size),
-			&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-				{present.Button(tr(m.lang, i18n.KeyLobbyCancel), render.Callback{Action: render.ActionCancel}.Encode())}}})
-		return err
+	if prev != nil && prev.Waiter.MsgID != 0 && prev.Waiter.ChatID == m.chat {
+		if ref.MessageID != 0 && ref.MessageID != prev.Waiter.MsgID {
+			// The menu tapped goes back to the main menu: the search stays in its own message.
+			if err := cs.bot.edit(ctx, ref, present.DrawMenu(present.MenuMain, m.lang, present.MenuState{Name: m.user.name})); err != nil {
+				cs.bot.log.Warn("find: menu", "user", m.user.id, "err", cs.bot.scrub(err))
+			}
+		}
+		ref = game.MessageRef{ChatID: m.chat, MessageID: prev.Waiter.MsgID}
 	}
-	g := res.Game
+	if ref.MessageID == 0 {
+		msg, err := cs.bot.sendText(ctx, m.chat, present.SearchStarting(m.lang, size).Text, nil)
+		if err != nil {
+			return err
+		}
+		ref = game.MessageRef{ChatID: m.chat, MessageID: msg.ID}
+	} else if err := cs.bot.edit(ctx, ref, present.SearchStarting(m.lang, size)); err != nil {
+		cs.bot.log.Warn("find: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+	}
+	f, err := cs.bot.svc.Seek(ctx, m.user.player(m.chat), size, ref.MessageID)
+	if err != nil {
+		if e := cs.bot.edit(ctx, ref, content{Text: tr(m.lang, errKey(err))}); e != nil {
+			return e
+		}
+		if game.ErrorCode(err).Internal() {
+			return err
+		}
+		return nil
+	}
+	if f.Snapshot.Queued {
+		left := f.Until.Sub(cs.bot.now())
+		if f.Until.IsZero() {
+			left = game.DefaultQueueTTL
+		}
+		return cs.bot.edit(ctx, ref, present.Searching(m.lang, size, left))
+	}
+	cs.tellPaired(ctx, f, m.user.id, ref)
+	return cs.play.started(ctx, f.Snapshot)
+}
+
+// tellPaired turns the search messages of a pairing into what each player was found: the
+// opponent's name and rating and their own colour. ref is the message of seeker's search; the
+// opponent's is the one their search kept (a new message for a search that kept none).
+func (cs *commands) tellPaired(ctx context.Context, f *game.Found, seeker int64, ref game.MessageRef) {
+	g := f.Snapshot.Game
 	for i, p := range g.Players {
 		if p.ChatID == 0 {
 			continue
 		}
+		var at game.MessageRef
+		switch {
+		case p.UserID == seeker:
+			at = ref
+		case p.UserID == f.Opponent.UserID && f.Opponent.MsgID != 0 && f.Opponent.ChatID == p.ChatID:
+			at = game.MessageRef{ChatID: p.ChatID, MessageID: f.Opponent.MsgID}
+		}
+		rating := game.InitialRating
+		if pr, err := cs.bot.players.Profile(ctx, g.Players[1-i].UserID); err == nil {
+			rating = pr.Stats.Rating
+		}
 		lang := normLang(p.Lang)
-		if _, err := cs.bot.sendText(ctx, p.ChatID, tr(lang, i18n.KeyFindPaired, present.PlayerName(g, 1-i, lang), present.ColorName(lang, i)), nil); err != nil {
+		c := present.SearchFound(lang, present.PlayerName(g, 1-i, lang), rating, i)
+		var err error
+		if at.MessageID != 0 {
+			err = cs.bot.edit(ctx, at, c)
+		} else {
+			_, err = cs.bot.sendText(ctx, p.ChatID, c.Text, nil)
+		}
+		if err != nil {
 			cs.bot.log.Warn("paired", "game", g.ID, "err", cs.bot.scrub(err))
 		}
 	}
-	return cs.play.started(ctx, res)
 }
 
-// cmdCancel leaves the queue, or cancels the user's open lobby in this chat.
+// cmdCancel leaves the queue (its search message then says so and loses its button), or
+// cancels the user's open lobby in this chat.
 func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
+	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
+	if err != nil {
+		cs.bot.log.Warn("cancel: search", "user", m.user.id, "err", cs.bot.scrub(err))
+	}
 	left, err := cs.bot.svc.CancelFind(ctx, m.user.id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
 	if left {
+		if prev != nil && prev.Waiter.MsgID != 0 {
+			lang := normLang(prev.Waiter.Lang)
+			if err := cs.bot.edit(ctx, game.MessageRef{ChatID: prev.Waiter.ChatID, MessageID: prev.Waiter.MsgID}, present.SearchCancelled(lang)); err != nil {
+				cs.bot.log.Warn("cancel: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+			}
+		}
 		return cs.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
 	cur, err := cs.bot.svc.Current(ctx, m.chat)
@@ -332,20 +428,67 @@ func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
 	return cs.replyKey(ctx, m, i18n.KeyFindNotQueued)
 }
 
-// cmdBoard posts the board of the chat's game again.
+// cmdBoard moves the board of the chat's game (or its invitation) to a new message at the
+// bottom of the chat: the new message becomes the chat's board, and the old one loses its
+// buttons and says that the game moved, so a chat has one live board of a game at most.
 func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
 	cur, err := cs.bot.svc.Current(ctx, m.chat)
 	if err != nil {
 		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	if cur.Game.Status == game.StatusLobby {
-		return cs.postLobby(ctx, cur.Game, m.chat, m.lang)
+	g := cur.Game
+	if g.Status == game.StatusLobby {
+		if err := cs.postLobby(ctx, g, m.chat, m.lang); err != nil {
+			return err
+		}
+		cs.retire(ctx, g, m.chat)
+		return nil
 	}
-	if err := cs.bot.boards.Post(ctx, cur.Game, m.chat); err != nil {
+	if err := cs.bot.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
-	cs.play.owedAI(ctx, cur.Game.ID)
+	cs.retire(ctx, g, m.chat)
+	cs.play.owedAI(ctx, g.ID)
 	return nil
+}
+
+// retire turns the messages of chat that were g's boards (as g was read before a new one was
+// posted there) into a line saying where the game went (present.Moved), without buttons: a
+// photo keeps its picture under the new caption. The edit goes through the message's queue, so a
+// redraw of the old board already on its way cannot bring its buttons back after it.
+func (cs *commands) retire(ctx context.Context, g *game.Game, chat int64) {
+	for _, ref := range g.Boards {
+		if ref.InlineID != "" || ref.ChatID != chat {
+			continue
+		}
+		text := present.Moved(present.ViewLang(g, ref), g.Status == game.StatusLobby).Text
+		photo := false
+		if g.Status != game.StatusLobby {
+			c, err := present.Board(g, ref, 0, cs.bot.styleOf(ctx, g, ref))
+			photo = err == nil && c.Photo != nil
+		}
+		cs.bot.boards.Queue(ref, func(ctx context.Context) {
+			caption := func() error {
+				_, err := cs.bot.api.EditMessageCaption(ctx, &tgbot.EditMessageCaptionParams{ChatID: ref.ChatID,
+					MessageID: ref.MessageID, Caption: text})
+				return err
+			}
+			asText := func() error { return cs.bot.edit(ctx, ref, content{Text: text}) }
+			first, second := asText, caption
+			if photo {
+				first, second = caption, asText
+			}
+			// The guess of what the message holds (text or photo) goes by the style of now;
+			// the other edit is tried when the message was drawn in another one.
+			err := first()
+			if err != nil && ctx.Err() == nil {
+				err = second()
+			}
+			if err != nil {
+				cs.bot.log.Warn("board moved: old board", "game", g.ID, "err", cs.bot.scrub(err))
+			}
+		})
+	}
 }
 
 // cmdResign resigns the chat's game (or cancels the user's lobby).
@@ -418,15 +561,16 @@ func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	return cs.reply(ctx, m, present.Top(m.lang, top, chat != 0, m.user.id).Text)
 }
 
-// cmdLang sets the language: the user's in a private chat, the group's in a group.
+// cmdLang sets the language: the user's in a private chat, the group's in a group (and its
+// running board's). Without an argument, or with one it does not know, it shows the language
+// in use with the buttons to choose.
 func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	if len(m.args) == 0 {
-		err := cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
-		return err
+		return cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{})
 	}
 	lang, ok := i18n.Parse(m.args[0])
 	if !ok {
-		return cs.replyUsage(ctx, m, i18n.KeyLangCurrent, &badArg{word: m.args[0], why: i18n.KeyArgUnknown})
+		return cs.sendMenu(ctx, m.chat, present.MenuLang, m.lang, present.MenuState{Unknown: true})
 	}
 	if err := cs.play.setLang(ctx, m.chat, m.private, m.user.id, lang); err != nil {
 		return cs.replyErr(ctx, m, err)

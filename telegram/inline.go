@@ -40,37 +40,44 @@ func parseCreatorTag(s string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// onInlineQuery offers a game of every size (a size typed in the query comes first).
+// onInlineQuery offers a game of every size, the one the query asks for first, each with the
+// colour it asks for (parseInlineQuery: "10", "12 white", "16×16"; anything else offers the
+// defaults), and a thumbnail of the board when the bot has a public URL.
 func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	if q.From == nil {
 		return nil
 	}
 	w := im.play.whoIs(ctx, q.From)
 	im.play.touch(ctx, w)
+	want, color := parseInlineQuery(q.Query)
 	sizes := append([]int(nil), game.Sizes...)
-	if n, err := strconv.Atoi(strings.TrimSpace(q.Query)); err == nil {
-		for i, s := range sizes {
-			if s == n {
-				sizes[0], sizes[i] = sizes[i], sizes[0]
-			}
+	for i, s := range sizes {
+		if s == want {
+			copy(sizes[1:i+1], sizes[:i])
+			sizes[0] = want
 		}
 	}
 	signer, nonce, made := im.signer(), newNonce(), im.bot.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
 	for _, n := range sizes {
-		text := tr(w.lang, i18n.KeyInlineText, w.name, n, n)
-		join := invitation{creator: w.id, size: n, nonce: nonce, made: made}.callback(signer)
+		text := present.InlineText(w.lang, w.name, n, color)
+		join := invitation{creator: w.id, size: n, color: color, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 			{present.Button(tr(w.lang, i18n.KeyLobbyJoin), join)},
 			{present.Button(tr(w.lang, i18n.KeyLobbyCancel), present.CallbackData(render.ActionCancel, "", 0))},
 		}}
-		results = append(results, &models.InlineQueryResultArticle{
-			ID:                  inlineResultID(n, nonce),
-			Title:               tr(w.lang, i18n.KeyInlineTitle, n),
-			Description:         tr(w.lang, i18n.KeyInlineDescription, n),
+		title, description := present.InlineResult(w.lang, n, color)
+		res := &models.InlineQueryResultArticle{
+			ID:                  inlineResultID(n, color, nonce),
+			Title:               title,
+			Description:         description,
 			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
 			ReplyMarkup:         kb,
-		})
+		}
+		if u := im.bot.thumbnailURL(n); u != "" {
+			res.ThumbnailURL, res.ThumbnailWidth, res.ThumbnailHeight = u, ThumbnailSide, ThumbnailSide
+		}
+		results = append(results, res)
 	}
 	return im.bot.retry(ctx, "answerInlineQuery", func() error {
 		_, err := im.bot.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
@@ -83,29 +90,33 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 // needs believing. It also binds the post's invitation to the post, so that its data copied
 // onto another message opens nothing there.
 func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
-	size, nonce, ok := parseInlineResultID(r.ResultID)
+	size, color, nonce, ok := parseInlineResultID(r.ResultID)
 	if r.InlineMessageID == "" || !ok || !im.bot.svc.ValidSize(size) {
 		return nil
 	}
 	w := im.play.whoIs(ctx, &r.From)
 	im.play.touch(ctx, w)
 	if nonce != 0 {
-		inv := invitation{creator: w.id, size: size, nonce: nonce}
+		inv := invitation{creator: w.id, size: size, color: color, nonce: nonce}
 		if mine, err := im.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
 			im.bot.log.Warn("claim invitation", "user", w.id, "err", im.bot.scrub(err))
 		} else if !mine {
 			im.bot.log.Warn("invitation used on another message first", "user", w.id)
 		}
 	}
-	_, err := im.openInline(ctx, r.InlineMessageID, w.player(0), size, w.lang)
+	search, slang, searching := im.play.searchShown(ctx, w.id)
+	_, err := im.openInline(ctx, r.InlineMessageID, w.player(0), size, color, w.lang)
+	if err == nil && searching {
+		im.play.searchLeft(ctx, search, slang) // the post's lobby took the user out of the queue
+	}
 	return err
 }
 
-// openInline opens (or finds) the lobby of an inline message and records the message as its
-// board.
-func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator game.Player, size int, lang string) (*game.Game, error) {
+// openInline opens (or finds) the lobby of an inline message, its creator playing color,
+// and records the message as its board.
+func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator game.Player, size int, color game.Choice, lang string) (*game.Game, error) {
 	res, err := im.bot.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
-		InlineID: inlineID, Size: size, Color: game.ChooseRandom, Lang: lang})
+		InlineID: inlineID, Size: size, Color: color, Lang: lang})
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +157,6 @@ func (im *inlineMode) openInvitation(ctx context.Context, inlineID string, c ren
 		}
 	}
 	creator.Lang = lang
-	g, err = im.openInline(ctx, inlineID, creator, inv.size, lang)
+	g, err = im.openInline(ctx, inlineID, creator, inv.size, inv.color, lang)
 	return g, "", err
 }

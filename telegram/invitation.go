@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 )
 
@@ -47,8 +48,9 @@ func (im *inlineMode) signer() render.CallbackSigner {
 type invitation struct {
 	creator int64
 	size    int
-	nonce   int64     // 1…render.MaxCallbackNumber, drawn for one answer to an inline query
-	made    time.Time // when the bot answered the inline query, to the second
+	color   game.Choice // the colour the creator plays (ChooseRandom: drawn when one joins)
+	nonce   int64       // 1…render.MaxCallbackNumber, drawn for one answer to an inline query
+	made    time.Time   // when the bot answered the inline query, to the second
 }
 
 // invitationEpoch is where the seconds of invitation.made count from: 31 bits last until 2093.
@@ -57,12 +59,23 @@ var invitationEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 // newNonce draws an invitation nonce.
 func newNonce() int64 { return rand.Int64N(render.MaxCallbackNumber) + 1 }
 
+// colorArg is how an invitation's Arg carries its colour: size + colorArg*(1 black, 2 white);
+// an Arg below colorArg (as the bot wrote before colours) is a size with random colours.
+const colorArg = 100
+
 // callback is the signed Join button data of inv: Game holds the creator tag, Ply the nonce,
-// Page the second it was made, Arg the size.
+// Page the second it was made, Arg the size and the colour (colorArg).
 func (inv invitation) callback(s render.CallbackSigner) string {
 	secs := max(inv.made.Sub(invitationEpoch)/time.Second, 0)
+	arg := inv.size
+	switch inv.color {
+	case game.ChooseBlack:
+		arg += colorArg
+	case game.ChooseWhite:
+		arg += 2 * colorArg
+	}
 	return s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(inv.creator),
-		Ply: int(inv.nonce), Page: int(min(secs, render.MaxCallbackNumber)), Arg: inv.size}).Encode()
+		Ply: int(inv.nonce), Page: int(min(secs, render.MaxCallbackNumber)), Arg: arg}).Encode()
 }
 
 // readInvitation returns the invitation of a Join callback when the bot's signature holds.
@@ -71,8 +84,18 @@ func readInvitation(s render.CallbackSigner, c render.Callback) (invitation, boo
 	if c.Action != render.ActionJoin || !ok || c.Ply == 0 || !s.Verify(c) {
 		return invitation{}, false
 	}
-	return invitation{creator: creator, size: c.Arg, nonce: int64(c.Ply),
-		made: invitationEpoch.Add(time.Duration(c.Page) * time.Second)}, true
+	inv := invitation{creator: creator, size: c.Arg % colorArg, color: game.ChooseRandom, nonce: int64(c.Ply),
+		made: invitationEpoch.Add(time.Duration(c.Page) * time.Second)}
+	switch c.Arg / colorArg {
+	case 0:
+	case 1:
+		inv.color = game.ChooseBlack
+	case 2:
+		inv.color = game.ChooseWhite
+	default:
+		return invitation{}, false
+	}
+	return inv, true
 }
 
 // fresh reports whether inv may still open a lobby at now.
@@ -80,29 +103,44 @@ func (inv invitation) fresh(now time.Time) bool {
 	return !now.Before(inv.made.Add(-invitationSkew)) && now.Before(inv.made.Add(invitationTTL))
 }
 
-// inlineResultID names the result of a size in an answer whose invitations carry nonce.
-func inlineResultID(size int, nonce int64) string {
-	return "g" + strconv.Itoa(size) + "." + strconv.FormatInt(nonce, 36)
+// inlineResultID names the result of a size (and the colour its poster plays: a "b" or "w"
+// after the size, nothing for random) in an answer whose invitations carry nonce.
+func inlineResultID(size int, color game.Choice, nonce int64) string {
+	c := ""
+	switch color {
+	case game.ChooseBlack:
+		c = "b"
+	case game.ChooseWhite:
+		c = "w"
+	}
+	return "g" + strconv.Itoa(size) + c + "." + strconv.FormatInt(nonce, 36)
 }
 
 // parseInlineResultID reads inlineResultID; nonce is 0 for an ID without one ("g8", as the
-// bot wrote before invitations had nonces).
-func parseInlineResultID(id string) (size int, nonce int64, ok bool) {
+// bot wrote before invitations had nonces), and the colour random without its letter.
+func parseInlineResultID(id string) (size int, color game.Choice, nonce int64, ok bool) {
 	rest, found := strings.CutPrefix(id, "g")
 	if !found {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	sz, n, hasNonce := strings.Cut(rest, ".")
+	color = game.ChooseRandom
+	switch {
+	case strings.HasSuffix(sz, "b"):
+		sz, color = sz[:len(sz)-1], game.ChooseBlack
+	case strings.HasSuffix(sz, "w"):
+		sz, color = sz[:len(sz)-1], game.ChooseWhite
+	}
 	size, err := strconv.Atoi(sz)
 	if err != nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	if hasNonce {
 		if nonce, err = strconv.ParseInt(n, 36, 64); err != nil || nonce <= 0 {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 	}
-	return size, nonce, true
+	return size, color, nonce, true
 }
 
 // claimInvitation binds inv to the inline message inlineID: false when another message used

@@ -163,9 +163,13 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 	if private {
 		p.ChatID = chat
 	}
+	search, slang, searching := pl.searchShown(ctx, w.id)
 	res, err := pl.bot.svc.NewAIGame(ctx, p, chat, size, level, color)
 	if err != nil {
 		return fail(err)
+	}
+	if searching {
+		pl.searchLeft(ctx, search, slang) // the new game took the user out of the queue
 	}
 	return pl.started(ctx, res)
 }
@@ -185,12 +189,35 @@ func (pl *play) cancelLobby(ctx context.Context, id string, w who, fail func(err
 	return ok()
 }
 
-// setLang stores a language choice.
+// setLang stores a language choice: the user's in a private chat, the group's in a group,
+// where the group's game in play (or lobby) then speaks it too and its board is redrawn.
 func (pl *play) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
 	if private {
 		return pl.bot.players.SetLang(ctx, user, lang)
 	}
-	return pl.bot.players.SetChatLang(ctx, chat, lang)
+	if err := pl.bot.players.SetChatLang(ctx, chat, lang); err != nil {
+		return err
+	}
+	g, err := pl.bot.svc.SetGameLang(ctx, chat, lang)
+	switch {
+	case errors.Is(err, game.ErrNoGame):
+		return nil
+	case err != nil:
+		pl.bot.log.Warn("group language: game", "chat", chat, "err", pl.bot.scrub(err))
+		return nil // the choice is stored; the next game speaks it
+	case g.Status == game.StatusLobby:
+		for _, ref := range g.Boards {
+			if ref.ChatID == chat {
+				c := present.Lobby(g, lang, pl.bot.username)
+				if err := pl.bot.edit(ctx, ref, c); err != nil {
+					pl.bot.log.Warn("group language: lobby", "game", g.ID, "err", pl.bot.scrub(err))
+				}
+			}
+		}
+	default:
+		pl.bot.boards.Refresh(g)
+	}
+	return nil
 }
 
 // restyle posts the board of the game in play in m's private chat again, after the user

@@ -46,7 +46,6 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 			{"/new 9", i18n.KeyUsageNew, i18n.KeyArgBadSize, "9"},
 			{"/new 3", i18n.KeyUsageNew, i18n.KeyArgBadSize, "3"},
 			{"/find 99", i18n.KeyUsageFind, i18n.KeyArgBadSize, "99"},
-			{"/lang xx", i18n.KeyLangCurrent, i18n.KeyArgUnknown, "xx"},
 			{"/move zz", i18n.KeyUsageMove, i18n.KeyArgNotSquare, "zz"},
 			{"/move d3 e4", i18n.KeyUsageMove, i18n.KeyArgUnknown, "d3 e4"},
 		} {
@@ -60,7 +59,6 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 		}{
 			{"/ai 8 3 " + long, i18n.KeyUsageAI, i18n.KeyArgUnknown},
 			{"/new " + long, i18n.KeyUsageNew, i18n.KeyArgUnknown},
-			{"/lang " + long, i18n.KeyLangCurrent, i18n.KeyArgUnknown},
 			{"/move " + long, i18n.KeyUsageMove, i18n.KeyArgNotSquare},
 		} {
 			last := h.lastID(u.ID())
@@ -72,6 +70,13 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 			if n, max := units(got.Text), units(usage(c.usage, c.probl, ""))+32; n > max || strings.Contains(got.Text, strings.Repeat("ж", 32)) {
 				t.Errorf("%s: %.20q… answered with %d units (at most %d): %q", lang, c.send, n, max, got.Text)
 			}
+		}
+		// A language it does not know: the language menu, which echoes nothing of it.
+		last := h.lastID(u.ID())
+		h.send(u, u.ID(), "/lang "+long)
+		got := h.waitMsg(u.ID(), "the answer to a long language", func(m telegramtest.Message) bool { return m.ID > last })
+		if !strings.Contains(got.Text, i18n.T(lang, i18n.KeyLangCurrent)) || strings.Contains(got.Text, "жжж") {
+			t.Errorf("%s: /lang %.20q… answered %q", lang, long, got.Text)
 		}
 		// A square that is not on the board of the chat's game, typed or sent with /move.
 		h.aiBoard(u, u.ID(), "/ai 8 1 black")

@@ -18,21 +18,25 @@ import (
 
 // Config is the bot's configuration, read from the environment by LoadConfig.
 type Config struct {
-	Token         string        // TELEGRAM_BOT_TOKEN, required
-	APIURL        string        // TELEGRAM_API_URL, Bot API base URL
-	RedisURL      string        // REDIS_URL; empty means an embedded in-memory Redis
-	RedisPrefix   string        // REDIS_PREFIX, the start of every key, so bots can share a Redis
-	WebhookURL    string        // WEBHOOK_URL; set means webhook mode
-	WebhookSecret string        // WEBHOOK_SECRET, required in webhook mode
-	ListenAddr    string        // LISTEN_ADDR, where the webhook is served
-	MetricsAddr   string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables; loopback by default
-	LogLevel      slog.Level    // LOG_LEVEL: debug, info, warn, error
-	LogFormat     string        // LOG_FORMAT: json or text
-	AIWorkers     int           // AI_WORKERS: searches that may run (or, with AI_MODE=remote, wait) at once
-	IdleClaim     time.Duration // IDLE_CLAIM_AFTER: how long a player may stall before the opponent may claim the game
-	Role          string        // ROLE: RoleBot (talks to Telegram) or RoleWorker (runs AI searches for bots)
-	AIMode        string        // AI_MODE: AILocal (searches in the bot) or AIRemote (on workers); bots only
-	AIClaimAfter  time.Duration // AI_CLAIM_AFTER: how long a job may stay with a worker before another takes it over
+	Token         string // TELEGRAM_BOT_TOKEN, required
+	APIURL        string // TELEGRAM_API_URL, Bot API base URL
+	RedisURL      string // REDIS_URL; empty means an embedded in-memory Redis
+	RedisPrefix   string // REDIS_PREFIX, the start of every key, so bots can share a Redis
+	WebhookURL    string // WEBHOOK_URL; set means webhook mode
+	WebhookSecret string // WEBHOOK_SECRET, required in webhook mode
+	ListenAddr    string // LISTEN_ADDR, where the webhook is served
+	// PublicURL is PUBLIC_URL, the public http(s) URL that reaches LISTEN_ADDR, under which the
+	// bot serves the thumbnails of its inline results (telegram.ThumbnailPath); in webhook
+	// mode it defaults to WEBHOOK_URL's scheme and host, and it is "" (no thumbnails) otherwise.
+	PublicURL    string
+	MetricsAddr  string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables; loopback by default
+	LogLevel     slog.Level    // LOG_LEVEL: debug, info, warn, error
+	LogFormat    string        // LOG_FORMAT: json or text
+	AIWorkers    int           // AI_WORKERS: searches that may run (or, with AI_MODE=remote, wait) at once
+	IdleClaim    time.Duration // IDLE_CLAIM_AFTER: how long a player may stall before the opponent may claim the game
+	Role         string        // ROLE: RoleBot (talks to Telegram) or RoleWorker (runs AI searches for bots)
+	AIMode       string        // AI_MODE: AILocal (searches in the bot) or AIRemote (on workers); bots only
+	AIClaimAfter time.Duration // AI_CLAIM_AFTER: how long a job may stay with a worker before another takes it over
 
 	// The intake (config_budget.go): USER_RATE and USER_BURST, each user's budget of updates
 	// (zero: none); MAX_HANDLERS, updates handled at once; WEBHOOK_WAIT, how long a webhook
@@ -94,6 +98,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		WebhookURL:    strings.TrimSpace(getenv("WEBHOOK_URL")),
 		WebhookSecret: getenv("WEBHOOK_SECRET"),
 		ListenAddr:    orDefault(getenv("LISTEN_ADDR"), ":8080"),
+		PublicURL:     strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
 		MetricsAddr:   orDefault(getenv("METRICS_ADDR"), DefaultMetricsAddr),
 		LogFormat:     strings.ToLower(orDefault(getenv("LOG_FORMAT"), "json")),
 		AIWorkers:     runtime.GOMAXPROCS(0),
@@ -144,6 +149,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if !secretPattern.MatchString(c.WebhookSecret) {
 			errs = append(errs, errors.New("WEBHOOK_SECRET is required in webhook mode: 1-256 characters of A-Z, a-z, 0-9, _ and -"))
 		}
+	}
+	if c.PublicURL != "" {
+		if u, err := url.Parse(c.PublicURL); err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			errs = append(errs, errors.New("PUBLIC_URL must be an http(s):// URL without query that reaches LISTEN_ADDR (inline results take their thumbnails from it)"))
+		}
+	} else if u, err := url.Parse(c.WebhookURL); c.WebhookURL != "" && err == nil && u.Host != "" {
+		c.PublicURL = u.Scheme + "://" + u.Host
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", getenv("LOG_LEVEL")))

@@ -40,6 +40,8 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"webhook without secret", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "https://example.org/hook"}, "WEBHOOK_SECRET is required"},
 		{"webhook not https", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "http://example.org/hook", "WEBHOOK_SECRET": "s3cret"}, "WEBHOOK_URL must be an https"},
 		{"bad level", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "LOG_LEVEL": "loud"}, "LOG_LEVEL"},
+		{"bad public url", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PUBLIC_URL": "ftp://x"}, "PUBLIC_URL must be"},
+		{"public url without host", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PUBLIC_URL": "https://"}, "PUBLIC_URL must be"},
 		{"bad format", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "LOG_FORMAT": "xml"}, "LOG_FORMAT"},
 		{"bad workers", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_WORKERS": "0"}, "AI_WORKERS"},
 		{"bad idle", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "IDLE_CLAIM_AFTER": "5s"}, "IDLE_CLAIM_AFTER"},
@@ -75,6 +77,20 @@ func TestLoadConfigWebhookMode(t *testing.T) {
 	}
 	if c.ListenAddr != "127.0.0.1:8443" || c.AIWorkers != 3 || c.IdleClaim != 2*time.Hour || c.APIURL != "http://127.0.0.1:8081" {
 		t.Errorf("config = %+v", c)
+	}
+	// The webhook's host serves the inline thumbnails unless PUBLIC_URL says otherwise.
+	if c.PublicURL != "https://bot.example.org" {
+		t.Errorf("PublicURL = %q, want the webhook's scheme and host", c.PublicURL)
+	}
+}
+
+func TestLoadConfigPublicURL(t *testing.T) {
+	c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PUBLIC_URL": "https://cdn.example.org/reversi/"}))
+	if err != nil || c.PublicURL != "https://cdn.example.org/reversi" {
+		t.Fatalf("LoadConfig = %q, %v", c.PublicURL, err)
+	}
+	if c, _ := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken})); c.PublicURL != "" {
+		t.Errorf("long polling without PUBLIC_URL has PublicURL %q", c.PublicURL)
 	}
 }
 

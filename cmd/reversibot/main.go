@@ -1,8 +1,9 @@
 // Command reversibot runs the Reversi Telegram bot. It reads its configuration from the
 // environment (see the README), keeps games in Redis (or an embedded in-memory Redis when
 // REDIS_URL is empty), serves /metrics and /healthz, and takes updates by long polling, or by
-// webhook when WEBHOOK_URL is set. SIGINT or SIGTERM stop it cleanly: no update is left half
-// applied.
+// webhook when WEBHOOK_URL is set. With PUBLIC_URL (or, in webhook mode, by default) it
+// serves the thumbnails of its inline results on LISTEN_ADDR. SIGINT or SIGTERM stop it
+// cleanly: no update is left half applied.
 //
 // With ROLE=worker it is an AI worker instead: it needs no token, takes the AI searches that
 // bots with AI_MODE=remote post to the Redis at REDIS_URL, and answers them; run as many as the
@@ -26,6 +27,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -184,6 +186,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 		Reminders:   store,
 		RemindAfter: cfg.RemindAfter,
+		PublicURL:   cfg.PublicURL,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
@@ -197,6 +200,18 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if cfg.WebhookURL != "" {
 		return m.serveWebhook(ctx)
+	}
+	if cfg.PublicURL != "" {
+		// No webhook server to share: LISTEN_ADDR serves the thumbnails alone.
+		mux := http.NewServeMux()
+		mux.Handle("GET /healthz", healthHandler(m.Store))
+		m.serveThumbnails(mux)
+		srv, err := listen(cfg.ListenAddr, mux, m.failed)
+		if err != nil {
+			return fmt.Errorf("LISTEN_ADDR: %w", err)
+		}
+		m.servers = append(m.servers, srv)
+		log.Info("serving inline thumbnails", "listen", srv.Addr, "public", cfg.PublicURL)
 	}
 	log.Info("taking updates by long polling")
 	pctx, stop := context.WithCancel(context.Background())
@@ -237,6 +252,7 @@ func (m *Main) serveWebhook(ctx context.Context) error {
 	mux := http.NewServeMux()
 	mux.Handle("POST "+path, m.Bot.WebhookHandler(cfg.WebhookSecret))
 	mux.Handle("GET /healthz", healthHandler(m.Store))
+	m.serveThumbnails(mux)
 	srv, err := listen(cfg.ListenAddr, mux, m.failed)
 	if err != nil {
 		return fmt.Errorf("LISTEN_ADDR: %w", err)
@@ -247,6 +263,19 @@ func (m *Main) serveWebhook(ctx context.Context) error {
 	}
 	m.Log.Info("taking updates by webhook", "listen", srv.Addr, "path", path)
 	return nil
+}
+
+// serveThumbnails mounts the bot's inline thumbnails on mux under PUBLIC_URL's path, when
+// PUBLIC_URL is set: a proxy that forwards PUBLIC_URL to LISTEN_ADDR keeps the path.
+func (m *Main) serveThumbnails(mux *http.ServeMux) {
+	if m.Config.PublicURL == "" {
+		return
+	}
+	prefix := ""
+	if u, err := url.Parse(m.Config.PublicURL); err == nil { // validated by LoadConfig
+		prefix = strings.TrimRight(u.Path, "/")
+	}
+	mux.Handle("GET "+prefix+telegram.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
 }
 
 // Wait blocks until ctx is done (nil) or the program fails after start-up (that failure).

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -479,8 +480,10 @@ func (m *Memory) Enqueue(_ context.Context, size int, w game.Waiter) (*game.Wait
 	var opp *waiting
 	for id, q := range m.queue {
 		if !now.Before(q.deadline) {
-			delete(m.queue, id)
-			continue
+			if !now.Before(q.deadline.Add(game.QueueGrace)) {
+				delete(m.queue, id) // past the grace too: gone without a word
+			}
+			continue // past its deadline: left for ExpireSearches
 		}
 		if id == w.UserID || q.size != size {
 			continue
@@ -516,13 +519,60 @@ func (m *Memory) Requeue(_ context.Context, size int, w game.Waiter) (bool, erro
 	return true, nil
 }
 
-// LeaveQueue takes the user out of the queue and reports whether they waited.
+// LeaveQueue takes the user out of the queue and reports whether they waited, as game.Store
+// documents: a search past its deadline stays for ExpireSearches.
 func (m *Memory) LeaveQueue(_ context.Context, userID int64) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	q, ok := m.queue[userID]
+	if !ok || !m.now().Before(q.deadline) {
+		return false, nil
+	}
 	delete(m.queue, userID)
-	return ok && m.now().Before(q.deadline), nil
+	return true, nil
+}
+
+// Searching returns the user's search while it waits, as game.Store documents.
+func (m *Memory) Searching(_ context.Context, userID int64) (*game.Search, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q, ok := m.queue[userID]
+	if !ok || !m.now().Before(q.deadline) {
+		return nil, nil
+	}
+	return &game.Search{Size: q.size, Waiter: q.w, Until: q.deadline}, nil
+}
+
+// ExpireSearches takes out up to max searches past their deadline (but within
+// game.QueueGrace of it), the earliest first, as game.Store documents.
+func (m *Memory) ExpireSearches(_ context.Context, max int) ([]game.Search, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	var out []game.Search
+	for id, q := range m.queue {
+		if now.Before(q.deadline) {
+			continue
+		}
+		delete(m.queue, id)
+		if now.Before(q.deadline.Add(game.QueueGrace)) {
+			out = append(out, game.Search{Size: q.size, Waiter: q.w, Until: q.deadline})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Until.Equal(out[j].Until) {
+			return out[i].Until.Before(out[j].Until)
+		}
+		return out[i].Waiter.UserID < out[j].Waiter.UserID
+	})
+	if len(out) > max {
+		// The rest go back: a later call takes them.
+		for _, se := range out[max:] {
+			m.queue[se.Waiter.UserID] = waiting{size: se.Size, w: se.Waiter, deadline: se.Until}
+		}
+		out = out[:max]
+	}
+	return out, nil
 }
 
 func checkWaiter(size int, w game.Waiter) error {

@@ -16,6 +16,12 @@ func TestMemoryStore(t *testing.T) {
 	gametest.TestStore(t, func(*testing.T) game.Store { return gametest.NewMemory(gametest.MemoryOptions{}) })
 }
 
+func TestMemorySearches(t *testing.T) {
+	gametest.TestSearches(t, func(_ *testing.T, c *gametest.Clock) game.Store {
+		return gametest.NewMemory(gametest.MemoryOptions{Now: c.Now})
+	})
+}
+
 func TestMemoryPlayerStore(t *testing.T) {
 	gametest.TestPlayerStore(t, func(*testing.T) game.PlayerStore { return gametest.NewMemory(gametest.MemoryOptions{}) })
 }

@@ -23,6 +23,9 @@ var en = map[Key]string{
 	KeyMenuAI:          "🤖 Play the bot",
 	KeyMenuFriend:      "👥 Play a friend",
 	KeyMenuFind:        "🎲 Random opponent",
+	KeyFriendPick:      "📨 Invite in a chat",
+	KeyFriendGroup:     "👥 Add me to a group",
+	KeyFriendLink:      "🔗 A link to forward",
 	KeyMenuRules:       "📖 Rules",
 	KeyMenuStats:       "📊 My stats",
 	KeyMenuLang:        "🌐 Язык: русский",
@@ -31,7 +34,7 @@ var en = map[Key]string{
 	KeyMenuChooseSize:  "Choose the board size:",
 	KeyMenuChooseLevel: "Choose the bot's level:",
 	KeyMenuChooseColor: "Choose your colour (black moves first):",
-	KeyMenuFriendHow:   "To play a friend: send them an invitation with /new here, or type my name in any chat and pick a board, or add me to a group and use /new there.",
+	KeyMenuFriendHow:   "To play a friend: pick a chat and I will post an invitation there, add me to a group and open a game for its members, or get a link to forward.",
 	KeyColorBlack:      "⚫ Black",
 	KeyColorWhite:      "⚪ White",
 	KeyColorRandom:     "🎲 Random",
@@ -114,24 +117,33 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrInvitationExpired: "This invitation has expired. Post a new one.",
 
 	// Lobbies, invitations, inline mode.
-	KeyLobbyText:         "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
-	KeyLobbyTextColor:    "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
-	KeyLobbyJoin:         "✅ Join",
-	KeyLobbyCancel:       "✖ Cancel",
-	KeyLobbyCancelled:    "The game was cancelled.",
-	KeyLobbyRandomColors: "colours drawn at random",
-	KeyInviteCreated:     "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
-	KeyInviteText:        "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
-	KeyInviteButton:      "▶ Play",
-	KeyInlineTitle:       "Reversi %[1]d×%[1]d",                                                         // board size
-	KeyInlineDescription: "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you",         // board size
-	KeyInlineText:        "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
+	KeyLobbyText:              "%s wants to play Reversi on %d×%d (%s). Who accepts?",         // creator name, size, size, lobby.random_colors
+	KeyLobbyTextColor:         "%s wants to play Reversi on %d×%d and takes %s. Who accepts?", // creator name, size, size, colour name (color.name_*)
+	KeyLobbyJoin:              "✅ Join",
+	KeyLobbyCancel:            "✖ Cancel",
+	KeyLobbyCancelled:         "The game was cancelled.",
+	KeyLobbyRandomColors:      "colours drawn at random",
+	KeyInviteCreated:          "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
+	KeyInviteText:             "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
+	KeyInviteButton:           "▶ Play",
+	KeyInlineTitle:            "Reversi %[1]d×%[1]d",                                                 // board size
+	KeyInlineDescription:      "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you", // board size
+	KeyInlineDescriptionColor: "Post a game on a %[1]d×%[1]d board where you play %[2]s; the first to tap Join plays you",
+	KeyInlineTextColor:        "%s invites this chat to play Reversi on %d×%d; %s plays %s. The first to tap Join plays.",
+	KeyInlineText:             "%s invites this chat to play Reversi on %d×%d. The first to tap Join plays.", // creator name, size, size
 
 	// Matchmaking.
-	KeyFindQueued:    "Looking for an opponent on %d×%d… I will write when I find one. /cancel stops the search.", // size, size
-	KeyFindPaired:    "Opponent found: %s. You play %s.",                                                          // opponent name, colour name (color.name_*)
-	KeyFindCancelled: "You are no longer looking for an opponent.",
-	KeyFindNotQueued: "You were not looking for an opponent.",
+	KeyFindQueued:     "🔎 Looking for an opponent on %d×%d… I will write here when I find one. If nobody comes within %s, the search ends by itself.",
+	KeyFindPaired:     "✅ Opponent found: %s (rating %d). You play %s.",
+	KeyFindStarting:   "🔎 Starting a search for an opponent on %d×%d…",
+	KeyFindCancel:     "✖ Stop searching",
+	KeyFindOver:       "This search is over.",
+	KeyFindExpired:    "Nobody came to play on %d×%d in time, so I stopped looking. Try again later, or play me meanwhile with /ai.",
+	KeyFindAgain:      "🔁 Search again",
+	KeyFindChooseSize: "Choose the board size: I will look for an opponent who wants the same.",
+	KeyFindLeft:       "The search stopped: you went into another game.",
+	KeyFindCancelled:  "You are no longer looking for an opponent.",
+	KeyFindNotQueued:  "You were not looking for an opponent.",
 
 	// The text under a board.
 	KeyGamePlayers:    "⚫ %s vs ⚪ %s", // black name, white name
@@ -186,8 +198,12 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyCountDraws:  "one {%d draw} other {%d draws}",
 	KeyCountGames:  "one {%d game} other {%d games}",
 
+	// /board: what the old copy of a moved board says.
+	KeyBoardMoved:      "↓ The game moved to the board below: play there.",
+	KeyBoardLobbyMoved: "↓ The invitation moved to the message below.",
+
 	// /lang.
-	KeyLangCurrent: "Language: English. /lang ru switches to Russian.",
+	KeyLangCurrent: "Language here: English. Tap a button to change it, or type /lang ru.",
 	KeyLangSet:     "I will speak English.",
 	KeyLangUnknown: "I speak English (en) and Russian (ru): /lang en or /lang ru.",
 

@@ -17,14 +17,16 @@ const (
 	KeyBtnResign  Key = "btn.resign"
 	KeyBtnUndo    Key = "btn.undo"
 
-	KeyBtnAccept    Key = "btn.accept"
-	KeyBtnDecline   Key = "btn.decline"
-	KeyBtnMenu      Key = "btn.menu"
-	KeyBtnNo        Key = "btn.no"
-	KeyBtnOtherGame Key = "btn.other_game"
-	KeyBtnResignAsk Key = "btn.resign_ask"
-	KeyBtnWithdraw  Key = "btn.withdraw"
-	KeyBtnYes       Key = "btn.yes"
+	KeyBtnAccept       Key = "btn.accept"
+	KeyBtnDecline      Key = "btn.decline"
+	KeyBtnMenu         Key = "btn.menu"
+	KeyBtnNo           Key = "btn.no"
+	KeyBtnOtherGame    Key = "btn.other_game"
+	KeyBtnResignAsk    Key = "btn.resign_ask"
+	KeyBtnWithdraw     Key = "btn.withdraw"
+	KeyBtnYes          Key = "btn.yes"
+	KeyBoardLobbyMoved Key = "board.lobby_moved"
+	KeyBoardMoved      Key = "board.moved"
 
 	KeyCmdAI     Key = "cmd.ai"
 	KeyCmdBoard  Key = "cmd.board"
@@ -111,10 +113,17 @@ const (
 	KeyErrStale             Key = "err.stale"
 	KeyErrUnknownCommand    Key = "err.unknown_command"
 
-	KeyFindCancelled Key = "find.cancelled"
-	KeyFindNotQueued Key = "find.not_queued"
-	KeyFindPaired    Key = "find.paired" // opponent name, colour name (color.name_*)
-	KeyFindQueued    Key = "find.queued" // size, size
+	KeyFindAgain      Key = "find.again"
+	KeyFindCancel     Key = "find.cancel"
+	KeyFindCancelled  Key = "find.cancelled"
+	KeyFindChooseSize Key = "find.choose_size"
+	KeyFindExpired    Key = "find.expired" // size, size
+	KeyFindLeft       Key = "find.left"
+	KeyFindNotQueued  Key = "find.not_queued"
+	KeyFindOver       Key = "find.over"
+	KeyFindPaired     Key = "find.paired"   // opponent name, their rating, colour name (color.name_*)
+	KeyFindQueued     Key = "find.queued"   // size, size, the longest wait (Duration)
+	KeyFindStarting   Key = "find.starting" // size, size
 
 	KeyFloodTooFast Key = "flood.too_fast"
 
@@ -137,11 +146,17 @@ const (
 	KeyGameThinking     Key = "game.thinking"
 	KeyGameUndone       Key = "game.undone" // moves taken back (plural)
 
+	KeyFriendGroup Key = "friend.group"
+	KeyFriendLink  Key = "friend.link"
+	KeyFriendPick  Key = "friend.pick"
+
 	KeyHelpText Key = "help.text"
 
-	KeyInlineDescription Key = "inline.description" // board size
-	KeyInlineText        Key = "inline.text"        // creator name, size, size
-	KeyInlineTitle       Key = "inline.title"       // board size
+	KeyInlineDescription      Key = "inline.description"       // board size
+	KeyInlineDescriptionColor Key = "inline.description_color" // board size, the poster's colour (color.name_*)
+	KeyInlineText             Key = "inline.text"              // creator name, size, size
+	KeyInlineTextColor        Key = "inline.text_color"        // creator name, size, size, creator name, colour (color.name_*)
+	KeyInlineTitle            Key = "inline.title"             // board size
 
 	KeyInviteButton  Key = "invite.button"
 	KeyInviteCreated Key = "invite.created" // size, size

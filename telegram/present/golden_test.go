@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/go-telegram/bot/models"
@@ -85,6 +86,9 @@ func dumpRow(row []models.InlineKeyboardButton) string {
 		switch {
 		case b.URL != "":
 			cells[i] = b.Text + " [url " + b.URL + "]"
+		case b.SwitchInlineQueryChosenChat != nil:
+			q := b.SwitchInlineQueryChosenChat
+			cells[i] = fmt.Sprintf("%s [pick a chat: query %q users %v groups %v]", b.Text, q.Query, q.AllowUserChats, q.AllowGroupChats)
 		default:
 			cells[i] = b.Text + " [" + b.CallbackData + "]"
 		}
@@ -374,11 +378,19 @@ func TestGoldenLobbies(t *testing.T) {
 			{"lobby_group_white", lobby(game.FlowGroup, 1)},
 			{"lobby_invite", lobby(game.FlowInvite, -1)},
 			{"lobby_inline", lobby(game.FlowInline, -1)},
+			{"lobby_inline_white", lobby(game.FlowInline, 1)},
 		} {
 			t.Run(c.name+"_"+lang, func(t *testing.T) {
 				golden(t, c.name+"_"+lang, dump(t, present.Lobby(c.g, lang, "ReversiBot")))
 			})
 		}
+		for name, color := range map[string]game.Choice{"random": game.ChooseRandom, "black": game.ChooseBlack} {
+			title, desc := present.InlineResult(lang, 12, color)
+			text := present.InlineText(lang, "Alice", 12, color)
+			golden(t, "inline_result_"+name+"_"+lang, dump(t, present.Content{Text: title + "\n" + desc + "\n" + text}))
+		}
+		golden(t, "moved_board_"+lang, dump(t, present.Moved(lang, false)))
+		golden(t, "moved_lobby_"+lang, dump(t, present.Moved(lang, true)))
 	}
 }
 
@@ -394,6 +406,9 @@ func TestGoldenMenus(t *testing.T) {
 			{"menu_level", present.MenuLevel, present.MenuState{Size: 10}},
 			{"menu_color", present.MenuColor, present.MenuState{Size: 10, Level: 4}},
 			{"menu_lang", present.MenuLang, present.MenuState{}},
+			{"menu_lang_unknown", present.MenuLang, present.MenuState{Unknown: true}},
+			{"menu_find_size", present.MenuFindSize, present.MenuState{}},
+			{"menu_friend", present.MenuFriendPick, present.MenuState{Bot: "ReversiBot"}},
 			{"menu_style", present.MenuStyle, present.MenuState{Style: game.StyleImage}},
 			{"menu_style_back", present.MenuStyle, present.MenuState{Style: game.StyleButtons, Back: true}},
 		} {
@@ -508,6 +523,26 @@ func TestFinishedCaptionFits(t *testing.T) {
 			if n == 60 && !strings.Contains(c.Text, "1. ") {
 				t.Errorf("%s: a short 16×16 game does not number its moves:\n%s", lang, c.Text)
 			}
+		}
+	}
+}
+
+func TestGoldenSearches(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, c := range []struct {
+			name string
+			c    present.Content
+		}{
+			{"search_starting", present.SearchStarting(lang, 10)},
+			{"search_waiting", present.Searching(lang, 10, 10*time.Minute)},
+			{"search_found_white", present.SearchFound(lang, "Bob", 1216, 1)},
+			{"search_found_black", present.SearchFound(lang, "Alice", 1184, 0)},
+			{"search_cancelled", present.SearchCancelled(lang)},
+			{"search_over", present.SearchOver(lang)},
+			{"search_left", present.SearchLeft(lang)},
+			{"search_expired", present.SearchExpired(lang, 12)},
+		} {
+			t.Run(c.name+"_"+lang, func(t *testing.T) { golden(t, c.name+"_"+lang, dump(t, c.c)) })
 		}
 	}
 }

@@ -70,7 +70,6 @@ func TestUsageGolden(t *testing.T) {
 			{"/move zz", i18n.KeyUsageMove, i18n.KeyArgNotSquare, []any{"zz"}},
 			{"d9 (8×8)", i18n.KeyUsageMove, i18n.KeyArgOffBoard, []any{"d9", "h", 8}},
 			{"/move", i18n.KeyUsageMove, "", nil},
-			{"/lang xx", i18n.KeyLangCurrent, i18n.KeyArgUnknown, []any{"xx"}},
 		} {
 			fmt.Fprintf(&sb, "== %s\n%s", c.name, dump(t, present.Usage(lang, c.usage, c.problem, c.args...)))
 		}
