@@ -203,14 +203,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if cfg.PublicURL != "" {
 		// No webhook server to share: LISTEN_ADDR serves the thumbnails alone.
-		mux := http.NewServeMux()
-		mux.Handle("GET /healthz", healthHandler(m.Store))
-		m.serveThumbnails(mux)
-		srv, err := listen(cfg.ListenAddr, mux, m.failed)
+		srv, err := m.serveListenAddr(http.NewServeMux())
 		if err != nil {
-			return fmt.Errorf("LISTEN_ADDR: %w", err)
+			return err
 		}
-		m.servers = append(m.servers, srv)
 		log.Info("serving inline thumbnails", "listen", srv.Addr, "public", cfg.PublicURL)
 	}
 	log.Info("taking updates by long polling")
@@ -241,6 +237,19 @@ func (m *Main) registerRemoteAI() {
 	m.Log.Info("AI searches run on workers (AI_MODE=remote)", "front", remote.Front(), "waiting_slots", m.Config.AIWorkers)
 }
 
+// serveListenAddr serves mux on LISTEN_ADDR with /healthz and the inline thumbnails added,
+// until Close.
+func (m *Main) serveListenAddr(mux *http.ServeMux) (*http.Server, error) {
+	mux.Handle("GET /healthz", healthHandler(m.Store))
+	m.serveThumbnails(mux)
+	srv, err := listen(m.Config.ListenAddr, mux, m.failed)
+	if err != nil {
+		return nil, fmt.Errorf("LISTEN_ADDR: %w", err)
+	}
+	m.servers = append(m.servers, srv)
+	return srv, nil
+}
+
 // serveWebhook serves the webhook on LISTEN_ADDR and tells Telegram where it is.
 func (m *Main) serveWebhook(ctx context.Context) error {
 	cfg := m.Config
@@ -251,13 +260,10 @@ func (m *Main) serveWebhook(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("POST "+path, m.Bot.WebhookHandler(cfg.WebhookSecret))
-	mux.Handle("GET /healthz", healthHandler(m.Store))
-	m.serveThumbnails(mux)
-	srv, err := listen(cfg.ListenAddr, mux, m.failed)
+	srv, err := m.serveListenAddr(mux)
 	if err != nil {
-		return fmt.Errorf("LISTEN_ADDR: %w", err)
+		return err
 	}
-	m.servers = append(m.servers, srv)
 	if err := m.Bot.SetWebhook(ctx, cfg.WebhookURL, cfg.WebhookSecret); err != nil {
 		return fmt.Errorf("set webhook: %w", err)
 	}
