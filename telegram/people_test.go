@@ -61,10 +61,18 @@ func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.Message {
 		if a := h.pressData(seats[mover].u, board, moves[0].CallbackData); a.ShowAlert {
 			h.t.Fatalf("%s's move answered with alert %q", who[mover], a.Text)
 		}
-		for _, s := range seats {
-			h.waitState(s.board, fmt.Sprintf("board after ply %d", ply), func(c telegramtest.Message) bool {
+		for i, s := range seats {
+			c := h.waitState(s.board, fmt.Sprintf("board after ply %d", ply), func(c telegramtest.Message) bool {
 				return boardPly(c) == ply+1 || finished(c) && boardPly(c) >= ply+1
 			})
+			// A player's own keyboard board offers moves only while they may make them.
+			if s.board.ChatID != s.u.ID() || c.Photo != nil || c.PhotoFileID != "" || finished(c) {
+				continue
+			}
+			if marks, mine := len(legalMoves(c)) > 0, toMove(c, who[i]); marks != mine {
+				h.t.Fatalf("%s's own board after ply %d marks moves: %v, their turn: %v:%s",
+					s.name, ply+1, marks, mine, dump([]telegramtest.Message{c}))
+			}
 		}
 	}
 	out := make([]telegramtest.Message, len(seats))
