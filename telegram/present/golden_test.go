@@ -239,8 +239,11 @@ func TestGoldenEndings(t *testing.T) {
 			g.Status, g.Outcome, g.Reason = game.StatusFinished, o, why
 			return g
 		}
-		rated := func(g *game.Game) *game.Game {
+		rated := func(g *game.Game, winner int) *game.Game { // winner: 0 black, 1 white
 			g.Rating = game.RatingChange{Rated: true, Before: [2]int{1200, 1200}, After: [2]int{1216, 1184}}
+			if winner == 1 {
+				g.Rating.After = [2]int{1184, 1216}
+			}
 			return g
 		}
 		invite := func(moves []byte) *game.Game {
@@ -266,9 +269,9 @@ func TestGoldenEndings(t *testing.T) {
 			{"end_aborted_group", aborted, group},
 			{"end_aborted_ai", abortedAI, private},
 			{"end_ai_won", won, private},
-			{"end_rated_group", rated(over(people(8, full, lang), game.OutcomeNone, game.EndNormal)), group},
-			{"end_rated_private", rated(over(invite(full), game.OutcomeNone, game.EndNormal)), private},
-			{"end_offered_group", offer(rated(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign)), game.RematchOffered, 1), group},
+			{"end_rated_group", rated(over(people(8, full, lang), game.OutcomeNone, game.EndNormal), 1), group},
+			{"end_rated_private", rated(over(invite(full), game.OutcomeNone, game.EndNormal), 1), private},
+			{"end_offered_group", offer(rated(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), 1), game.RematchOffered, 1), group},
 			{"end_offered_by_me", offer(over(invite(eight), game.OutcomeWhite, game.EndResign), game.RematchOffered, 1), private},
 			{"end_offered_to_me", offer(over(invite(eight), game.OutcomeWhite, game.EndResign), game.RematchOffered, 2), private},
 			{"end_accepted", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchAccepted, 2), group},
@@ -276,7 +279,7 @@ func TestGoldenEndings(t *testing.T) {
 			{"end_withdrawn", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchWithdrawn, 1), group},
 			{"end_expired", offer(over(people(8, eight, lang), game.OutcomeWhite, game.EndResign), game.RematchExpired, 2), group},
 			{"end_inline", offer(inl, game.RematchOffered, 2), inline},
-			{"end_timeout_rated", rated(over(people(8, eight, lang), game.OutcomeBlack, game.EndTimeout)), group},
+			{"end_timeout_rated", rated(over(people(8, eight, lang), game.OutcomeBlack, game.EndTimeout), 0), group},
 		}
 		for _, c := range cases {
 			t.Run(c.name+"_"+lang, func(t *testing.T) {
