@@ -425,7 +425,8 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error 
 // Between people an offer, a decline or a withdrawal redraws the finished game's boards,
 // which show where the offer stands to both players; an accept starts the rematch and
 // redraws them too (but an inline message, which shows the rematch now). An offer found
-// expired says so on the boards and in the answer.
+// expired says so on the boards and in the answer; a new offer's expiry is scheduled, so
+// that its boards say so by themselves when nobody answers (offers.go).
 func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	var res *game.Snapshot
 	var err error
@@ -453,6 +454,9 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error
 		}
 		if err := t.answer(ctx, text, false); err != nil {
 			return err
+		}
+		if res.Offered {
+			ts.bot.scheduleOfferExpiry(ctx, res.Game) // before the boards show the offer
 		}
 		ts.bot.boards.Refresh(res.Game)
 		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {
