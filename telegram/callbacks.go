@@ -157,7 +157,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err := t.answer(ctx, i18n.Plural(t.user.lang, i18n.KeyGameUndone, res.Undone), false); err != nil {
 			return err
 		}
-		ts.play.afterStep(res)
+		ts.play.afterStep(res, t.user.id)
 		return nil
 	case render.ActionClaim:
 		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
@@ -199,7 +199,7 @@ func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error 
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	ts.play.afterStep(res)
+	ts.play.afterStep(res, t.user.id)
 	return nil
 }
 
@@ -217,7 +217,7 @@ func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 		return ts.moveFailed(ctx, t, c, err)
 	}
 	ts.bot.met.Move("human")
-	ts.play.afterStep(res)
+	ts.play.afterStep(res, t.user.id)
 	granted := ts.bot.boards.Granted(t.ref)
 	var reply chan *game.Snapshot
 	if res.NeedAI {
