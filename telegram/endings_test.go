@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -393,4 +394,47 @@ func TestAnsweredOfferDoesNotExpire(t *testing.T) {
 	if gameID(re) == gameID(board) {
 		t.Fatalf("the rematch is the finished game")
 	}
+}
+
+// TestRematchOfferExpiresOnceAcrossProcesses: two bot processes on one store, both looking for
+// offers to expire at the same moment, expire an unanswered offer once between them, and its
+// board says so.
+func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
+	h := newHarness(t)
+	other, err := telegram.New(context.Background(), h.botOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := other.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Carol", "en")
+	_, board := groupGame(h, alice, bob, carol)
+	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
+	h.resign(bob, board)
+	h.press(alice, h.waitState(board, "the end", finished), "🔁 Rematch")
+	h.waitState(board, "the offer", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
+	})
+	h.clock.Add(game.DefaultRematchFor)
+	counts := make(chan int, 2)
+	for _, b := range []*telegram.Bot{h.b, other} {
+		go func() {
+			n, err := b.ExpireOffersNow(h.guard())
+			if err != nil {
+				t.Error(err)
+			}
+			counts <- n
+		}()
+	}
+	if n := <-counts + <-counts; n != 1 {
+		t.Fatalf("the two processes expired %d offers, want 1", n)
+	}
+	h.waitState(board, "the expiry", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "The rematch offer of Alice expired.")
+	})
 }
