@@ -438,3 +438,27 @@ func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
 		return strings.Contains(m.Content(), "The rematch offer of Alice expired.")
 	})
 }
+
+// TestInlineOfferExpiresByItself: the one message of an inline game says by itself that its
+// rematch offer expired.
+func TestInlineOfferExpiresByItself(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	chat := h.srv.NewGroup("Chat", alice, bob)
+	post := h.postInline(alice, 8, chat.ID())
+	join, _ := post.ButtonAt(0, 0)
+	h.pressData(bob, post, join.CallbackData)
+	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
+	h.resign(bob, board)
+	h.press(alice, h.waitState(post, "the end", finished), "🔁 Rematch")
+	h.waitState(post, "the offer", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
+	})
+	h.clock.Add(game.DefaultRematchFor)
+	h.expireOffersNow(1)
+	h.waitState(post, "the expiry", func(m telegramtest.Message) bool {
+		_, err := m.Button("🔁 Rematch")
+		return err == nil && strings.Contains(m.Content(), "The rematch offer of Alice expired.")
+	})
+}
