@@ -17,7 +17,9 @@ import (
 // only) and has the Service record the expiry (game.Service.ExpireRematch, a compare-and-set:
 // of a tap and the loop racing, only the one that recorded it redraws). An offer answered
 // before its time (accepted, declined, withdrawn) has nothing to expire: its entry is claimed
-// and dropped. So a restart loses no expiry, and several processes redraw a board once.
+// and dropped. So a restart loses no expiry, and several processes redraw a board once. (A
+// process that dies between claiming an offer and recording its expiry, a few milliseconds,
+// loses that one: its boards keep the offer until a tap finds it expired.)
 
 // Offers keeps the rematch offers due to expire, shared by every bot process (package
 // storage's Store implements it, in Redis).
