@@ -230,3 +230,65 @@ func TestRematchAcceptRacesWithdrawal(t *testing.T) {
 		}
 	}
 }
+
+// TestExpireRematch: an offer expires by itself (ExpireRematch) only once its time is up, and
+// only once: the first call after the deadline records the expiry and returns the game to
+// redraw, every later one nothing; before the deadline it tells how long the offer has left.
+// An offer withdrawn, declined or accepted has nothing to expire.
+func TestExpireRematch(t *testing.T) {
+	e := newEnv(t)
+	id := finishedGroupGame(t, e).Game.ID
+	if r, left, err := e.svc.ExpireRematch(e.ctx, id); r != nil || left != 0 || err != nil {
+		t.Fatalf("expiring without an offer = %v, %v, %v", r, left, err)
+	}
+	o := e.ok(e.svc.Rematch(e.ctx, id, alice.UserID))
+	if d := e.svc.RematchDeadline(o.Game); !d.Equal(e.clock.Now().Add(game.DefaultRematchFor)) {
+		t.Fatalf("RematchDeadline = %v, want %v", d, e.clock.Now().Add(game.DefaultRematchFor))
+	}
+	e.clock.Add(game.DefaultRematchFor - time.Minute)
+	if r, left, err := e.svc.ExpireRematch(e.ctx, id); r != nil || left != time.Minute || err != nil {
+		t.Fatalf("expiring a minute early = %v, %v, %v; want nothing and a minute left", r, left, err)
+	}
+	if g := e.ok(e.svc.Game(e.ctx, id)).Game; g.Rematch != game.RematchOffered {
+		t.Fatalf("an early expiry changed the offer to %v", g.Rematch)
+	}
+	e.clock.Add(time.Minute)
+	r, left, err := e.svc.ExpireRematch(e.ctx, id)
+	if err != nil || left != 0 || r == nil || r.Game.Rematch != game.RematchExpired || r.Game.RematchBy != alice.UserID {
+		t.Fatalf("expiring at the deadline = %+v, %v, %v", r, left, err)
+	}
+	if r, left, err := e.svc.ExpireRematch(e.ctx, id); r != nil || left != 0 || err != nil {
+		t.Fatalf("expiring twice = %v, %v, %v", r, left, err)
+	}
+	if d := e.svc.RematchDeadline(r.Game); !d.IsZero() {
+		t.Fatalf("RematchDeadline of an expired offer = %v", d)
+	}
+	if _, err := e.svc.Current(e.ctx, group); err == nil {
+		t.Fatal("an expired offer started a game")
+	}
+
+	// Answered offers: nothing expires later.
+	for _, answer := range []func(id string) (*game.Snapshot, error){
+		func(id string) (*game.Snapshot, error) { return e.svc.DeclineRematch(e.ctx, id, alice.UserID) },
+		func(id string) (*game.Snapshot, error) { return e.svc.DeclineRematch(e.ctx, id, bob.UserID) },
+		func(id string) (*game.Snapshot, error) { return e.svc.AcceptRematch(e.ctx, id, bob.UserID) },
+	} {
+		id := finishedGroupGame(t, e).Game.ID
+		e.ok(e.svc.Rematch(e.ctx, id, alice.UserID))
+		re := e.ok(answer(id))
+		before := e.ok(e.svc.Game(e.ctx, id)).Game.Rematch
+		e.clock.Add(2 * game.DefaultRematchFor)
+		if r, left, err := e.svc.ExpireRematch(e.ctx, id); r != nil || left != 0 || err != nil {
+			t.Fatalf("expiring an offer answered %v = %v, %v, %v", before, r, left, err)
+		}
+		if g := e.ok(e.svc.Game(e.ctx, id)).Game; g.Rematch != before {
+			t.Fatalf("expiring an offer answered %v changed it to %v", before, g.Rematch)
+		}
+		if re.Game.ID != id && re.Game.Status == game.StatusPlaying {
+			e.ok(e.svc.Resign(e.ctx, re.Game.ID, alice.UserID)) // free the group
+		}
+	}
+	if _, _, err := e.svc.ExpireRematch(e.ctx, "nosuchgame"); !errors.Is(err, game.ErrNoGame) {
+		t.Fatalf("expiring a game that is gone: %v, want ErrNoGame", err)
+	}
+}

@@ -362,3 +362,49 @@ func (s *Service) startRematch(ctx context.Context, old *Game, userID int64) (*S
 	r.Existing = true
 	return r, nil
 }
+
+// RematchDeadline returns when the rematch offer standing on g expires (RematchAt plus
+// RematchFor); the zero time when none stands.
+func (s *Service) RematchDeadline(g *Game) time.Time {
+	if g == nil || g.Rematch != RematchOffered {
+		return time.Time{}
+	}
+	return g.RematchAt.Add(s.offerFor)
+}
+
+// ExpireRematch records that the rematch offer of the finished game gameID expired, once its
+// time is up, so that its boards can say so without anyone tapping: it returns the finished
+// game, RematchExpired now (redraw its boards), exactly to the one caller whose step recorded
+// the expiry (a compare-and-set of the game), and nil to every other. When the offer still
+// stands it changes nothing and returns how long it has left (ask again then). When no offer
+// stands (accepted, declined, withdrawn, expired already, or never made) it returns nil and
+// zero: nothing to redraw. ErrNoGame when the game is gone.
+func (s *Service) ExpireRematch(ctx context.Context, gameID string) (*Snapshot, time.Duration, error) {
+	var left time.Duration
+	r, err := retry(func() (*Snapshot, error) {
+		left = 0
+		st, err := s.load(ctx, gameID)
+		if err != nil {
+			return nil, err
+		}
+		g := st.g
+		if g.Status != StatusFinished || g.Rematch != RematchOffered {
+			return nil, nil
+		}
+		if left = s.RematchLeft(g); left > 0 {
+			return nil, nil
+		}
+		left = 0
+		g.Rematch = RematchExpired
+		if err := s.update(ctx, g); err != nil {
+			return nil, err
+		}
+		return s.result(st, nil), nil
+	})
+	if errors.Is(err, ErrConflict) {
+		// Two conflicts in a row: somebody else is changing the game now (a tap, another
+		// process expiring it). Whoever recorded a change redraws; ask again shortly.
+		return nil, time.Second, nil
+	}
+	return r, left, err
+}

@@ -131,7 +131,8 @@ func assetsFor(size int) *assets {
 
 // Image draws the board of v as a paletted picture: a dark frame with coordinate labels on all
 // four edges (letters a… across, numbers 1… down, row 1 at the top), a green board with grid
-// lines, shaded black and white discs, a red dot on the last disc placed, small dots in the
+// lines, shaded black and white discs, a red dot on the last disc placed (and on the discs its
+// colour placed in a row before it while the opponent passed: View.Run), small dots in the
 // colour of the player to move on its legal moves and a light yellow ring around the dot of the
 // suggested move (View.Hint; neither unless opt.HideHints), and amber rings on the discs the
 // last move flipped (when opt.Flipped). Every size is about 880 pixels square.
@@ -216,7 +217,7 @@ func (a *assets) draw(img *image.Paletted, v View, opt ImageOptions) {
 			if col, ok := p.At(sq); ok {
 				kind = spriteBlack
 				switch {
-				case sq == last:
+				case sq == last || last != engine.Pass && v.Run.Has(sq) && col == v.LastBy:
 					kind = spriteLastBlack
 				case opt.Flipped && v.Flipped.Has(sq):
 					kind = spriteFlipBlack

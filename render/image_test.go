@@ -89,10 +89,11 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 				t.Errorf("%v: empty cell shows %s, %s", sq, hex(centre), hex(body))
 			}
 			isRed := centre.R > 0xc0 && centre.G < 0x60 && centre.B < 0x60
-			if want := occupied && sq == v.Last; isRed != want {
-				t.Errorf("%v: centre %s, red %v, want %v (last move %v)", sq, hex(centre), isRed, want, v.Last)
+			marked := occupied && (sq == v.Last || v.lastOK() && v.Run.Has(sq) && disc == v.LastBy)
+			if isRed != marked {
+				t.Errorf("%v: centre %s, red %v, want %v (last move %v, run %v)", sq, hex(centre), isRed, marked, v.Last, v.Run.Squares())
 			}
-			if occupied && sq != v.Last && luma(centre) > 0x70 == (disc == engine.Black) {
+			if occupied && !marked && luma(centre) > 0x70 == (disc == engine.Black) {
 				t.Errorf("%v: centre of the %v disc %s", sq, disc, hex(centre))
 			}
 			if want := !occupied && hinted && sq == hint; (ring == hintColor) != want {
@@ -174,6 +175,31 @@ func scenes(t testing.TB) []struct {
 		moves := v.Position.LegalMoves()
 		out = append(out, scene{h.name, v.WithHint(moves[len(moves)/2]), h.opt})
 	}
+	// Moves in a row: the first moment of a random game where one side placed two or more
+	// discs in a row while the other passed; on 8×8 and on 10×10.
+	for _, size := range []int{8, 10} {
+		found := false
+		for seed := uint64(0); seed < 500 && !found; seed++ {
+			full := playRandom(t, size, seed, 1000)
+			g, err := engine.NewGame(size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range full.Moves() {
+				if _, err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				if v := ViewOf(g); !v.Run.Empty() && m != engine.Pass {
+					out = append(out, scene{fmt.Sprintf("%dx%d moves in a row", size, size), v, ImageOptions{Flipped: true}})
+					found = true
+					break
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("no %d×%d game with moves in a row", size, size)
+		}
+	}
 	// A pass: replay until the side to move has no move, then pass.
 	for seed := uint64(0); ; seed++ {
 		g := playRandom(t, 8, seed, 200)
@@ -208,7 +234,7 @@ func TestImage(t *testing.T) {
 			pts = append(pts, fmt.Sprintf("%s (%d,%d) %s", what, pt.X, pt.Y, hex(rgbOf(img.At(pt.X, pt.Y)))))
 		}
 		n := sc.v.Position.Size()
-		for _, sq := range []engine.Square{0, engine.SquareAt(n/2-1, n/2-1), engine.SquareAt(n/2, n/2-1), engine.SquareAt(n-1, n-1), sc.v.Last} {
+		for _, sq := range append([]engine.Square{0, engine.SquareAt(n/2-1, n/2-1), engine.SquareAt(n/2, n/2-1), engine.SquareAt(n-1, n-1), sc.v.Last}, sc.v.Run.Squares()...) {
 			if !sq.OnBoard(n) {
 				continue
 			}

@@ -25,7 +25,8 @@ const MaxKeyboardSize = 8
 // disc symbol (⚫ U+26AB, ⚪ U+26AA), and every disc shows one of them, also the last one placed:
 // a reader of the board (a player, a test, the load tool) tells a disc's colour by them alone.
 // So the last move is not marked on the keyboard; the status text names it and says where it
-// lies (see Status), and the picture marks it with a red dot.
+// lies (see Status), and the picture marks it with a red dot, as it marks the discs its colour
+// placed in a row before it while the opponent passed (View.Run).
 const (
 	BlackDisc = "⚫"
 	WhiteDisc = "⚪"

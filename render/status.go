@@ -196,6 +196,18 @@ type statusTexts struct {
 
 // place returns " (…)", where sq lies on a board of the given size, counted from the nearest
 // edges, or "" for boards drawn as pictures, whose frame is labelled.
+// Place returns where sq lies on a board of the given size, as Status says it after the last
+// move and the hint in the language lang: " (4th from the left, 3rd from the top)", with its
+// leading space, on a board small enough for a keyboard; "" on a bigger board (which has
+// coordinate labels) and for a square off the board.
+func Place(lang string, sq engine.Square, size int) string {
+	t := texts[lang]
+	if t == nil {
+		t = texts["en"]
+	}
+	return t.place(sq, size)
+}
+
 func (t *statusTexts) place(sq engine.Square, size int) string {
 	if size > MaxKeyboardSize || !sq.OnBoard(size) {
 		return ""

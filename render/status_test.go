@@ -109,12 +109,13 @@ func TestStatusPlace(t *testing.T) {
 		{10, "d3", "en", ""},
 		{16, "a1", "ru", ""},
 		{8, "i1", "en", ""}, // off the board
+		{8, "d3", "de", " (4th from the left, 3rd from the top)"}, // other languages: English
 	} {
 		sq, err := engine.ParseSquare(tc.sq)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := texts[tc.lang].place(sq, tc.size); got != tc.want {
+		if got := Place(tc.lang, sq, tc.size); got != tc.want {
 			t.Errorf("%d×%d %s %s: %q, want %q", tc.size, tc.size, tc.sq, tc.lang, got, tc.want)
 		}
 	}

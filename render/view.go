@@ -22,6 +22,10 @@ type View struct {
 	LastBy engine.Color
 	// Flipped are the discs that Last flipped; the PNG can highlight them.
 	Flipped engine.Set
+	// Run are the other discs that LastBy placed in a row before Last, while the opponent
+	// had to pass (empty when the opponent moved in between): with Last, every move the
+	// opponent's player missed. The picture marks them as it marks Last.
+	Run engine.Set
 	// Passed reports that the last move was a pass by the opponent of the side to move.
 	Passed bool
 	// Ply is the game's ply (engine.Game.Ply: the discs placed, passes not counted); buttons
@@ -58,13 +62,14 @@ func NewView(p engine.Position) View {
 }
 
 // ViewOf returns the View of the current moment of g: its position, the last disc placed and
-// what it flipped (even when a pass followed it), whether the last move was a pass, and the
-// game's ply.
+// what it flipped (even when a pass followed it), the discs its colour placed in a row before
+// it while the opponent passed (Run), whether the last move was a pass, and the game's ply.
 func ViewOf(g *engine.Game) View {
 	v := NewView(g.Position())
 	moves := g.Moves()
 	v.Ply = g.Ply()
 	first := g.Start().Side()
+	last := -1
 	for i := len(moves) - 1; i >= 0; i-- {
 		if moves[i] == engine.Pass {
 			if i == len(moves)-1 {
@@ -77,7 +82,15 @@ func ViewOf(g *engine.Game) View {
 		if i%2 == 1 {
 			v.LastBy = first.Opponent()
 		}
+		last = i
 		break
+	}
+	// Plies alternate colours: the last mover's are last-2, last-4, … as long as the
+	// opponent's plies between them are passes.
+	for i := last - 2; i >= 0 && moves[i+1] == engine.Pass; i -= 2 {
+		if moves[i] != engine.Pass {
+			v.Run = v.Run.Add(moves[i])
+		}
 	}
 	if v.Last != engine.Pass {
 		if sq, flipped, ok := g.LastMove(); ok && sq == v.Last {

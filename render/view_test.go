@@ -66,3 +66,48 @@ func TestViewOfWhiteFirst(t *testing.T) {
 		t.Errorf("LastBy = %v, want white", v.LastBy)
 	}
 }
+
+// TestViewOfRun checks View.Run against a plain forward walk over every moment of random 4×4
+// and 6×6 games (where passes and runs of moves are common): the discs the last mover placed
+// since the opponent last placed one, but Last itself. It also checks that some run was seen.
+func TestViewOfRun(t *testing.T) {
+	runs := 0
+	for _, size := range []int{4, 6} {
+		for seed := uint64(0); seed < 60; seed++ {
+			full := playRandom(t, size, seed, 200)
+			g, err := engine.NewGame(size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want engine.Set
+			var wantBy engine.Color
+			lastSq := engine.Pass
+			c := g.Start().Side()
+			for _, m := range full.Moves() {
+				if _, err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				if m != engine.Pass {
+					if lastSq != engine.Pass && wantBy == c {
+						want = want.Add(lastSq)
+					} else {
+						want = engine.Set{}
+					}
+					lastSq, wantBy = m, c
+				}
+				c = c.Opponent()
+				v := ViewOf(g)
+				if v.Run != want || v.Last != lastSq {
+					t.Fatalf("size %d seed %d after %v: Run %v (last %v), want %v (last %v)",
+						size, seed, g.Moves(), v.Run.Squares(), v.Last, want.Squares(), lastSq)
+				}
+				if !want.Empty() {
+					runs++
+				}
+			}
+		}
+	}
+	if runs == 0 {
+		t.Fatal("no run of moves in a row was seen")
+	}
+}

@@ -47,9 +47,9 @@ if prev then redis.call('DEL', KEYS[2]) end
 return prev
 `)
 
-// claimReminders removes at most ARGV[2] game ids of the due set KEYS[1] due at ARGV[1] (ms)
+// claimDueScript removes at most ARGV[2] ids of the due set KEYS[1] due at ARGV[1] (ms)
 // or before, the earliest first, and returns them with their due times: id, ms, id, ms, ….
-var claimReminders = redis.NewScript(`
+var claimDueScript = redis.NewScript(`
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
 local ids = {}
 for i = 1, #due, 2 do ids[#ids + 1] = due[i] end
@@ -91,20 +91,27 @@ func (s *Store) reschedule(ctx context.Context, op, id string, ms int64) (game.M
 // tells a reminder scheduled for an earlier turn from the current turn's). Each reminder is
 // returned to one caller only, whichever process calls: the caller sends it or it is lost.
 func (s *Store) ClaimReminders(ctx context.Context, now time.Time, n int) (ids []string, due []time.Time, err error) {
+	return s.claimDue(ctx, "claim reminders", s.k.remindersDue(), now, n)
+}
+
+// claimDue removes from the due set key (a sorted set of ids by the Unix milliseconds they
+// are due) and returns at most n ids due at now or before, the earliest first, with their due
+// times; one atomic script, so each id goes to one caller only. op names the step in errors.
+func (s *Store) claimDue(ctx context.Context, op, key string, now time.Time, n int) (ids []string, due []time.Time, err error) {
 	if n <= 0 {
 		return nil, nil, nil
 	}
-	flat, err := claimReminders.Run(ctx, s.rdb, []string{s.k.remindersDue()}, now.UnixMilli(), n).StringSlice()
+	flat, err := claimDueScript.Run(ctx, s.rdb, []string{key}, now.UnixMilli(), n).StringSlice()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, wrap("claim reminders", err)
+		return nil, nil, wrap(op, err)
 	}
 	for i := 0; i+1 < len(flat); i += 2 {
 		ms, err := strconv.ParseFloat(flat[i+1], 64)
 		if err != nil {
-			return nil, nil, fmt.Errorf("storage: claim reminders: due time %q of %s: %w", flat[i+1], flat[i], err)
+			return nil, nil, fmt.Errorf("storage: %s: due time %q of %s: %w", op, flat[i+1], flat[i], err)
 		}
 		ids, due = append(ids, flat[i]), append(due, time.UnixMilli(int64(ms)))
 	}

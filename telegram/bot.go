@@ -104,8 +104,13 @@ type Options struct {
 	// message reminds them; 0 sends no reminders (cmd/reversibot's default is
 	// DefaultRemindAfter).
 	RemindAfter time.Duration
-	// RemindPoll is how often the Bot looks for reminders due; 0 means DefaultRemindPoll.
+	// RemindPoll is how often the Bot looks for reminders due and rematch offers to expire;
+	// 0 means DefaultRemindPoll.
 	RemindPoll time.Duration
+	// Offers keeps the rematch offers due to expire for every process (storage.Store), so
+	// that an offer nobody answers says so on its boards by itself (see offers.go); nil:
+	// an offer is found expired only when somebody taps it.
+	Offers Offers
 }
 
 // The default HTTP client: how many idle connections to the Bot API it keeps, and how long it
@@ -150,7 +155,8 @@ type Bot struct {
 
 	reminders   Reminders     // the turn reminders due; nil: none (remind.go)
 	remindAfter time.Duration // how long a turn goes before its reminder
-	remindStop  chan struct{} // closed to end the reminder loop; nil without one
+	offers      Offers        // the rematch offers due to expire; nil: none (offers.go)
+	remindStop  chan struct{} // closed to end the loop of reminders and offers; nil without one
 	remindOnce  sync.Once     // closes remindStop
 	// The sweeper of ended searches (searches.go): closing sweepStop stops it, sweepDone is
 	// closed when it has stopped; both nil when it does not run.
@@ -170,7 +176,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, errors.New("bot: no game service or players")
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
-		reminders: o.Reminders, remindAfter: o.RemindAfter,
+		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
 		publicURL: strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")}
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))

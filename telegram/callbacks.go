@@ -157,7 +157,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err := t.answer(ctx, i18n.Plural(t.user.lang, i18n.KeyGameUndone, res.Undone), false); err != nil {
 			return err
 		}
-		ts.play.afterStep(res)
+		ts.play.afterStep(res, t.user.id)
 		return nil
 	case render.ActionClaim:
 		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
@@ -199,7 +199,7 @@ func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error 
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	ts.play.afterStep(res)
+	ts.play.afterStep(res, t.user.id)
 	return nil
 }
 
@@ -217,7 +217,7 @@ func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
 		return ts.moveFailed(ctx, t, c, err)
 	}
 	ts.bot.met.Move("human")
-	ts.play.afterStep(res)
+	ts.play.afterStep(res, t.user.id)
 	granted := ts.bot.boards.Granted(t.ref)
 	var reply chan *game.Snapshot
 	if res.NeedAI {
@@ -425,7 +425,8 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error 
 // Between people an offer, a decline or a withdrawal redraws the finished game's boards,
 // which show where the offer stands to both players; an accept starts the rematch and
 // redraws them too (but an inline message, which shows the rematch now). An offer found
-// expired says so on the boards and in the answer.
+// expired says so on the boards and in the answer; a new offer's expiry is scheduled, so
+// that its boards say so by themselves when nobody answers (offers.go).
 func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
 	var res *game.Snapshot
 	var err error
@@ -453,6 +454,9 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error
 		}
 		if err := t.answer(ctx, text, false); err != nil {
 			return err
+		}
+		if res.Offered {
+			ts.bot.scheduleOfferExpiry(ctx, res.Game) // before the boards show the offer
 		}
 		ts.bot.boards.Refresh(res.Game)
 		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {

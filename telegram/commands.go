@@ -505,7 +505,7 @@ func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
-	cs.play.afterStep(res)
+	cs.play.afterStep(res, m.user.id)
 	return nil
 }
 
@@ -532,7 +532,7 @@ func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error
 		return rerr
 	}
 	cs.bot.met.Move("human")
-	cs.play.afterStep(res)
+	cs.play.afterStep(res, m.user.id)
 	if res.NeedAI {
 		cs.play.aiReply(ctx, res.Game.ID)
 	}

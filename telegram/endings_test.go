@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -290,4 +292,173 @@ func TestAIGameEnd(t *testing.T) {
 			t.Errorf("%s changed the final board:%s", m.label, dump([]telegramtest.Message{cur}))
 		}
 	}
+}
+
+// expireOffersNow has the bot expire the rematch offers due and checks how many it expired.
+func (h *harness) expireOffersNow(want int) {
+	h.t.Helper()
+	if n, err := h.b.ExpireOffersNow(h.guard()); err != nil || n != want {
+		h.t.Fatalf("ExpireOffersNow expired %d offers (%v), want %d", n, err, want)
+	}
+}
+
+// TestRematchOfferExpiresByItself: an offer nobody answers expires by itself at its deadline
+// (the injected clock, the manual trigger), across a restart of the bot: both players' boards
+// say so without any tap and offer a Rematch again; it expires once, and not before its time.
+func TestRematchOfferExpiresByItself(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	ab := h.joinedBoard(alice, bob, "/new 8 black")
+	bb := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	final := playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 2)
+	h.resign(alice, final[0])
+	ab, bb = h.waitState(ab, "Alice's end", finished), h.waitState(bb, "Bob's end", finished)
+	h.press(alice, ab, "🔁 Rematch")
+	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.Message) bool {
+		_, err := m.Button("✖ Withdraw offer")
+		return err == nil
+	})
+	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.Message) bool {
+		_, err := m.Button("✅ Accept")
+		return err == nil
+	})
+	h.stop() // the offer's expiry is in the store, not in the process
+	h.start()
+	h.clock.Add(game.DefaultRematchFor - time.Second)
+	h.expireOffersNow(0)
+	for _, m := range []telegramtest.Message{ab, bb} {
+		if cur := h.current(m); cur.Edits != m.Edits {
+			t.Fatalf("a board changed before the deadline:%s", dump([]telegramtest.Message{cur}))
+		}
+	}
+	h.clock.Add(time.Second)
+	h.expireOffersNow(1)
+	for _, m := range []telegramtest.Message{ab, bb} {
+		h.waitState(m, "the expiry without a tap", func(c telegramtest.Message) bool {
+			_, err := c.Button("🔁 Rematch")
+			_, accept := c.Button("✅ Accept")
+			return err == nil && accept != nil && strings.Contains(c.Content(), "The rematch offer of Alice expired.")
+		})
+	}
+	h.clock.Add(time.Hour)
+	h.expireOffersNow(0)
+	h.untouchedGamesIn(alice.ID(), bob.ID())
+}
+
+// TestAnsweredOfferDoesNotExpire: in a group, an offer declined, one withdrawn and one
+// accepted before their time get no "expired" redraw later; the shared board of an offer
+// nobody answers does.
+func TestAnsweredOfferDoesNotExpire(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Carol", "en")
+	g, board := groupGame(h, alice, bob, carol)
+	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
+	h.resign(bob, board)
+	h.waitState(board, "the end", finished)
+	says := func(text string) func(telegramtest.Message) bool {
+		return func(m telegramtest.Message) bool { return strings.Contains(m.Content(), text) }
+	}
+	answered := []struct{ offerer, answerer *telegramtest.User }{{alice, bob}, {bob, bob}}
+	for _, a := range answered {
+		cur := h.current(board)
+		h.press(a.offerer, cur, "🔁 Rematch")
+		offered := h.waitState(board, "the offer", says(" offers a rematch (open for 10 minutes)."))
+		h.press(a.answerer, offered, "✖ Decline")
+		done := h.waitState(board, "the answer", func(m telegramtest.Message) bool { return !says("offers a rematch")(m) })
+		h.clock.Add(game.DefaultRematchFor)
+		h.expireOffersNow(0)
+		if cur := h.current(board); cur.Edits != done.Edits || strings.Contains(cur.Content(), "expired") {
+			t.Fatalf("an answered offer was redrawn:%s", dump([]telegramtest.Message{cur}))
+		}
+	}
+
+	// Nobody answers Alice's offer: the group's board says so by itself.
+	h.press(alice, h.current(board), "🔁 Rematch")
+	h.waitState(board, "the unanswered offer", says("Alice offers a rematch (open for 10 minutes)."))
+	h.clock.Add(game.DefaultRematchFor)
+	h.expireOffersNow(1)
+	expired := h.waitState(board, "the expiry", says("The rematch offer of Alice expired."))
+
+	// Bob offers again, Alice accepts: the rematch starts, and the old board stays accepted.
+	h.press(bob, expired, "🔁 Rematch")
+	offered := h.waitState(board, "Bob's offer", says("Bob offers a rematch (open for 10 minutes)."))
+	last := h.lastID(g.ID())
+	h.press(alice, offered, "✅ Accept")
+	re := h.boardIn(g.ID(), last)
+	accepted := h.waitState(board, "the accepted offer", says("Rematch accepted"))
+	h.clock.Add(game.DefaultRematchFor)
+	h.expireOffersNow(0)
+	if cur := h.current(board); cur.Edits != accepted.Edits {
+		t.Fatalf("an accepted offer was redrawn:%s", dump([]telegramtest.Message{cur}))
+	}
+	if gameID(re) == gameID(board) {
+		t.Fatalf("the rematch is the finished game")
+	}
+}
+
+// TestRematchOfferExpiresOnceAcrossProcesses: two bot processes on one store, both looking for
+// offers to expire at the same moment, expire an unanswered offer once between them, and its
+// board says so.
+func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
+	h := newHarness(t)
+	other, err := telegram.New(context.Background(), h.botOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := other.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Carol", "en")
+	_, board := groupGame(h, alice, bob, carol)
+	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
+	h.resign(bob, board)
+	h.press(alice, h.waitState(board, "the end", finished), "🔁 Rematch")
+	h.waitState(board, "the offer", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
+	})
+	h.clock.Add(game.DefaultRematchFor)
+	counts := make(chan int, 2)
+	for _, b := range []*telegram.Bot{h.b, other} {
+		go func() {
+			n, err := b.ExpireOffersNow(h.guard())
+			if err != nil {
+				t.Error(err)
+			}
+			counts <- n
+		}()
+	}
+	if n := <-counts + <-counts; n != 1 {
+		t.Fatalf("the two processes expired %d offers, want 1", n)
+	}
+	h.waitState(board, "the expiry", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "The rematch offer of Alice expired.")
+	})
+}
+
+// TestInlineOfferExpiresByItself: the one message of an inline game says by itself that its
+// rematch offer expired.
+func TestInlineOfferExpiresByItself(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	chat := h.srv.NewGroup("Chat", alice, bob)
+	post := h.postInline(alice, 8, chat.ID())
+	join, _ := post.ButtonAt(0, 0)
+	h.pressData(bob, post, join.CallbackData)
+	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
+	h.resign(bob, board)
+	h.press(alice, h.waitState(post, "the end", finished), "🔁 Rematch")
+	h.waitState(post, "the offer", func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
+	})
+	h.clock.Add(game.DefaultRematchFor)
+	h.expireOffersNow(1)
+	h.waitState(post, "the expiry", func(m telegramtest.Message) bool {
+		_, err := m.Button("🔁 Rematch")
+		return err == nil && strings.Contains(m.Content(), "The rematch offer of Alice expired.")
+	})
 }

@@ -140,6 +140,12 @@ func (o options) build() (telegram.Options, *game.AIPool, func()) {
 		IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: o.Logger})
 	t := o.Options
 	t.Service, t.Players, t.Dedupe, t.RateLimiter = svc, game.NewPlayers(store), store, store
+	if t.Offers == nil {
+		t.Offers = store
+	}
+	if t.RemindPoll == 0 {
+		t.RemindPoll = time.Hour // offers expire when a test says so (ExpireOffersNow)
+	}
 	t.PaceBudgets = store.PaceBudgets()
 	return t, pool, func() { svc.Close(); pool.Close() }
 }

@@ -24,13 +24,14 @@ import (
 // turnNoticeTimeout bounds sending one notice and deleting the one it replaces.
 const turnNoticeTimeout = 30 * time.Second
 
-// noticeTurn tells the player the step res concerns, if any (see above).
-func (pl *play) noticeTurn(res *game.Snapshot) {
+// noticeTurn tells the player the step res concerns, if any (see above); by is the user who
+// made the step (0: the AI).
+func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	g := res.Game
 	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch {
 		return
 	}
-	to, text := noticeOf(res)
+	to, text := noticeOf(res, by)
 	if to < 0 {
 		return
 	}
@@ -55,12 +56,21 @@ func (pl *play) noticeTurn(res *game.Snapshot) {
 	}()
 }
 
-// noticeOf returns whom of res.Game's players (0 black, 1 white; -1: nobody) the step res
-// concerns and the notice's text in a language: after a move, the player to move, unless it is
-// the one who moved (the other had to pass); after the game's last move or a resignation, the
-// player who did not make it.
-func noticeOf(res *game.Snapshot) (int, func(lang string) string) {
+// noticeOf returns whom of res.Game's players (0 black, 1 white; -1: nobody) the step res,
+// made by the user by, concerns and the notice's text in a language: after a move, the player
+// to move, unless it is the one who moved (the other had to pass); after the game's last move
+// or a resignation, the player who did not make it; after a resignation or claim that aborted
+// the game (before each player had moved), the player who did not end it.
+func noticeOf(res *game.Snapshot, by int64) (int, func(lang string) string) {
 	g := res.Game
+	if res.End != nil && g.Aborted() && len(res.Played) == 0 {
+		side := game.Side(g, by)
+		if side < 0 || g.Players[1-side].UserID == 0 {
+			return -1, nil
+		}
+		name := g.Players[side].Name
+		return 1 - side, func(lang string) string { return tr(lang, i18n.KeyNoticeAborted, name) }
+	}
 	if res.End != nil && res.End.Reason == game.EndResign && len(res.Played) == 0 {
 		if res.End.Winner < 0 {
 			return -1, nil

@@ -59,3 +59,45 @@ func TestTurnNotices(t *testing.T) {
 		return m.Content() == "Alice сдаётся. Партия окончена."
 	})
 }
+
+// TestAbortedNotice: in a game by invitation, a resignation before each player has moved
+// aborts the game, and the opponent who did not end it is told so in their language; the one
+// who ended it is told nothing (a notice replaces the one before, as every turn notice does).
+func TestAbortedNotice(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "ru")
+	aborted := func(who *telegramtest.User) []telegramtest.Message {
+		var out []telegramtest.Message
+		for _, m := range h.srv.BotMessages(who.ID()) {
+			if c := m.Content(); strings.Contains(c, "before it really began") || strings.Contains(c, "толком не началась") {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	// Alice resigns before any move.
+	board := h.joinedBoard(alice, bob, "/new 8 black")
+	h.resign(alice, board)
+	h.waitMsg(bob.ID(), "the notice to Bob", func(m telegramtest.Message) bool {
+		return m.Content() == "Alice отменяет партию, которая толком не началась: результата не будет."
+	})
+	// Alice (black) moves, Bob resigns before his first move.
+	board = h.joinedBoard(alice, bob, "/new 8 black")
+	if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !applied(a) {
+		t.Fatalf("Alice's move answered %q", a.Text)
+	}
+	id := gameID(board)
+	bb := h.waitMsg(bob.ID(), "Bob's turn", func(m telegramtest.Message) bool { return gameID(m) == id && boardPly(m) == 1 })
+	h.resign(bob, bb)
+	h.waitMsg(alice.ID(), "the notice to Alice", func(m telegramtest.Message) bool {
+		return m.Content() == "Bob cancelled the game before it really began: no result."
+	})
+	h.waitState(bb, "Bob's aborted board", finished)
+	if got := aborted(alice); len(got) != 1 {
+		t.Errorf("Alice's chat has %d notices of an abort, want 1:%s", len(got), dump(got))
+	}
+	// Bob's notice of Alice's abort was replaced by the notice of her move since.
+	if got := aborted(bob); len(got) != 0 {
+		t.Errorf("Bob was told of his own abort:%s", dump(got))
+	}
+}

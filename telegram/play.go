@@ -106,7 +106,7 @@ func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
 		pl.bot.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
 		pl.bot.met.Move("ai")
 	}
-	pl.afterStep(res)
+	pl.afterStep(res, 0)
 	return res
 }
 
@@ -144,13 +144,14 @@ func (pl *play) owedAI(ctx context.Context, id string) {
 	}
 }
 
-// afterStep redraws the boards of a step's game and counts a finished game.
-func (pl *play) afterStep(res *game.Snapshot) {
+// afterStep redraws the boards of a step's game and counts a finished game; by is the user
+// who made the step (0 for the AI's reply), whose opponent its notice may concern.
+func (pl *play) afterStep(res *game.Snapshot, by int64) {
 	if res == nil || res.Game == nil {
 		return
 	}
 	pl.bot.boards.Refresh(res.Game)
-	pl.noticeTurn(res)
+	pl.noticeTurn(res, by)
 	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())

@@ -49,8 +49,10 @@ const (
 	// DefaultRemindAfter is how long the player to move may take before a reminder, the
 	// default of cmd/reversibot's REMIND_AFTER.
 	DefaultRemindAfter = 10 * time.Minute
-	// DefaultRemindPoll is how often the loop looks for reminders due.
-	DefaultRemindPoll = 15 * time.Second
+	// DefaultRemindPoll is how often the loop looks for reminders due and rematch offers to
+	// expire: an offer's boards say it expired within this of its deadline. A look is one
+	// cheap claim script per kind.
+	DefaultRemindPoll = 5 * time.Second
 	// remindBatch is how many reminders one claim takes; they are sent at once.
 	remindBatch = 32
 	// remindTimeout bounds sending one reminder (with the wait for its chat's budget) and
@@ -122,9 +124,11 @@ func (b *Bot) deleteReminder(ctx context.Context, id string, ref game.MessageRef
 	}
 }
 
-// startReminders runs the loop that sends the reminders due every poll, until stopReminders.
+// startReminders runs the loop that, every poll until stopReminders, sends the reminders
+// due (RemindNow) and expires the rematch offers whose time is up (ExpireOffersNow): one loop
+// for the work that falls due at a time, shared through the store by every process.
 func (b *Bot) startReminders(poll time.Duration) {
-	if !b.reminding() {
+	if !b.reminding() && b.offers == nil {
 		return
 	}
 	if poll <= 0 {
@@ -145,6 +149,9 @@ func (b *Bot) startReminders(poll time.Duration) {
 			case <-t.C:
 				if _, err := b.RemindNow(b.base); err != nil && b.base.Err() == nil {
 					b.log.Warn("turn reminders", "err", b.scrub(err))
+				}
+				if _, err := b.ExpireOffersNow(b.base); err != nil && b.base.Err() == nil {
+					b.log.Warn("rematch offers", "err", b.scrub(err))
 				}
 			}
 		}

@@ -185,6 +185,7 @@ func (m *Main) Run(ctx context.Context) error {
 		NoPace:      cfg.NoPace,
 
 		Reminders:   store,
+		Offers:      store,
 		RemindAfter: cfg.RemindAfter,
 		PublicURL:   cfg.PublicURL,
 	})

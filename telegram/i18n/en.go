@@ -154,6 +154,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyNoticeYourMove: "%s played %s. Your move.",
 	KeyNoticeGameOver: "%s played %s. The game is over: see the board.",
 	KeyNoticeResigned: "%s resigned. The game is over.",
+	KeyNoticeAborted:  "%s cancelled the game before it really began: no result.",
 	KeyGameMoved:      "%s played. The board updates in a moment.",                      // square
 	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.", // square, squares
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",

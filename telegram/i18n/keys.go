@@ -127,6 +127,7 @@ const (
 
 	KeyFloodTooFast Key = "flood.too_fast"
 
+	KeyNoticeAborted  Key = "notice.aborted"   // opponent name
 	KeyNoticeGameOver Key = "notice.game_over" // opponent name, square
 	KeyNoticeResigned Key = "notice.resigned"  // opponent name
 	KeyNoticeYourMove Key = "notice.your_move" // opponent name, square

@@ -291,7 +291,9 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 // passNote announces the passes played since the player who passed last placed a disc
 // (several passes in a row happen when the opponent moves again and again), and then names
 // every disc the opponent placed meanwhile, so that a player who had to pass sees all the
-// moves they missed, not only the last one the board marks. The pass of the very last ply is
+// moves they missed, not only the last one: the picture marks them all (render.View.Run), and
+// on a board small enough for a keyboard, which marks no move, the note says where each lies,
+// as the status text does for the last move. The pass of the very last ply is
 // left to the status text, which tells it. A finished game tells the passes before its end.
 func passNote(g *game.Game, eg *engine.Game, lang string) string {
 	moves := eg.Moves()
@@ -313,7 +315,7 @@ func passNote(g *game.Game, eg *engine.Game, lang string) string {
 	for i := n - 1; i >= 0; i-- {
 		if colour(i) == mover {
 			if moves[i] != engine.Pass {
-				placed = append(placed, moves[i].String())
+				placed = append(placed, moves[i].String()+render.Place(lang, moves[i], g.Size))
 			}
 			continue
 		}

@@ -22,6 +22,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// picDir, when set, is a directory the tests write the pictures of some boards to, to look at.
+var picDir = flag.String("pics", "", "write some boards' pictures to this directory")
+
 // dump writes c as readable text: the text, one line per keyboard row (each button as its
 // label and, in brackets, its callback data or URL), and the picture's format and size. A
 // picture is described by what it decodes to, so the golden file does not pin its bytes.
@@ -297,6 +300,16 @@ func TestGoldenEndings(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, "pass_ai_twice_"+lang, dump(t, got))
+			pic, err := present.Board(g, private, 0, game.StyleImage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "pass_ai_twice_image_"+lang, dump(t, pic))
+			if *picDir != "" {
+				if err := os.WriteFile(filepath.Join(*picDir, "pass_ai_twice_"+lang+".png"), pic.Photo, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 		for _, c := range []struct {
 			name string
