@@ -305,6 +305,44 @@ func (b *Bot) WebhookHandler(secret string) http.Handler { return b.in.Webhook(s
 // Intake returns the intake's counters, for tests, load tools and metrics.
 func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 
+// everyTick calls do every interval until stop is closed or the bot's base context ends: the
+// body of the bot's timed loops (reminders and offers, the search sweeper).
+func (b *Bot) everyTick(interval time.Duration, stop <-chan struct{}, do func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-b.base.Done():
+			return
+		case <-t.C:
+			do()
+		}
+	}
+}
+
+// goAfter runs work in a goroutine of its own, with a context from the bot's base bounded
+// by timeout, unless the bot is shutting down: for what a step leaves to do after its handler
+// (notices, reminders). Shutdown waits for it.
+func (b *Bot) goAfter(timeout time.Duration, work func(ctx context.Context)) {
+	b.mu.Lock()
+	closed := b.closed
+	if !closed {
+		b.wg.Add(1)
+	}
+	b.mu.Unlock()
+	if closed {
+		return
+	}
+	go func() {
+		defer b.wg.Done()
+		ctx, cancel := context.WithTimeout(b.base, timeout)
+		defer cancel()
+		work(ctx)
+	}()
+}
+
 // Shutdown stops taking updates and waits until the updates in flight and their edits are
 // done, or ctx ends (then it cancels them and returns ctx's error). The Service is the
 // caller's to close, after Shutdown.

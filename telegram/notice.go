@@ -39,21 +39,9 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if p.ChatID == 0 || p.UserID == 0 {
 		return
 	}
-	pl.bot.mu.Lock()
-	closed := pl.bot.closed
-	if !closed {
-		pl.bot.wg.Add(1)
-	}
-	pl.bot.mu.Unlock()
-	if closed {
-		return
-	}
-	go func() {
-		defer pl.bot.wg.Done()
-		ctx, cancel := context.WithTimeout(pl.bot.base, turnNoticeTimeout)
-		defer cancel()
+	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, text(normLang(p.Lang)))
-	}()
+	})
 }
 
 // noticeOf returns whom of res.Game's players (0 black, 1 white; -1: nobody) the step res,

@@ -25,19 +25,7 @@ func (pl *play) noticeOffer(g *game.Game) {
 	if p.ChatID == 0 || p.UserID == 0 {
 		return
 	}
-	pl.bot.mu.Lock()
-	closed := pl.bot.closed
-	if !closed {
-		pl.bot.wg.Add(1)
-	}
-	pl.bot.mu.Unlock()
-	if closed {
-		return
-	}
-	go func() {
-		defer pl.bot.wg.Done()
-		ctx, cancel := context.WithTimeout(pl.bot.base, turnNoticeTimeout)
-		defer cancel()
+	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, tr(normLang(p.Lang), i18n.KeyEndOfferNotice, name))
-	}()
+	})
 }

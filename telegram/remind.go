@@ -84,20 +84,8 @@ func (pl *play) remindTurn(res *game.Snapshot) {
 	if g.Status != game.StatusPlaying && g.Status != game.StatusFinished {
 		return
 	}
-	b.mu.Lock()
-	closed := b.closed
-	if !closed {
-		b.wg.Add(1)
-	}
-	b.mu.Unlock()
-	if closed {
-		return
-	}
 	due := b.now().Add(b.remindAfter)
-	go func() {
-		defer b.wg.Done()
-		ctx, cancel := context.WithTimeout(b.base, remindTimeout)
-		defer cancel()
+	b.goAfter(remindTimeout, func(ctx context.Context) {
 		var prev game.MessageRef
 		var err error
 		if g.Status == game.StatusPlaying {
@@ -110,7 +98,7 @@ func (pl *play) remindTurn(res *game.Snapshot) {
 			return
 		}
 		b.deleteReminder(ctx, g.ID, prev)
-	}()
+	})
 }
 
 // deleteReminder deletes the reminder message ref of game id (none when ref is zero); a
@@ -138,23 +126,14 @@ func (b *Bot) startReminders(poll time.Duration) {
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
-		t := time.NewTicker(poll)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.remindStop:
-				return
-			case <-b.base.Done():
-				return
-			case <-t.C:
-				if _, err := b.RemindNow(b.base); err != nil && b.base.Err() == nil {
-					b.log.Warn("turn reminders", "err", b.scrub(err))
-				}
-				if _, err := b.ExpireOffersNow(b.base); err != nil && b.base.Err() == nil {
-					b.log.Warn("rematch offers", "err", b.scrub(err))
-				}
+		b.everyTick(poll, b.remindStop, func() {
+			if _, err := b.RemindNow(b.base); err != nil && b.base.Err() == nil {
+				b.log.Warn("turn reminders", "err", b.scrub(err))
 			}
-		}
+			if _, err := b.ExpireOffersNow(b.base); err != nil && b.base.Err() == nil {
+				b.log.Warn("rematch offers", "err", b.scrub(err))
+			}
+		})
 	}()
 }
 

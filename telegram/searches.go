@@ -24,20 +24,11 @@ func (b *Bot) startSweeper(every time.Duration) {
 	b.sweepStop, b.sweepDone = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(b.sweepDone)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.sweepStop:
-				return
-			case <-b.base.Done():
-				return
-			case <-t.C:
-				ctx, cancel := context.WithTimeout(b.base, sweepTimeout)
-				b.sweepSearches(ctx)
-				cancel()
-			}
-		}
+		b.everyTick(every, b.sweepStop, func() {
+			ctx, cancel := context.WithTimeout(b.base, sweepTimeout)
+			defer cancel()
+			b.sweepSearches(ctx)
+		})
 	}()
 }
 
