@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -72,31 +71,10 @@ func TestOfferExpiriesClaimedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var mu sync.Mutex
-	seen := map[string]int{}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				ids, _, err := s.ClaimOfferExpiries(ctx, t0.Add(time.Second), 7)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(ids) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, id := range ids {
-					seen[id]++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	seen := claimRacing(t, func() ([]string, error) {
+		ids, _, err := s.ClaimOfferExpiries(ctx, t0.Add(time.Second), 7)
+		return ids, err
+	})
 	if len(seen) != games {
 		t.Fatalf("%d offers claimed, want the %d due", len(seen), games)
 	}
