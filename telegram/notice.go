@@ -6,9 +6,8 @@ import (
 
 	tgbot "github.com/go-telegram/bot"
 
-	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // Turn notices. In a game between people whose boards are in their private chats (by
@@ -31,7 +30,7 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch {
 		return
 	}
-	to, text := noticeOf(res, by)
+	to, text := present.TurnNotice(res, by)
 	if to < 0 {
 		return
 	}
@@ -42,57 +41,6 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, text(normLang(p.Lang)))
 	})
-}
-
-// noticeOf returns whom of res.Game's players (0 black, 1 white; -1: nobody) the step res,
-// made by the user by, concerns and the notice's text in a language: after a move, the player
-// to move, unless it is the one who moved (the other had to pass); after the game's last move
-// or a resignation, the player who did not make it; after a resignation or claim that aborted
-// the game (before each player had moved), the player who did not end it.
-func noticeOf(res *game.Snapshot, by int64) (int, func(lang string) string) {
-	g := res.Game
-	if res.End != nil && g.Aborted() && len(res.Played) == 0 {
-		side := game.Side(g, by)
-		if side < 0 || g.Players[1-side].UserID == 0 {
-			return -1, nil
-		}
-		name := g.Players[side].Name
-		return 1 - side, func(lang string) string { return tr(lang, i18n.KeyNoticeAborted, name) }
-	}
-	if res.End != nil && res.End.Reason == game.EndResign && len(res.Played) == 0 {
-		if res.End.Winner < 0 {
-			return -1, nil
-		}
-		loser := g.Players[1-res.End.Winner].Name
-		return res.End.Winner, func(lang string) string { return tr(lang, i18n.KeyNoticeResigned, loser) }
-	}
-	last, ok := lastPersonMove(res.Played)
-	if !ok {
-		return -1, nil
-	}
-	mover := game.Side(g, last.UserID)
-	if mover < 0 {
-		return -1, nil
-	}
-	name, sq := g.Players[mover].Name, last.Square.String()
-	if res.End != nil {
-		return 1 - mover, func(lang string) string { return tr(lang, i18n.KeyNoticeGameOver, name, sq) }
-	}
-	c, p, ok := res.Turn()
-	if !ok || p.UserID == 0 || p.UserID == last.UserID {
-		return -1, nil
-	}
-	return int(c), func(lang string) string { return tr(lang, i18n.KeyNoticeYourMove, name, sq) }
-}
-
-// lastPersonMove is the last move of played that a person made (not a pass, not the AI's).
-func lastPersonMove(played []game.Played) (game.Played, bool) {
-	for i := len(played) - 1; i >= 0; i-- {
-		if p := played[i]; p.Square != engine.Pass && p.UserID != 0 {
-			return p, true
-		}
-	}
-	return game.Played{}, false
 }
 
 // sendNotice sends text to player p's private chat as their newest notice of game id and

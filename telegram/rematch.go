@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/present"
 )
 
 // noticeOffer tells the player offered a rematch in a game whose boards are in the players'
@@ -26,6 +26,6 @@ func (pl *play) noticeOffer(g *game.Game) {
 		return
 	}
 	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
-		pl.sendNotice(ctx, g.ID, p, tr(normLang(p.Lang), i18n.KeyEndOfferNotice, name))
+		pl.sendNotice(ctx, g.ID, p, present.OfferNotice(normLang(p.Lang), name))
 	})
 }
