@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,19 +30,37 @@ type matchStats struct {
 type moveTimes struct {
 	n          int
 	total, max time.Duration
+	// book counts the moves taken from the opening book, bookTotal and bookMax their time.
+	book               int
+	bookTotal, bookMax time.Duration
+	// firsts counts the player's first move after the opening, by square.
+	firsts map[engine.Square]int
 }
 
 func (m *moveTimes) add(o moveTimes) {
 	m.n += o.n
 	m.total += o.total
 	m.max = max(m.max, o.max)
+	m.book += o.book
+	m.bookTotal += o.bookTotal
+	m.bookMax = max(m.bookMax, o.bookMax)
+	for sq, c := range o.firsts {
+		if m.firsts == nil {
+			m.firsts = map[engine.Square]int{}
+		}
+		m.firsts[sq] += c
+	}
 }
 
 func (m moveTimes) String() string {
 	if m.n == 0 {
 		return "no moves"
 	}
-	return fmt.Sprintf("%d moves, mean %v, max %v", m.n, (m.total / time.Duration(m.n)).Round(time.Microsecond), m.max.Round(time.Microsecond))
+	s := fmt.Sprintf("%d moves, mean %v, max %v", m.n, (m.total / time.Duration(m.n)).Round(time.Microsecond), m.max.Round(time.Microsecond))
+	if m.book > 0 {
+		s += fmt.Sprintf(" (%d from the book: mean %v, max %v)", m.book, (m.bookTotal / time.Duration(m.book)).Round(time.Microsecond), m.bookMax.Round(time.Microsecond))
+	}
+	return s
 }
 
 // runMatch implements "reversi match".
@@ -59,8 +79,10 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	slow := fs.Duration("slow", 0, "print to stderr every position on which a move took longer than this (0: none)")
 	evalA := fs.String("eval-a", "default", "evaluation of the first player: default, linear or pattern")
 	evalB := fs.String("eval-b", "default", "evaluation of the second player: default, linear or pattern")
+	bookA := fs.Bool("book-a", true, "let the first player use the 8×8 opening book (levels 5 and 6)")
+	bookB := fs.Bool("book-b", true, "let the second player use the 8×8 opening book (levels 5 and 6)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
+		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-book-a=false] [-book-b=false] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
 			"Plays AI against AI from random openings, each opening twice with colours swapped, and prints\n"+
 			"the first player's wins, draws and losses.")
 		fs.PrintDefaults()
@@ -81,6 +103,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		opts[i].Eval = ev
 	}
+	opts[0].NoBook, opts[1].NoBook = !*bookA, !*bookB
 	type pair struct{ a, b ai.Level }
 	var pairs []pair
 	if *ladder {
@@ -119,18 +142,45 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stdout, "level %d%s vs level %d%s on %dx%d: %d wins, %d draws, %d losses (%.0f%% wins, mean disc difference %+.1f)\n",
-			pr.a, evalNote(opts[0].Eval), pr.b, evalNote(opts[1].Eval), *size, *size, st.wins, st.draws, st.losses, 100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
+			pr.a, evalNote(opts[0]), pr.b, evalNote(opts[1]), *size, *size, st.wins, st.draws, st.losses, 100*float64(st.wins)/float64(n), float64(st.discs)/float64(n))
 		fmt.Fprintf(stdout, "time per move: level %d: %v; level %d: %v\n", pr.a, st.time[0], pr.b, st.time[1])
+		fmt.Fprintf(stdout, "first moves after the opening: level %d: %s; level %d: %s\n", pr.a, firstsNote(st.time[0].firsts), pr.b, firstsNote(st.time[1].firsts))
 	}
 	return 0
 }
 
-// evalNote names a chosen evaluation for the match's summary line, nothing for the default.
-func evalNote(e ai.Eval) string {
-	if e == ai.EvalDefault {
-		return ""
+// firstsNote lists how often each square was a player's first move, most frequent first.
+func firstsNote(f map[engine.Square]int) string {
+	type kv struct {
+		sq engine.Square
+		n  int
 	}
-	return fmt.Sprintf(" (%v eval)", e)
+	var l []kv
+	for sq, n := range f {
+		l = append(l, kv{sq, n})
+	}
+	sort.Slice(l, func(i, j int) bool { return l[i].n > l[j].n || l[i].n == l[j].n && l[i].sq.String() < l[j].sq.String() })
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%v×%d", e.sq, e.n)
+	}
+	return b.String()
+}
+
+// evalNote names a player's options that differ from the default (an evaluation, no book)
+// for the match's summary line.
+func evalNote(o ai.Options) string {
+	s := ""
+	if o.Eval != ai.EvalDefault {
+		s += fmt.Sprintf(" (%v eval)", o.Eval)
+	}
+	if o.NoBook {
+		s += " (no book)"
+	}
+	return s
 }
 
 // playMatch plays games between levels a and b, searching with opts[0] and opts[1]; game i
@@ -212,9 +262,18 @@ func playGame(a, b ai.Level, opts [2]ai.Options, g, size, plies int, seed uint64
 		r, err := ai.ChooseWith(context.Background(), p, lvl, rng, opts[who])
 		m := r.Move
 		el, cpu := time.Since(start), cpuTime()-cpu0
-		times[who].n++
-		times[who].total += el
-		times[who].max = max(times[who].max, el)
+		t := &times[who]
+		t.n++
+		t.total += el
+		t.max = max(t.max, el)
+		if r.Book {
+			t.book++
+			t.bookTotal += el
+			t.bookMax = max(t.bookMax, el)
+		}
+		if t.n == 1 {
+			t.firsts = map[engine.Square]int{m: 1}
+		}
 		if onSlow != nil {
 			onSlow(lvl, el, cpu, p)
 		}

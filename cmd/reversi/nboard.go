@@ -27,8 +27,9 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	level := fs.Int("level", 0, "play at this level (1-6) instead of by time")
 	movetime := fs.Duration("movetime", time.Second, "time per move when no -level is given")
 	seed := fs.Uint64("seed", 0, "random seed of the level's choices (0: from the clock)")
+	book := fs.Bool("book", true, "with -level 5 or 6, play the 8×8 opening book's moves")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi nboard [-level L | -movetime D]\n"+
+		fmt.Fprintln(stderr, "usage: reversi nboard [-level L [-book=false] | -movetime D]\n"+
 			"Speaks the NBoard protocol (version 2) on standard input and output.")
 		fs.PrintDefaults()
 	}
@@ -47,6 +48,7 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out:      bufio.NewWriter(stdout),
 		log:      stderr,
 		level:    ai.Level(*level),
+		noBook:   !*book,
 		movetime: *movetime,
 		rng:      rand.New(rand.NewPCG(s, s>>1|1)),
 		game:     engine.NewGameFrom(engine.MustStart(8)),
@@ -63,6 +65,7 @@ type nboardEngine struct {
 	out      *bufio.Writer
 	log      io.Writer
 	level    ai.Level
+	noBook   bool // the level plays without the opening book
 	movetime time.Duration
 	depth    int
 	rng      *rand.Rand
@@ -141,7 +144,7 @@ func (e *nboardEngine) set(rest string) {
 func (e *nboardEngine) search() (ai.Result, error) {
 	p := e.game.Position()
 	if e.level != 0 {
-		return ai.ChooseResult(context.Background(), p, e.level, e.rng)
+		return ai.ChooseWith(context.Background(), p, e.level, e.rng, ai.Options{NoBook: e.noBook})
 	}
 	return ai.Search(context.Background(), p, ai.Limits{Depth: e.depth, Time: e.movetime})
 }

@@ -38,6 +38,9 @@ type Result struct {
 	PV []engine.Square
 	// Time is the wall-clock time the search took.
 	Time time.Duration
+	// Book reports that Move came from the opening book (BOOK.md), without a search: Score is
+	// then the book's value of the move and Depth, Nodes and Time are zero.
+	Book bool
 }
 
 // Limits bounds a search; zero fields mean no limit of that kind. A search with no limit at

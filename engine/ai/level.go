@@ -115,6 +115,8 @@ func ChooseResult(ctx context.Context, p engine.Position, l Level, rng *rand.Ran
 type Options struct {
 	// Eval is the evaluation the search uses.
 	Eval Eval
+	// NoBook switches the opening book off: levels 5 and 6 search every move (see BOOK.md).
+	NoBook bool
 }
 
 // ChooseWith is ChooseResult with options, for comparing evaluations at one level.
@@ -142,6 +144,9 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 	if l == LevelBeginner {
 		return beginner(ctx, p, rng, clock)
 	}
+	if r, ok := fromBook(p, l, rng, opt); ok {
+		return r, nil
+	}
 	cfg := levelConfig(l, p.Size())
 	cfg.ctx = ctx
 	cfg.rng = rng
@@ -153,6 +158,24 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 		cfg.soft = l.Budget(p.Size()) * 2 / 5
 	}
 	return run(&cfg, p)
+}
+
+// fromBook returns the opening book's move for level l on p, and whether the book answers:
+// on 8×8, at levels 5 and 6 only, unless opt switches the book off (Book.bookChoice says how
+// much of it each level uses). A book that failed to load answers nothing.
+func fromBook(p engine.Position, l Level, rng *rand.Rand, opt Options) (Result, bool) {
+	if opt.NoBook || l < LevelExpert {
+		return Result{}, false
+	}
+	pl, op, ok := p.Bitboards8()
+	if !ok || popcnt(pl|op)-4 > bookMaxPlies {
+		return Result{}, false
+	}
+	b, err := DefaultBook()
+	if err != nil {
+		return Result{}, false
+	}
+	return b.bookChoice(pl, op, l, rng)
 }
 
 // beginner plays a random legal move, except that near the end it never picks a losing move

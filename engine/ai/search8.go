@@ -22,6 +22,9 @@ type searcher8 struct {
 	// root iteration): its probabilistic cut-offs trust a shallow search that lies this far
 	// (hundredths of a disc) beyond the window.
 	selMargin int
+	// lastRoot holds the root moves and scores of the last finished iteration (the book
+	// generator reads them).
+	lastRoot []rootMove8
 }
 
 // midEntry is a transposition-table slot of the midgame search.
@@ -249,6 +252,7 @@ func (s *searcher8) run(p, o uint64) Result {
 			break
 		}
 		res = s.result(p, o, root, best, d, exact)
+		s.lastRoot = append(s.lastRoot[:0], root...)
 		if exact || s.outOfTime(iterStart) {
 			break
 		}

@@ -16,6 +16,10 @@
 //
 // gen skips the chunks already in D, so it can be stopped and resumed; each chunk is a
 // function of the seed and its number only.
+//
+// The 8×8 opening book is built by the package's own search (see engine/ai/BOOK.md):
+//
+//	tune book -dir D -out engine/ai/book8.bin
 package main
 
 import (
@@ -37,6 +41,8 @@ func main() {
 			os.Exit(runGen(os.Args[2:]))
 		case "fit":
 			os.Exit(runFit(os.Args[2:]))
+		case "book":
+			os.Exit(runBook(os.Args[2:]))
 		}
 	}
 	cfg := ai.DefaultTuneConfig
