@@ -318,21 +318,9 @@ func (b *Book) UnmarshalBinary(data []byte) error {
 //go:embed book8.bin
 var bookFile []byte
 
-var (
-	bookOnce    sync.Once
-	bookDefault *Book
-	bookErr     error
-)
-
 // DefaultBook returns the embedded 8×8 opening book, loaded once; callers must not modify it.
-func DefaultBook() (*Book, error) {
-	bookOnce.Do(func() {
-		b := &Book{}
-		if err := b.UnmarshalBinary(bookFile); err != nil {
-			bookErr = fmt.Errorf("ai: embedded opening book: %w", err)
-			return
-		}
-		bookDefault = b
-	})
-	return bookDefault, bookErr
-}
+func DefaultBook() (*Book, error) { return defaultBook() }
+
+var defaultBook = sync.OnceValues(func() (*Book, error) {
+	return loadEmbedded[Book](bookFile, "opening book")
+})

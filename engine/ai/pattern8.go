@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	_ "embed"
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -333,22 +334,23 @@ func (w *PatternWeights8) UnmarshalBinary(data []byte) error {
 //go:embed patterns8.bin
 var patternFile []byte
 
-var (
-	patternOnce    sync.Once
-	patternDefault *PatternWeights8
-	patternErr     error
-)
+// DefaultPatternWeights8 returns the embedded 8×8 pattern weights, loaded once; callers must
+// not modify them.
+func DefaultPatternWeights8() (*PatternWeights8, error) { return defaultPatterns8() }
 
-// DefaultPatternWeights8 returns the embedded 8×8 pattern weights; callers must not modify
-// them.
-func DefaultPatternWeights8() (*PatternWeights8, error) {
-	patternOnce.Do(func() {
-		w := &PatternWeights8{}
-		if err := w.UnmarshalBinary(patternFile); err != nil {
-			patternErr = fmt.Errorf("ai: embedded pattern weights: %w", err)
-			return
-		}
-		patternDefault = w
-	})
-	return patternDefault, patternErr
+var defaultPatterns8 = sync.OnceValues(func() (*PatternWeights8, error) {
+	return loadEmbedded[PatternWeights8](patternFile, "pattern weights")
+})
+
+// loadEmbedded decodes data, a file embedded in the binary, into a new T; the error names
+// what the file holds.
+func loadEmbedded[T any, PT interface {
+	*T
+	encoding.BinaryUnmarshaler
+}](data []byte, what string) (*T, error) {
+	v := PT(new(T))
+	if err := v.UnmarshalBinary(data); err != nil {
+		return nil, fmt.Errorf("ai: embedded %s: %w", what, err)
+	}
+	return v, nil
 }
