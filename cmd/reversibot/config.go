@@ -37,6 +37,7 @@ type Config struct {
 	Role         string        // ROLE: RoleBot (talks to Telegram) or RoleWorker (runs AI searches for bots)
 	AIMode       string        // AI_MODE: AILocal (searches in the bot) or AIRemote (on workers); bots only
 	AIClaimAfter time.Duration // AI_CLAIM_AFTER: how long a job may stay with a worker before another takes it over
+	NoBook       bool          // AI_BOOK=off: the AI searches every move, the 8×8 opening book's included
 
 	// The intake (config_budget.go): USER_RATE and USER_BURST, each user's budget of updates
 	// (zero: none); MAX_HANDLERS, updates handled at once; WEBHOOK_WAIT, how long a webhook
@@ -176,6 +177,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("AI_CLAIM_AFTER must be a duration from 3s (above the slowest search) to 1h, like 5s, not %q", v))
 		}
 		c.AIClaimAfter = d
+	}
+	switch v := getenv("AI_BOOK"); v {
+	case "", "on":
+	case "off":
+		c.NoBook = true
+	default:
+		errs = append(errs, fmt.Errorf("AI_BOOK must be on or off, not %q", v))
 	}
 	if v := getenv("IDLE_CLAIM_AFTER"); v != "" {
 		d, err := time.ParseDuration(v)

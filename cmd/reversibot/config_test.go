@@ -199,3 +199,14 @@ func wantConfigError(t *testing.T, bad map[string]string) {
 		t.Errorf("LoadConfig(%s=%q) error = %v, want one naming %s", name, bad[name], err, name)
 	}
 }
+
+// AI_BOOK=off makes the AI search its opening moves too; anything but on or off is refused.
+func TestLoadConfigBook(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "on": false, "off": true} {
+		c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "AI_BOOK": v}))
+		if err != nil || c.NoBook != want {
+			t.Errorf("AI_BOOK=%q: NoBook %v, %v; want %v", v, c.NoBook, err, want)
+		}
+	}
+	wantConfigError(t, map[string]string{"AI_BOOK": "maybe"})
+}

@@ -122,7 +122,7 @@ func TestWorkerKilledMidSearch(t *testing.T) {
 
 	srv := telegramtest.Start(t)
 	common := []string{"REDIS_URL=" + redisURL, "REDIS_PREFIX=" + prefix, "LOG_LEVEL=debug",
-		"AI_CLAIM_AFTER=3s", "WEBHOOK_URL=", "METRICS_ADDR=off"}
+		"AI_CLAIM_AFTER=3s", "AI_BOOK=off", "WEBHOOK_URL=", "METRICS_ADDR=off"}
 	bot := startProc(t, "bot", bin, append(common, "TELEGRAM_BOT_TOKEN="+srv.Token(),
 		"TELEGRAM_API_URL="+srv.URL(), "AI_MODE=remote")...)
 	healthAddr := freeAddr(t)

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -160,7 +161,7 @@ func (m *Main) Run(ctx context.Context) error {
 		mover = m.remote
 		m.registerRemoteAI()
 	} else {
-		mover = &ai.Player{OnSearch: backgroundThread}
+		mover = &ai.Player{OnSearch: backgroundThread, NoBook: cfg.NoBook}
 		addProcs(m.pool.Workers())
 	}
 	m.Service = game.New(game.Config{Store: store, Mover: mover, Pool: m.pool, IdleAfter: cfg.IdleClaim, Logger: log})
@@ -343,7 +344,10 @@ func (m *Main) runWorker() error {
 		Name: "reversi_worker_jobs_total",
 		Help: "AI jobs a worker handled, by kind (move, hint) and outcome (ok, failed, expired, malformed, abandoned, unposted).",
 	}, []string{"kind", "outcome"})
+	searcher := ai.NewPlayer(rand.Uint64())
+	searcher.NoBook = cfg.NoBook
 	w := aiworker.NewWorker(m.Store, aiworker.WorkerOptions{
+		Searcher:    searcher,
 		Concurrency: cfg.AIWorkers,
 		ClaimAfter:  cfg.AIClaimAfter,
 		Drain:       workerDrain,

@@ -18,6 +18,9 @@ type Player struct {
 	// that then searches, before the search begins; a host can lower the priority of the
 	// searching thread there. Set it before the Player is first used.
 	OnSearch func()
+	// NoBook makes every move a search, the opening book's included (see Options.NoBook). Set
+	// it before the Player is first used.
+	NoBook bool
 
 	mu  sync.Mutex
 	rng *rand.Rand // nil: each search's stream is drawn from the runtime's random source
@@ -46,7 +49,8 @@ func (a *Player) Move(ctx context.Context, pos engine.Position, level int) (engi
 	if a.OnSearch != nil {
 		a.OnSearch()
 	}
-	return Choose(ctx, pos, Level(level), a.stream())
+	r, err := ChooseWith(ctx, pos, Level(level), a.stream(), Options{NoBook: a.NoBook})
+	return r.Move, err
 }
 
 // Hint returns a good move for the side to move of pos, for a person asking for advice:
