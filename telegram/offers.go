@@ -32,7 +32,7 @@ type Offers interface {
 	ClaimOfferExpiries(ctx context.Context, now time.Time, n int) (ids []string, due []time.Time, err error)
 }
 
-// offerBatch is how many offers one claim takes; they are expired at once.
+// offerBatch is how many offers one claim takes; they are expired side by side.
 const offerBatch = 32
 
 // scheduleOfferExpiry schedules the expiry of the rematch offer standing on the finished
@@ -58,26 +58,15 @@ func (b *Bot) ExpireOffersNow(ctx context.Context) (int, error) {
 	if b.offers == nil {
 		return 0, nil
 	}
-	expired := 0
-	for {
-		ids, _, err := b.offers.ClaimOfferExpiries(ctx, b.now(), offerBatch)
-		if err != nil {
-			return expired, err
-		}
-		for _, id := range ids {
-			if b.expireOffer(ctx, id) {
-				expired++
-			}
-		}
-		if len(ids) < offerBatch || ctx.Err() != nil {
-			return expired, ctx.Err()
-		}
-	}
+	return drainDue(ctx, offerBatch, func(ctx context.Context, n int) ([]string, []time.Time, error) {
+		return b.offers.ClaimOfferExpiries(ctx, b.now(), n)
+	}, b.expireOffer)
 }
 
-// expireOffer expires the offer of the finished game id, claimed as due, and reports whether
-// this call did (and so redrew its boards).
-func (b *Bot) expireOffer(ctx context.Context, id string) bool {
+// expireOffer expires the offer of the finished game id, claimed as due (when does not
+// matter: the Service checks the deadline), and reports whether this call did (and so
+// redrew its boards).
+func (b *Bot) expireOffer(ctx context.Context, id string, _ time.Time) bool {
 	ctx, cancel := context.WithTimeout(ctx, remindTimeout)
 	defer cancel()
 	res, left, err := b.svc.ExpireRematch(ctx, id)

@@ -153,28 +153,42 @@ func (b *Bot) RemindNow(ctx context.Context) (int, error) {
 	if !b.reminding() {
 		return 0, nil
 	}
-	sent := 0
+	return drainDue(ctx, remindBatch, func(ctx context.Context, n int) ([]string, []time.Time, error) {
+		return b.reminders.ClaimReminders(ctx, b.now(), n)
+	}, b.remind)
+}
+
+// drainDue claims what has fallen due, batch by batch (claim returns at most n ids and the
+// time each was due), and handles each claimed id at once, the ids of a batch side by side,
+// until a batch comes short or ctx ends. It returns how many handle reported done: the body
+// of RemindNow and ExpireOffersNow.
+func drainDue(ctx context.Context, batch int, claim func(ctx context.Context, n int) ([]string, []time.Time, error),
+	handle func(ctx context.Context, id string, due time.Time) bool) (int, error) {
+	done := 0
 	for {
-		ids, due, err := b.reminders.ClaimReminders(ctx, b.now(), remindBatch)
+		ids, due, err := claim(ctx, batch)
 		if err != nil {
-			return sent, err
+			return done, err
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for i, id := range ids {
+			if i >= len(due) {
+				break
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if i < len(due) && b.remind(ctx, id, due[i]) {
+				if handle(ctx, id, due[i]) {
 					mu.Lock()
-					sent++
+					done++
 					mu.Unlock()
 				}
 			}()
 		}
 		wg.Wait()
-		if len(ids) < remindBatch || ctx.Err() != nil {
-			return sent, ctx.Err()
+		if len(ids) < batch || ctx.Err() != nil {
+			return done, ctx.Err()
 		}
 	}
 }
