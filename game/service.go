@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -140,12 +141,7 @@ func (s *Service) IdleAfter() time.Duration { return s.idleAfter }
 
 // ValidSize reports whether players may choose board size n.
 func (s *Service) ValidSize(n int) bool {
-	for _, v := range Sizes {
-		if n == v {
-			return true
-		}
-	}
-	return s.small && (n == 4 || n == 6)
+	return slices.Contains(Sizes, n) || s.small && (n == 4 || n == 6)
 }
 
 // coin returns 0 or 1 at random.

@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -54,14 +55,7 @@ func parseInlineQuery(q string) (size int, color game.Choice) {
 }
 
 // validSize reports whether n is a size players get (game.Sizes).
-func validSize(n int) bool {
-	for _, s := range game.Sizes {
-		if s == n {
-			return true
-		}
-	}
-	return false
-}
+func validSize(n int) bool { return slices.Contains(game.Sizes, n) }
 
 // isDigits reports whether s is a short run of ASCII digits.
 func isDigits(s string) bool {
