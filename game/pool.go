@@ -20,8 +20,9 @@ const UserQueue = 4
 // the one whose last search started longest ago, a newcomer first). So one user's queued
 // searches delay another user's by at most one search: with every worker busy, a new user's
 // search starts when one search ends.
-// Searches whose context names no user share one queue bounded only by the pool's. It is
-// safe for concurrent use.
+// Searches whose context names no user share one queue bounded only by the pool's. Idle work
+// (DoIdle), such as a game's review, runs only on workers no search needs. It is safe for
+// concurrent use.
 type AIPool struct {
 	workers  int
 	maxQueue int
@@ -36,7 +37,12 @@ type AIPool struct {
 	waiting int                 // jobs in every user's queue
 	starts  uint64              // searches started so far, to order users served
 	seq     uint64              // jobs queued so far, to order the heads of equal users
+	busy    int                 // workers running a job of either kind
 	closed  bool
+
+	// Idle work (DoIdle): a queue of its own, served only while no search waits.
+	idle        []*job
+	idleRunning []*job // idle jobs on a worker, oldest first
 }
 
 // userJobs is one user's share of the pool.
@@ -54,18 +60,28 @@ type job struct {
 	err     error  // set when fn panicked
 	seq     uint64 // order of arrival (under the pool's mu)
 	started bool   // taken by a worker (under the pool's mu)
+
+	// Idle jobs only (under the pool's mu): the context fn runs under, which the pool
+	// cancels to give the worker to a search, and whether it did.
+	idle      bool
+	runCtx    context.Context
+	stop      context.CancelFunc
+	preempted bool
 }
 
 // ErrPanic is returned by Do when the job panicked; the worker survives.
 var ErrPanic = newError(CodeInternal, "game: AI job panicked")
 
-func (j *job) run() {
+func (j *job) run() { j.runWith(j.ctx) }
+
+// runWith runs fn under ctx, turning a panic into err.
+func (j *job) runWith(ctx context.Context) {
 	defer func() {
 		if v := recover(); v != nil {
 			j.err = fmt.Errorf("%w: %v", ErrPanic, v)
 		}
 	}()
-	j.fn(j.ctx)
+	j.fn(ctx)
 }
 
 // userKey is the context key of the user a search belongs to.
@@ -119,11 +135,16 @@ func (p *AIPool) work() {
 		if j == nil {
 			return
 		}
+		if j.idle {
+			p.runIdle(j)
+			continue
+		}
 		if j.ctx.Err() == nil {
 			j.run()
 		}
 		p.mu.Lock()
 		u.running--
+		p.busy--
 		p.forget(u)
 		p.mu.Unlock()
 		close(j.done)
@@ -135,11 +156,15 @@ func (p *AIPool) work() {
 func (p *AIPool) take() (*job, *userJobs) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for !p.closed && p.waiting == 0 {
+	for !p.closed && p.waiting == 0 && !p.idleReady() {
 		p.wake.Wait()
 	}
 	if p.closed {
 		return nil, nil
+	}
+	p.busy++
+	if p.waiting == 0 {
+		return p.takeIdle(), nil
 	}
 	var next *userJobs
 	for _, u := range p.users {
@@ -245,6 +270,7 @@ func (p *AIPool) enqueue(ctx context.Context, user int64, j *job) error {
 			u.queue = append(u.queue, j)
 			p.waiting++
 			p.wake.Signal()
+			p.preempt()
 			p.mu.Unlock()
 			return nil
 		}
