@@ -339,6 +339,27 @@ func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models
 	})
 }
 
+// SendAnimation sends an animation (a GIF), as SendPhoto sends a photo: an upload is read at
+// once, each attempt sends its own copy, and it is not tried again after a 5xx or a network
+// error.
+func (c *Client) SendAnimation(ctx context.Context, p *bot.SendAnimationParams) (*models.Message, error) {
+	params := func() *bot.SendAnimationParams { return p }
+	if up, ok := p.Animation.(*models.InputFileUpload); ok && up.Data != nil {
+		data, err := io.ReadAll(up.Data)
+		if err != nil {
+			return nil, c.fail(ctx, "sendAnimation", 0, err)
+		}
+		params = func() *bot.SendAnimationParams {
+			pp := *p
+			pp.Animation = &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
+			return &pp
+		}
+	}
+	return c.messageCall(ctx, sendCall("sendAnimation", p.ChatID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.SendAnimation(ctx, params())
+	})
+}
+
 // EditMessageText replaces the text (and keyboard) of a message. Its Message is nil when
 // nothing changed or the message is an inline one.
 func (c *Client) EditMessageText(ctx context.Context, p *bot.EditMessageTextParams) (*models.Message, error) {

@@ -302,6 +302,18 @@ func TestUploadSentWholeOnRetry(t *testing.T) {
 			t.Errorf("request %d uploads %q, want the whole photo", i, r.fields["photo"])
 		}
 	}
+	// So is an animation's.
+	s.then(429, tooMany0).then(200, edited)
+	gifData := []byte("GIF89a fake animation bytes")
+	if _, err := c.SendAnimation(context.Background(), &bot.SendAnimationParams{ChatID: 7,
+		Animation: &models.InputFileUpload{Filename: "replay.gif", Data: io.MultiReader(bytes.NewReader(gifData))}}); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range s.requests()[2:] {
+		if r.method != "sendAnimation" || r.fields["animation"] != string(gifData) {
+			t.Errorf("animation request %d: %s uploads %q, want the whole animation", i, r.method, r.fields["animation"])
+		}
+	}
 	// So is an upload that cannot seek, and the photo of an edit.
 	s.then(429, tooMany0).then(200, edited).then(429, tooMany0).then(200, edited)
 	if _, err = c.SendPhoto(context.Background(), &bot.SendPhotoParams{ChatID: 7,
@@ -312,7 +324,7 @@ func TestUploadSentWholeOnRetry(t *testing.T) {
 		Media: &models.InputMediaPhoto{Media: "attach://board.png", MediaAttachment: io.MultiReader(bytes.NewReader(png))}}); err != nil {
 		t.Fatal(err)
 	}
-	reqs = s.requests()
+	reqs = s.requests()[2:]
 	if len(reqs) != 6 {
 		t.Fatalf("%d requests, want 6", len(reqs))
 	}

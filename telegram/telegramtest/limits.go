@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"image"
-	_ "image/gif"  // photos may be GIFs
+	"image/gif"    // photos and animations may be GIFs
 	_ "image/jpeg" // or JPEGs
 	_ "image/png"  // or PNGs
 	"net/url"
@@ -29,6 +29,7 @@ const (
 	MaxButtons        = 100      // inline keyboard, in all
 	MaxInlineResults  = 50       // answerInlineQuery
 	MaxPhotoBytes     = 10 << 20 // sendPhoto upload
+	MaxUploadBytes    = 50 << 20 // any other upload (sendAnimation)
 	maxPhotoDimension = 10000    // width + height
 )
 
@@ -428,6 +429,19 @@ func checkPhoto(data []byte) (w, h int, err *apiError) {
 		return 0, 0, badRequest("PHOTO_INVALID_DIMENSIONS")
 	}
 	return w, h, nil
+}
+
+// checkAnimation checks an uploaded animation as Telegram would: within the upload limit and
+// a GIF that decodes (the fake takes no video), returning its size in pixels.
+func checkAnimation(data []byte) (w, h int, err *apiError) {
+	if len(data) > MaxUploadBytes {
+		return 0, 0, badRequest("file is too big")
+	}
+	cfg, e := gif.DecodeConfig(bytes.NewReader(data))
+	if e != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return 0, 0, badRequest("failed to get HTTP URL content")
+	}
+	return cfg.Width, cfg.Height, nil
 }
 
 // blank reports whether s is empty or all white space: strings.TrimSpace(s) == "", without

@@ -33,6 +33,7 @@ func init() {
 		{"deleteMyCommands", (*Server).deleteMyCommands},
 		{"sendMessage", (*Server).sendMessage},
 		{"sendPhoto", (*Server).sendPhoto},
+		{"sendAnimation", (*Server).sendAnimation},
 		{"editMessageText", (*Server).editMessageText},
 		{"editMessageCaption", (*Server).editMessageCaption},
 		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
@@ -143,7 +144,10 @@ func (s *Server) messageModelLocked(m *msgState) models.Message {
 		b := s.botUser
 		out.ViaBot = &b
 	}
-	if p := m.photo; p != nil {
+	if p := m.photo; p != nil && m.animated {
+		out.Animation = &models.Animation{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height,
+			FileName: "replay.gif", MimeType: "video/mp4", FileSize: int64(len(p.data))}
+	} else if p != nil {
 		out.Photo = []models.PhotoSize{{FileID: p.id, FileUniqueID: p.uniqueID, Width: p.width, Height: p.height, FileSize: len(p.data)}}
 	}
 	return out
@@ -282,6 +286,43 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, caption: caption, entities: ents, source: source, photo: photo, markup: mk,
+	})
+	return s.messageJSONLocked(m), nil
+}
+
+// sendAnimation takes an uploaded GIF (or the file_id of one sent before) with a caption
+// and keyboard, as sendPhoto does.
+func (s *Server) sendAnimation(_ context.Context, r *request) (any, *apiError) {
+	source, caption, ferr := r.formattedCaption()
+	ents, eerr := r.entities("caption_entities", caption)
+	mk, merr := r.replyMarkup()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.sendChatLocked(r)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range []*apiError{ferr, eerr, merr} {
+		if e != nil {
+			return nil, e
+		}
+	}
+	var file *fileState
+	value := r.str("animation")
+	if up, ok := r.files["animation"]; ok && value == "" {
+		w, h, err := checkAnimation(up.data)
+		if err != nil {
+			return nil, err
+		}
+		file = s.newFileLocked(up.data, w, h, "")
+	} else if f := s.st.files[value]; f != nil && value != "" {
+		file = f
+	} else {
+		return nil, badRequest("wrong file identifier/HTTP URL specified")
+	}
+	m := s.addMessageLocked(c, &msgState{
+		from: s.botUser.ID, fromBot: true, caption: caption, entities: ents, source: source, photo: file,
+		animated: true, markup: mk,
 	})
 	return s.messageJSONLocked(m), nil
 }
@@ -457,6 +498,7 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 		return nil, errNotModified
 	}
 	m.photo, m.caption, m.source, m.markup, m.text, m.entities = photo, caption, media.Caption, mk, "", ents
+	m.animated = false
 	return s.editedLocked(m), nil
 }
 

@@ -122,6 +122,7 @@ type msgState struct {
 	entities []models.MessageEntity
 	caption  string
 	photo    *fileState
+	animated bool // photo holds an animation (sendAnimation)
 	markup   *models.InlineKeyboardMarkup
 	edits    int
 	deleted  bool
@@ -195,6 +196,10 @@ type Message struct {
 	PhotoFileID string
 	// PhotoURL is set when the photo was given as an HTTP URL.
 	PhotoURL string
+	// Animation holds the bytes of an uploaded animation (sendAnimation), and
+	// AnimationFileID its file_id; both empty for other messages.
+	Animation       []byte
+	AnimationFileID string
 	// Markup is the current inline keyboard, nil when there is none.
 	Markup *models.InlineKeyboardMarkup
 	// Edits counts successful edits of the message.
@@ -206,9 +211,12 @@ type Message struct {
 // HasPhoto reports whether the message is a photo.
 func (m Message) HasPhoto() bool { return m.PhotoFileID != "" }
 
-// Content is Text for a text message and Caption for a photo.
+// HasAnimation reports whether the message is an animation.
+func (m Message) HasAnimation() bool { return m.AnimationFileID != "" }
+
+// Content is Text for a text message and Caption for a photo or an animation.
 func (m Message) Content() string {
-	if m.HasPhoto() {
+	if m.HasPhoto() || m.HasAnimation() {
 		return m.Caption
 	}
 	return m.Text
@@ -617,7 +625,9 @@ func (m *msgState) peek() Message {
 		Text: m.text, Caption: m.caption, Markup: m.markup, Edits: m.edits, Seq: m.seq,
 		Entities: slices.Clone(m.entities),
 	}
-	if m.photo != nil {
+	if m.photo != nil && m.animated {
+		out.Animation, out.AnimationFileID = m.photo.data, m.photo.id
+	} else if m.photo != nil {
 		out.Photo = m.photo.data // never mutated after upload
 		out.PhotoFileID = m.photo.id
 		out.PhotoURL = m.photo.url
