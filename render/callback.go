@@ -61,6 +61,7 @@ const (
 	ActionLang                  // choose language Arg
 	ActionMenu                  // open menu step Arg
 	ActionRefresh               // post the board of Game again
+	ActionReview                // review the finished Game: its replay and the engine's analysis
 	numActions
 )
 
@@ -84,11 +85,11 @@ const (
 )
 
 // actionCodes holds the byte that stands for each action in encoded callback data.
-const actionCodes = "nmprhuajcslkxgeb"
+const actionCodes = "nmprhuajcslkxgebv"
 
 var actionNames = [numActions]string{
 	"noop", "move", "page", "resign", "hint", "undo", "rematch", "join", "claim",
-	"size", "level", "color", "cancel", "lang", "menu", "refresh",
+	"size", "level", "color", "cancel", "lang", "menu", "refresh", "review",
 }
 
 // String returns the action's name ("move", "resign", …).

@@ -65,7 +65,7 @@ func TestCallbackAllActions(t *testing.T) {
 			t.Errorf("round trip of %v: %+v, %v", a, got, err)
 		}
 	}
-	if s := numActions.String(); s != "Action(16)" {
+	if s := numActions.String(); s != "Action(17)" {
 		t.Errorf("numActions.String() = %q", s)
 	}
 }
