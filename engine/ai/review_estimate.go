@@ -20,13 +20,13 @@ type reviewSetting struct {
 // the largest search seen in the measured games (about 0.35 M nodes; 0.2–0.35 M nodes/s on
 // the large boards), so they only bound positions unlike those.
 var reviewSettings = map[int]reviewSetting{
-	4:  {exactFrom: 12, depth: 10},
-	6:  {exactFrom: 18, depth: 10, perMidgame: 220 * time.Millisecond, exactTail: 3100 * time.Millisecond},
-	8:  {exactFrom: 20, depth: 10, perMidgame: 290 * time.Millisecond, exactTail: 1300 * time.Millisecond},
-	10: {exactFrom: 16, depth: 7, nodes: 1e6, perMidgame: 260 * time.Millisecond, exactTail: 2800 * time.Millisecond},
-	12: {exactFrom: 16, depth: 6, nodes: 1e6, perMidgame: 205 * time.Millisecond, exactTail: 300 * time.Millisecond},
-	14: {exactFrom: 16, depth: 5, nodes: 1e6, perMidgame: 56 * time.Millisecond, exactTail: 2100 * time.Millisecond},
-	16: {exactFrom: 16, depth: 5, nodes: 1e6, perMidgame: 138 * time.Millisecond, exactTail: 1400 * time.Millisecond},
+	4:  {exactFrom: 12, depth: 10, exactTail: 5 * time.Millisecond}, // every position solved
+	6:  {exactFrom: 18, depth: 10, perMidgame: 260 * time.Millisecond, exactTail: 2600 * time.Millisecond},
+	8:  {exactFrom: 20, depth: 10, perMidgame: 280 * time.Millisecond, exactTail: 1330 * time.Millisecond},
+	10: {exactFrom: 16, depth: 7, nodes: 1e6, perMidgame: 240 * time.Millisecond, exactTail: 3500 * time.Millisecond},
+	12: {exactFrom: 16, depth: 6, nodes: 1e6, perMidgame: 220 * time.Millisecond, exactTail: 300 * time.Millisecond},
+	14: {exactFrom: 16, depth: 5, nodes: 1e6, perMidgame: 62 * time.Millisecond, exactTail: 2200 * time.Millisecond},
+	16: {exactFrom: 16, depth: 5, nodes: 1e6, perMidgame: 130 * time.Millisecond, exactTail: 1600 * time.Millisecond},
 }
 
 // reviewDefaults fills in the zero fields of opt with the defaults of the board size; a
@@ -51,14 +51,15 @@ func reviewDefaults(size int, opt ReviewOptions) ReviewOptions {
 // midgame step times the midgame positions, plus the cost of the exact steps when the game
 // reached them. It returns 0 for an invalid size or moves <= 0.
 //
-// The figures were measured on one game of each size from testdata/review_games.txt (five on
-// 8×8), GOMAXPROCS=1 on a shared 2-core machine, with
+// The figures are the benchmarks' (mid-ms/step and exact-ms) on the games of
+// testdata/review_games.txt, one of each size and five of 8×8 (their means), run one after
+// the other on a shared 2-core machine (load 1.7–2.0) with
 //
 //	GOMAXPROCS=1 nice -n 19 go test -run '^$' -bench 'Review' -benchtime 1x ./engine/ai/
 //
-// which reports mid-ms/step and exact-ms per game. A 60-move 8×8 game: about 13 s
-// (11.5–14 s for the five games); a 252-move 16×16 game: about 34 s. Games differ: a single
-// position's search took up to 2.7 s on 8×8 and 1 s on 16×16.
+// A 60-move 8×8 game took 10.3–14.8 s (mean 12.6 s, of which the exact steps 0.25–3.5 s);
+// the 252-move 16×16 game 32–33 s; 6×6 6.3 s, 10×10 22 s, 12×12 28 s, 14×14 13 s. Games
+// differ: single 8×8 steps took up to 2.7 s, 16×16 ones up to 1 s.
 func EstimateReview(size, moves int) time.Duration {
 	s, ok := reviewSettings[size]
 	if !ok || !engine.ValidSize(size) || moves <= 0 {
