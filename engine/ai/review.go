@@ -37,7 +37,8 @@ type ReviewOptions struct {
 	// least 2).
 	Depth int
 	// Nodes, when positive, caps the midgame search of the position before a move: a search
-	// stopped by it is done again, uncapped, to the depth it finished (see Review.Step).
+	// stopped by it is done again, uncapped, to the depth it finished, the played move one
+	// ply less.
 	Nodes uint64
 }
 
@@ -45,7 +46,8 @@ type ReviewOptions struct {
 // placed, plus one for the last position when the game stopped before its end inside the
 // exact range. Steps are independent of each other and may run in any order, concurrently
 // from several goroutines (on different steps), be cancelled and run again; Result puts
-// their outcomes together. The zero Review has no steps and reports ErrReviewNoMoves.
+// their outcomes together. The zero Review has no steps: Step fails with ErrReviewStep and
+// Result with ErrReviewNoMoves.
 type Review struct {
 	size  int
 	opt   ReviewOptions // resolved: no zero field stands for a default any more
