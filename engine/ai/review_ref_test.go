@@ -211,3 +211,34 @@ func TestReviewMidgameMatchesNegamax(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewNodeCap: a node cap that stops the search of the position before a move leaves a
+// verdict at the depth the search finished, still matching negamax at that depth and one
+// less for the played move.
+func TestReviewNodeCap(t *testing.T) {
+	g, _ := passingGame(t, 8, 16, 5)
+	r, err := NewReview(g, ReviewOptions{ExactFrom: -1, Depth: 5, Nodes: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := reviewAll(t, r)
+	ps, ms := positionsBefore(t, g)
+	shallow := 0
+	for k, p := range ps {
+		m := gr.Moves[k]
+		if m.Depth < minReviewDepth || m.Depth > 5 {
+			t.Fatalf("ply %d: depth %d", k+1, m.Depth)
+		}
+		if m.Depth < 5 {
+			shallow++
+		}
+		q, _, _ := p.Play(ms[k])
+		best, played := negamax(t, p, m.Depth), -negamax(t, q, m.Depth-1)
+		if m.BestScore != best || m.PlayedScore != played {
+			t.Errorf("ply %d, depth %d: best %d, played %d; want %d, %d", k+1, m.Depth, m.BestScore, m.PlayedScore, best, played)
+		}
+	}
+	if shallow == 0 {
+		t.Error("the cap stopped no search")
+	}
+}
