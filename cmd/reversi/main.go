@@ -1,5 +1,5 @@
-// Command reversi holds the engine's tools: perft, solve, play in a terminal, the NBoard
-// protocol and AI-against-AI matches. Run "reversi help" for the list.
+// Command reversi holds the engine's tools: perft, solve, game reviews, play in a terminal,
+// the NBoard protocol and AI-against-AI matches. Run "reversi help" for the list.
 package main
 
 import (
