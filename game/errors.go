@@ -41,6 +41,7 @@ const (
 	CodeNoOffer        Code = "no_offer"
 	CodeOwnOffer       Code = "own_offer"
 	CodeOfferExpired   Code = "offer_expired"
+	CodeNoMoves        Code = "no_moves"
 	// CodeInternal is a failure the player can do nothing about (a bug, a store that fails):
 	// the code of ErrCorrupt, of ErrPanic and of every error without a code of its own.
 	CodeInternal Code = "internal"

@@ -46,6 +46,15 @@ type Config struct {
 	// Invitations keeps which message each inline invitation opened (ClaimInvitation); nil
 	// means the Store's own when it implements Invitations (as package storage's does).
 	Invitations Invitations
+	// Reviews keeps games' reviews (Review); nil means the Store's own when it implements
+	// Reviews (as package storage's does), else each review is made anew.
+	Reviews Reviews
+	// ReviewPool runs reviews as idle work; nil means Pool. A bot whose searches run on
+	// remote workers (its Pool only waits for them) gives it a pool of its own cores.
+	ReviewPool *AIPool
+	// OnReviewStep, when not nil, is called on the worker's goroutine before each step of a
+	// review (the bot lowers that thread's priority there, as for searches).
+	OnReviewStep func()
 	// Now is the clock for idle claims; nil means time.Now.
 	Now func() time.Time
 	// Rand draws colours; nil means a randomly seeded source. It is used under a lock.
@@ -66,19 +75,23 @@ type Config struct {
 // Service hosts games. It is safe for concurrent use; any number of Services (in one process
 // or many) may share one store.
 type Service struct {
-	st        Store
-	players   PlayerStore
-	ai        Mover
-	pool      *AIPool
-	ownPool   bool
-	leases    Leases
-	invites   Invitations
-	flights   flights
-	now       func() time.Time
-	idleAfter time.Duration
-	offerFor  time.Duration
-	small     bool
-	log       *slog.Logger
+	st          Store
+	players     PlayerStore
+	ai          Mover
+	pool        *AIPool
+	ownPool     bool
+	leases      Leases
+	invites     Invitations
+	flights     flights
+	reviewing   reviews
+	reviewStore Reviews
+	reviewPool  *AIPool
+	onReview    func()
+	now         func() time.Time
+	idleAfter   time.Duration
+	offerFor    time.Duration
+	small       bool
+	log         *slog.Logger
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -108,6 +121,13 @@ func New(cfg Config) *Service {
 	}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true
+	}
+	s.reviewStore, s.reviewPool, s.onReview = cfg.Reviews, cfg.ReviewPool, cfg.OnReviewStep
+	if r, ok := cfg.Store.(Reviews); ok && s.reviewStore == nil {
+		s.reviewStore = r
+	}
+	if s.reviewPool == nil {
+		s.reviewPool = s.pool
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -121,6 +122,7 @@ type Main struct {
 
 	remote  *aiworker.Mover // AI_MODE=remote's mover, closed after the bot
 	pool    *game.AIPool    // the Service's AI slots, closed after the bot
+	reviews *game.AIPool    // AI_MODE=remote: the pool of reviews, closed after the bot
 	servers []*http.Server  // webhook and metrics, shut down first
 	failed  chan error      // failures after start-up: a server, polling
 	stop    context.CancelFunc
@@ -155,16 +157,20 @@ func (m *Main) Run(ctx context.Context) error {
 	// With AI_MODE=remote the searches run on workers and the bot's AI slots only wait for
 	// them; otherwise they run here, at background priority, with processors of their own.
 	m.pool = game.NewAIPool(cfg.AIWorkers, 0)
+	reviews := m.pool // games' reviews run as idle work on the AI's workers
 	var mover game.Mover
 	if cfg.AIMode == AIRemote {
 		m.remote = aiworker.NewMover(store, aiworker.MoverOptions{Logger: log})
 		mover = m.remote
 		m.registerRemoteAI()
+		m.reviews = game.NewAIPool(runtime.GOMAXPROCS(0), 0) // the AI's slots only wait
+		reviews = m.reviews
 	} else {
 		mover = &ai.Player{OnSearch: backgroundThread, NoBook: cfg.NoBook}
 		addProcs(m.pool.Workers())
 	}
-	m.Service = game.New(game.Config{Store: store, Mover: mover, Pool: m.pool, IdleAfter: cfg.IdleClaim, Logger: log})
+	m.Service = game.New(game.Config{Store: store, Mover: mover, Pool: m.pool, ReviewPool: reviews,
+		OnReviewStep: backgroundThread, IdleAfter: cfg.IdleClaim, Logger: log})
 	m.Players = game.NewPlayers(store)
 
 	b, err := telegram.New(ctx, telegram.Options{
@@ -319,7 +325,10 @@ func (m *Main) Close() error {
 	if m.Service != nil {
 		m.Service.Close() // after Shutdown: no handler calls it any more
 		m.pool.Close()
-		m.Service, m.Players, m.pool = nil, nil, nil
+		if m.reviews != nil {
+			m.reviews.Close()
+		}
+		m.Service, m.Players, m.pool, m.reviews = nil, nil, nil, nil
 	}
 	if m.remote != nil {
 		m.remote.Close() // after Shutdown: no handler waits for it any more

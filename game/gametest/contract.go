@@ -38,6 +38,7 @@ func TestStore(t *testing.T, newStore func(t *testing.T) game.Store) {
 		{"Queue", testQueue},
 		{"RacingEnqueues", testRacingEnqueues},
 		{"Invitations", testInvitations},
+		{"Reviews", testReviews},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -601,6 +602,29 @@ func testInvitations(t *testing.T, s game.Store) {
 		_, err = iv.ClaimInvitation(bg, 1, 9, bad, time.Minute)
 		wantCode(t, "ClaimInvitation of message "+strconv.Quote(bad), err, game.ErrInvalid)
 	}
+}
+
+// testReviews: a review kept is read back as it was, a game without one has none, and bad
+// arguments are refused. Stores that are no game.Reviews skip it.
+func testReviews(t *testing.T, s game.Store) {
+	rv, ok := s.(game.Reviews)
+	if !ok {
+		t.Skip("the store keeps no reviews")
+	}
+	if _, err := rv.LoadReview(bg, "NoReview1"); !errors.Is(err, game.ErrNotFound) {
+		t.Fatalf("LoadReview of a game never reviewed = %v, want ErrNotFound", err)
+	}
+	data := []byte{0, 1, 2, 0xff, 'r'}
+	if err := rv.SaveReview(bg, "Reviewed1", data, time.Hour); err != nil {
+		t.Fatalf("SaveReview: %v", err)
+	}
+	data[0] = 9 // the store keeps its own copy
+	got, err := rv.LoadReview(bg, "Reviewed1")
+	if err != nil || string(got) != "\x00\x01\x02\xffr" {
+		t.Fatalf("LoadReview = %q, %v", got, err)
+	}
+	wantCode(t, "SaveReview without a TTL", rv.SaveReview(bg, "Reviewed2", data, 0), game.ErrInvalid)
+	wantCode(t, "SaveReview of a bad id", rv.SaveReview(bg, "{x}", data, time.Hour), game.ErrInvalid)
 }
 
 func finished(id string, b, w int64, o game.Outcome) *game.Game {

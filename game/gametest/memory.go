@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -54,6 +55,13 @@ type Memory struct {
 	chatLang map[int64]string
 	notices  map[int64]int      // the newest turn notice of each user
 	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
+	reviews  map[string]kept    // game ID -> its review
+}
+
+// kept is a value kept until it expires.
+type kept struct {
+	data    []byte
+	expires time.Time
 }
 
 // record is a stored game: a game as stored, or (g nil) data that does not decode.
@@ -105,7 +113,7 @@ func NewMemory(opt MemoryOptions) *Memory {
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
 		marks: map[string]time.Time{}, rated: map[string]game.RatingChange{}, tops: map[int64]map[int64]bool{},
-		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}}
+		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}, reviews: map[string]kept{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.
@@ -718,6 +726,29 @@ func (m *Memory) ClaimInvitation(_ context.Context, creator, nonce int64, inline
 	}
 	m.invites[key] = binding{id: inlineID, expires: now.Add(ttl)}
 	return true, nil
+}
+
+// SaveReview keeps the review of gameID for ttl (ErrInvalid for a ttl <= 0 or an id that
+// cannot be a game's).
+func (m *Memory) SaveReview(_ context.Context, gameID string, data []byte, ttl time.Duration) error {
+	if !game.ValidID(gameID) || ttl <= 0 {
+		return fmt.Errorf("%w: save review of %q for %v", game.ErrInvalid, gameID, ttl)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reviews[gameID] = kept{data: slices.Clone(data), expires: m.now().Add(ttl)}
+	return nil
+}
+
+// LoadReview returns the review kept for gameID, ErrNotFound when none is.
+func (m *Memory) LoadReview(_ context.Context, gameID string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.reviews[gameID]
+	if !ok || !m.now().Before(r.expires) {
+		return nil, fmt.Errorf("%w: review of %q", game.ErrNotFound, gameID)
+	}
+	return slices.Clone(r.data), nil
 }
 
 // profile returns the stored profile of userID, making one. m.mu is held.
