@@ -194,47 +194,68 @@ func PNG(v View, opt ImageOptions) ([]byte, error) {
 // draw paints v over a copy of the empty board into img, which has the board's bounds.
 func (a *assets) draw(img *image.Paletted, v View, opt ImageOptions) {
 	copy(img.Pix, a.board.Pix)
-	p := v.Position
-	last := engine.Pass
-	if v.lastOK() {
-		last = v.Last
-	}
-	hint, suggest := spriteHintBlack, spriteSuggestBlack
-	if p.Side() == engine.White {
-		hint, suggest = spriteHintWhite, spriteSuggestWhite
-	}
-	var legal engine.Set
-	suggested, hinted := v.Hint()
-	if opt.HideHints {
-		hinted = false
-	} else {
-		legal = p.Moves()
-	}
+	cells := newCellKinds(v, opt)
 	for r := 0; r < a.l.size; r++ {
 		for c := 0; c < a.l.size; c++ {
-			sq := engine.SquareAt(c, r)
-			kind := spriteNone
-			if col, ok := p.At(sq); ok {
-				kind = spriteBlack
-				switch {
-				case sq == last || last != engine.Pass && v.Run.Has(sq) && col == v.LastBy:
-					kind = spriteLastBlack
-				case opt.Flipped && v.Flipped.Has(sq):
-					kind = spriteFlipBlack
-				}
-				if col == engine.White {
-					kind++
-				}
-			} else if hinted && sq == suggested {
-				kind = suggest
-			} else if legal.Has(sq) {
-				kind = hint
-			}
-			if kind != spriteNone {
+			if kind := cells.at(engine.SquareAt(c, r)); kind != spriteNone {
 				a.blit(img, a.sprites[kind], a.l.cellOrigin(c, r))
 			}
 		}
 	}
+}
+
+// cellKinds tells which cell picture each square of a View shows.
+type cellKinds struct {
+	p             engine.Position
+	v             View
+	flipped       bool
+	last          engine.Square
+	hint, suggest spriteKind
+	legal         engine.Set
+	suggested     engine.Square
+	hinted        bool
+}
+
+func newCellKinds(v View, opt ImageOptions) cellKinds {
+	k := cellKinds{p: v.Position, v: v, flipped: opt.Flipped, last: engine.Pass}
+	if v.lastOK() {
+		k.last = v.Last
+	}
+	k.hint, k.suggest = spriteHintBlack, spriteSuggestBlack
+	if k.p.Side() == engine.White {
+		k.hint, k.suggest = spriteHintWhite, spriteSuggestWhite
+	}
+	k.suggested, k.hinted = v.Hint()
+	if opt.HideHints {
+		k.hinted = false
+	} else {
+		k.legal = k.p.Moves()
+	}
+	return k
+}
+
+// at is the cell picture of sq, spriteNone for the empty board.
+func (k *cellKinds) at(sq engine.Square) spriteKind {
+	if col, ok := k.p.At(sq); ok {
+		kind := spriteBlack
+		switch {
+		case sq == k.last || k.last != engine.Pass && k.v.Run.Has(sq) && col == k.v.LastBy:
+			kind = spriteLastBlack
+		case k.flipped && k.v.Flipped.Has(sq):
+			kind = spriteFlipBlack
+		}
+		if col == engine.White {
+			kind++
+		}
+		return kind
+	}
+	switch {
+	case k.hinted && sq == k.suggested:
+		return k.suggest
+	case k.legal.Has(sq):
+		return k.hint
+	}
+	return spriteNone
 }
 
 func (a *assets) blit(img *image.Paletted, sprite []uint8, at image.Point) {
