@@ -197,7 +197,7 @@ var serviceErrors = []*Error{
 	ErrGameOver, ErrNotStarted, ErrNotOver, ErrConflict, ErrAlreadyPlaying, ErrOpponentBusy,
 	ErrOwnLobby, ErrLobbyTaken, ErrNotAIGame, ErrNoHint, ErrNothingToUndo, ErrNotIdle,
 	ErrPeopleOnly, ErrBadSize, ErrBadLevel, ErrBadRequest, ErrBusy, ErrSetAside, ErrNoOffer,
-	ErrOwnOffer, ErrOfferExpired, ErrCorrupt,
+	ErrOwnOffer, ErrOfferExpired, ErrNoMoves, ErrCorrupt,
 }
 
 // Codes returns every code the Service's errors have, CodeInternal last, so that a test can

@@ -24,6 +24,10 @@ type Reviews interface {
 	SaveReview(ctx context.Context, gameID string, data []byte, ttl time.Duration) error
 	// LoadReview returns what SaveReview kept for gameID; ErrNotFound when nothing is.
 	LoadReview(ctx context.Context, gameID string) ([]byte, error)
+	// SetLastGame records gameID as the game last finished in chat, for ttl; LastGame returns
+	// it (ErrNotFound for none): a chat is freed when its game ends, and /review asks after.
+	SetLastGame(ctx context.Context, chatID int64, gameID string, ttl time.Duration) error
+	LastGame(ctx context.Context, chatID int64) (string, error)
 }
 
 // ReviewTTL is how long a Service keeps a game's review: as long as a finished game lives.
@@ -36,6 +40,19 @@ type Reviewed struct {
 	Review ai.GameReview
 	// Cached reports that the review was made before (it took no search now).
 	Cached bool
+}
+
+// LastFinished returns the game that finished last in chat (for /review, once the chat is
+// free again): ErrNoGame when none did in the last ReviewTTL or no Reviews store is set.
+func (s *Service) LastFinished(ctx context.Context, chatID int64) (*Snapshot, error) {
+	if s.reviewStore == nil {
+		return nil, ErrNoGame
+	}
+	id, err := s.reviewStore.LastGame(ctx, chatID)
+	if err != nil {
+		return nil, storeErr(s.readable(ctx, err))
+	}
+	return s.Game(ctx, id)
 }
 
 // ReviewEstimate is how long the review of g takes on one idle core, to tell whoever asked.

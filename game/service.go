@@ -448,6 +448,11 @@ func (s *Service) settle(ctx context.Context, r *Snapshot) {
 	for _, c := range chatsOf(g) {
 		// A failure leaves a binding to a finished game, which never blocks a new one.
 		_ = s.st.UnbindChat(ctx, c, g.ID)
+		if s.reviewStore != nil && len(g.Moves) > 0 {
+			if err := s.reviewStore.SetLastGame(ctx, c, g.ID, ReviewTTL); err != nil {
+				s.log.Warn("record last game", "chat", c, "game", g.ID, "err", err)
+			}
+		}
 	}
 }
 

@@ -11,6 +11,26 @@ import (
 // that expires with the game (game.ReviewTTL).
 func (k keys) review(gameID string) string { return k.p + "rv:{" + gameID + "}" }
 
+// lastGame is the key of the game last finished in a chat: its ID, a string.
+func (k keys) lastGame(chatID int64) string { return k.p + "lg:{" + itoa(chatID) + "}" }
+
+// SetLastGame records gameID as the game last finished in chatID, for ttl (game.Reviews).
+func (s *Store) SetLastGame(ctx context.Context, chatID int64, gameID string, ttl time.Duration) error {
+	if !game.ValidID(gameID) || ttl <= 0 {
+		return invalidf("last game %q of chat %d for %v", gameID, chatID, ttl)
+	}
+	return wrap("set last game", s.rdb.Set(ctx, s.k.lastGame(chatID), gameID, ttl).Err())
+}
+
+// LastGame returns the game last finished in chatID; ErrNotFound for none.
+func (s *Store) LastGame(ctx context.Context, chatID int64) (string, error) {
+	id, err := s.rdb.Get(ctx, s.k.lastGame(chatID)).Result()
+	if err != nil {
+		return "", wrap("last game", err)
+	}
+	return id, nil
+}
+
 // SaveReview keeps data, the review of game gameID, for ttl (game.Reviews). A ttl <= 0 or an
 // id that cannot be a game's is ErrInvalid.
 func (s *Store) SaveReview(ctx context.Context, gameID string, data []byte, ttl time.Duration) error {

@@ -624,6 +624,18 @@ func testReviews(t *testing.T, s game.Store) {
 		t.Fatalf("LoadReview = %q, %v", got, err)
 	}
 	wantCode(t, "SaveReview without a TTL", rv.SaveReview(bg, "Reviewed2", data, 0), game.ErrInvalid)
+	if _, err := rv.LastGame(bg, -100); !errors.Is(err, game.ErrNotFound) {
+		t.Fatalf("LastGame of a chat without one = %v, want ErrNotFound", err)
+	}
+	for _, id := range []string{"First1", "Second2"} {
+		if err := rv.SetLastGame(bg, -100, id, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if id, err := rv.LastGame(bg, -100); err != nil || id != "Second2" {
+		t.Fatalf("LastGame = %q, %v; want the game set last", id, err)
+	}
+	wantCode(t, "SetLastGame of a bad id", rv.SetLastGame(bg, -100, "{x}", time.Hour), game.ErrInvalid)
 	wantCode(t, "SaveReview of a bad id", rv.SaveReview(bg, "{x}", data, time.Hour), game.ErrInvalid)
 }
 

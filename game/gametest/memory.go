@@ -56,6 +56,7 @@ type Memory struct {
 	notices  map[int64]int      // the newest turn notice of each user
 	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
 	reviews  map[string]kept    // game ID -> its review
+	lastGame map[int64]binding  // chat -> the game that finished last there
 }
 
 // kept is a value kept until it expires.
@@ -113,7 +114,7 @@ func NewMemory(opt MemoryOptions) *Memory {
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
 		marks: map[string]time.Time{}, rated: map[string]game.RatingChange{}, tops: map[int64]map[int64]bool{},
-		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}, reviews: map[string]kept{}}
+		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}, reviews: map[string]kept{}, lastGame: map[int64]binding{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.
@@ -749,6 +750,28 @@ func (m *Memory) LoadReview(_ context.Context, gameID string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: review of %q", game.ErrNotFound, gameID)
 	}
 	return slices.Clone(r.data), nil
+}
+
+// SetLastGame records gameID as the game last finished in chatID, for ttl.
+func (m *Memory) SetLastGame(_ context.Context, chatID int64, gameID string, ttl time.Duration) error {
+	if !game.ValidID(gameID) || ttl <= 0 {
+		return fmt.Errorf("%w: last game %q of chat %d for %v", game.ErrInvalid, gameID, chatID, ttl)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lastGame[chatID] = binding{id: gameID, expires: m.now().Add(ttl)}
+	return nil
+}
+
+// LastGame returns the game last finished in chatID, ErrNotFound for none.
+func (m *Memory) LastGame(_ context.Context, chatID int64) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.lastGame[chatID]
+	if !ok || !m.now().Before(b.expires) {
+		return "", fmt.Errorf("%w: last game of chat %d", game.ErrNotFound, chatID)
+	}
+	return b.id, nil
 }
 
 // profile returns the stored profile of userID, making one. m.mu is held.
