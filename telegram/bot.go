@@ -143,6 +143,10 @@ type Bot struct {
 	// ends when Shutdown gives up waiting.
 	base     context.Context
 	baseStop context.CancelFunc
+	// extras is cancelled when Shutdown starts: what nobody waits on (a review in flight, a
+	// replay on its way) gives up at once rather than hold the shutdown (see goExtra).
+	extras     context.Context
+	extrasStop context.CancelFunc
 
 	mu     sync.Mutex
 	closed bool           // Shutdown has begun
@@ -212,6 +216,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b.username, b.botID = me.Username, me.ID
 
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
+	b.extras, b.extrasStop = context.WithCancel(b.base)
 	b.boards = b.newEditor()
 	b.startReminders(o.RemindPoll)
 	switch {
@@ -343,6 +348,17 @@ func (b *Bot) goAfter(timeout time.Duration, work func(ctx context.Context)) {
 	}()
 }
 
+// goExtra is goAfter for work that nobody waits on: its context also ends when Shutdown
+// starts.
+func (b *Bot) goExtra(timeout time.Duration, work func(ctx context.Context)) {
+	b.goAfter(timeout, func(ctx context.Context) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(b.extras, cancel)()
+		work(ctx)
+	})
+}
+
 // Shutdown stops taking updates and waits until the updates in flight and their edits are
 // done, or ctx ends (then it cancels them and returns ctx's error). The Service is the
 // caller's to close, after Shutdown.
@@ -350,6 +366,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	b.extrasStop()
 	b.stopReminders()
 	b.stopSweeper()
 	err := b.in.Shutdown(ctx)

@@ -184,6 +184,8 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		return ts.tapMenu(ctx, t, c)
 	case render.ActionLang:
 		return ts.tapLang(ctx, t, c)
+	case render.ActionReview:
+		return ts.tapReview(ctx, t)
 	case render.ActionRefresh:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err

@@ -174,18 +174,32 @@ func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, e
 		err = cs.cmdLang(ctx, m)
 	case "style":
 		err = cs.cmdStyle(ctx, m)
+	case "review":
+		err = cs.cmdReview(ctx, m)
 	default:
 		err = cs.replyKey(ctx, m, i18n.KeyErrUnknownCommand)
 	}
 	return true, err
 }
 
-// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation; in a
+// firstArg is the first of a command's arguments, "" for none.
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// cmdStart greets (with the AI menu) or, with a payload "j<game>", joins an invitation, with
+// "rv<game>" (a player's link from an inline game) reviews that game; in a
 // group, the payload of the link that adds the bot to a group (present.StartGroupPayload)
 // opens a lobby there for whoever added it.
 func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 	if len(m.args) > 0 && strings.HasPrefix(m.args[0], "j") && m.private {
 		return cs.joinInvite(ctx, m, m.args[0][1:])
+	}
+	if id, ok := isReviewLink(firstArg(m.args)); ok && m.private {
+		return cs.reviewLinked(ctx, m, id)
 	}
 	if len(m.args) > 0 && m.args[0] == present.StartGroupPayload && !m.private {
 		m.args = nil

@@ -155,6 +155,7 @@ func (pl *play) afterStep(res *game.Snapshot, by int64) {
 	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
 		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
+		pl.bot.sendReplays(res.Game)
 	}
 }
 

@@ -33,7 +33,7 @@ func gameScoped(t *tap, c render.Callback) bool {
 	switch c.Action {
 	case render.ActionMove, render.ActionPage, render.ActionResign, render.ActionHint,
 		render.ActionUndo, render.ActionRematch, render.ActionJoin, render.ActionClaim,
-		render.ActionRefresh:
+		render.ActionRefresh, render.ActionReview:
 		return true
 	case render.ActionNoop:
 		return c.Game != ""

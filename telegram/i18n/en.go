@@ -17,6 +17,7 @@ var en = map[Key]string{
 	KeyCmdHelp:   "What the bot can do",
 	KeyCmdLang:   "Language: /lang ru or /lang en",
 	KeyCmdStyle:  "8×8 boards as buttons or a picture: /style buttons|image",
+	KeyCmdReview: "Look back at the last game: its costliest moves",
 
 	// /start and its menu.
 	KeyStartWelcome:    "Hello, %s! I host games of Reversi (Othello): against me, against a friend, in a group or against a random opponent. What shall we play?", // user name
@@ -49,6 +50,7 @@ var en = map[Key]string{
 /board — show the current board again.
 /move d3 — make a move by typing (in a private chat just d3).
 /resign — give up the current game.
+/review — after a game: the costliest moves of each side, the turning point and a chart of the game.
 /stats, /top — results and ratings.
 /rules — how to play.
 /lang ru | en — language.
@@ -271,4 +273,30 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyErrNoOffer:      "There is no rematch offer to answer.",
 	KeyErrOwnOffer:     "Your offer stands: the other player has to accept it.",
 	KeyErrOfferExpired: "The rematch offer has expired. Tap Rematch to offer a new one.",
+	KeyErrNoMoves:      "No move was played in this game: there is nothing to look back at.",
+
+	KeyBtnReview:          "🔍 Review",
+	KeyReplayCaption:      "🎞 The whole game: ⚫ %s %d : %d ⚪ %s",
+	KeyReviewStarted:      "one {🔍 Looking over the game: about %d second.} other {🔍 Looking over the game: about %d seconds.}",
+	KeyReviewLong:         "one {🔍 Looking over the game: about %d minute.} other {🔍 Looking over the game: about %d minutes.}",
+	KeyReviewTitle:        "🔍 Review: ⚫ %s %d : %d ⚪ %s",
+	KeyReviewMistakes:     "%s, the costliest moves:",
+	KeyReviewMistake:      "%d. %s instead of %s: %s",
+	KeyReviewDiscs:        "one {−%d disc} other {−%d discs}",
+	KeyReviewClean:        "%s: no costly move.",
+	KeyReviewTurning:      "Turning point: move %d, %s %s.",
+	KeyReviewExact:        "Exact from move %d on; earlier moves by a search %d moves deep.",
+	KeyReviewAllExact:     "Every move solved exactly.",
+	KeyReviewSearched:     "Moves judged by a search %d moves deep.",
+	KeyReviewFailed:       "The review could not be made. Try /review again later.",
+	KeyReviewBusy:         "Too many games are being played right now to look back at this one. Try /review again in a few minutes.",
+	KeyReviewPosted:       "The review of this game is here already, or on its way.",
+	KeyReviewNotYours:     "Only the two players of this game can open its review here.",
+	KeyReviewPlotEval:     "Advantage in discs",
+	KeyReviewPlotMove:     "move",
+	KeyReviewPlotBlack:    "Black ahead",
+	KeyReviewPlotWhite:    "White ahead",
+	KeyReviewPlotMistakes: "costly moves",
+	KeyReviewPlotTurning:  "turning point",
+	KeyReviewPlotExact:    "solved exactly",
 }

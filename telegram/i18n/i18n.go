@@ -138,7 +138,7 @@ type Command struct {
 }
 
 // commands are the commands of the menu, in its order.
-var commands = []string{"start", "ai", "new", "find", "cancel", "board", "move", "resign", "stats", "top", "rules", "help", "lang", "style"}
+var commands = []string{"start", "ai", "new", "find", "cancel", "board", "move", "resign", "stats", "top", "rules", "help", "lang", "style", "review"}
 
 // Commands returns the command menu in lang.
 func Commands(lang string) []Command {

@@ -15,6 +15,7 @@ const (
 	KeyBtnHint    Key = "btn.hint"
 	KeyBtnRematch Key = "btn.rematch"
 	KeyBtnResign  Key = "btn.resign"
+	KeyBtnReview  Key = "btn.review"
 	KeyBtnUndo    Key = "btn.undo"
 
 	KeyBtnAccept       Key = "btn.accept"
@@ -40,6 +41,7 @@ const (
 	KeyCmdRules  Key = "cmd.rules"
 	KeyCmdStart  Key = "cmd.start"
 	KeyCmdStats  Key = "cmd.stats"
+	KeyCmdReview Key = "cmd.review"
 	KeyCmdStyle  Key = "cmd.style"
 	KeyCmdTop    Key = "cmd.top"
 
@@ -101,6 +103,7 @@ const (
 	KeyErrNothingToUndo     Key = "err.nothing_to_undo"
 	KeyErrOccupied          Key = "err.occupied"
 	KeyErrOfferExpired      Key = "err.offer_expired"
+	KeyErrNoMoves           Key = "err.no_moves"
 	KeyErrOffBoard          Key = "err.off_board"
 	KeyErrOldBoard          Key = "err.old_board"
 	KeyErrOpponentBusy      Key = "err.opponent_busy"
@@ -224,6 +227,30 @@ const (
 	KeyUsageFind Key = "usage.find"
 	KeyUsageMove Key = "usage.move"
 	KeyUsageNew  Key = "usage.new"
+
+	KeyReplayCaption      Key = "replay.caption"   // black's name, black's discs, white's discs, white's name
+	KeyReviewStarted      Key = "review.started"   // seconds (plural)
+	KeyReviewLong         Key = "review.long"      // minutes (plural)
+	KeyReviewTitle        Key = "review.title"     // black's name, black's discs, white's discs, white's name
+	KeyReviewMistakes     Key = "review.mistakes"  // colour disc and name
+	KeyReviewMistake      Key = "review.mistake"   // move number, played square, best square, KeyReviewDiscs
+	KeyReviewDiscs        Key = "review.discs"     // discs lost (plural)
+	KeyReviewClean        Key = "review.clean"     // colour disc and name
+	KeyReviewTurning      Key = "review.turning"   // move number, colour disc, square
+	KeyReviewExact        Key = "review.exact"     // first exact move number, search depth
+	KeyReviewAllExact     Key = "review.all_exact" // every move solved exactly
+	KeyReviewSearched     Key = "review.searched"  // search depth
+	KeyReviewFailed       Key = "review.failed"
+	KeyReviewBusy         Key = "review.busy"
+	KeyReviewPosted       Key = "review.posted"
+	KeyReviewNotYours     Key = "review.not_yours"
+	KeyReviewPlotEval     Key = "review.plot_eval"
+	KeyReviewPlotMove     Key = "review.plot_move"
+	KeyReviewPlotBlack    Key = "review.plot_black"
+	KeyReviewPlotWhite    Key = "review.plot_white"
+	KeyReviewPlotMistakes Key = "review.plot_mistakes"
+	KeyReviewPlotTurning  Key = "review.plot_turning"
+	KeyReviewPlotExact    Key = "review.plot_exact"
 
 	KeyUnitDays    Key = "unit.days"    // n (plural)
 	KeyUnitHours   Key = "unit.hours"   // n (plural)

@@ -15,6 +15,7 @@ var ru = map[Key]string{
 	KeyCmdHelp:   "Что умеет бот",
 	KeyCmdLang:   "Язык: /lang ru или /lang en",
 	KeyCmdStyle:  "Доска 8×8 кнопками или картинкой: /style buttons|image",
+	KeyCmdReview: "Разбор последней партии: самые дорогие ходы",
 
 	KeyStartWelcome:    "Привет, %s! Я провожу партии в реверси (отелло): со мной, с другом, в группе или со случайным соперником. Во что сыграем?",
 	KeyMenuAI:          "🤖 Играть с ботом",
@@ -46,6 +47,7 @@ var ru = map[Key]string{
 /board — показать текущую доску ещё раз.
 /move d3 — ход текстом (в личном чате можно просто d3).
 /resign — сдаться.
+/review — после партии: самые дорогие ходы каждой стороны, перелом и график партии.
 /stats, /top — результаты и рейтинги.
 /rules — правила.
 /lang ru | en — язык.
@@ -253,4 +255,30 @@ var ru = map[Key]string{
 	KeyErrNoOffer:      "Нет предложения реванша, на которое можно ответить.",
 	KeyErrOwnOffer:     "Ваше предложение в силе: принять его должен соперник.",
 	KeyErrOfferExpired: "Предложение реванша истекло. Нажмите «Реванш», чтобы предложить снова.",
+	KeyErrNoMoves:      "В этой партии не было ни одного хода — разбирать нечего.",
+
+	KeyBtnReview:          "🔍 Разбор",
+	KeyReplayCaption:      "🎞 Вся партия: ⚫ %s %d : %d ⚪ %s",
+	KeyReviewStarted:      "one {🔍 Разбираю партию, это займёт около %d секунды.} few {🔍 Разбираю партию, это займёт около %d секунд.} many {🔍 Разбираю партию, это займёт около %d секунд.} other {🔍 Разбираю партию, это займёт около %d секунды.}",
+	KeyReviewLong:         "one {🔍 Разбираю партию, это займёт около %d минуты.} few {🔍 Разбираю партию, это займёт около %d минут.} many {🔍 Разбираю партию, это займёт около %d минут.} other {🔍 Разбираю партию, это займёт около %d минуты.}",
+	KeyReviewTitle:        "🔍 Разбор: ⚫ %s %d : %d ⚪ %s",
+	KeyReviewMistakes:     "%s, самые дорогие ходы:",
+	KeyReviewMistake:      "%d. %s вместо %s: %s",
+	KeyReviewDiscs:        "one {−%d фишка} few {−%d фишки} many {−%d фишек} other {−%d фишки}",
+	KeyReviewClean:        "%s: дорогих ошибок нет.",
+	KeyReviewTurning:      "Перелом: ход %d, %s %s.",
+	KeyReviewExact:        "Точно с %d-го хода; раньше — перебор глубиной %d.",
+	KeyReviewAllExact:     "Все ходы просчитаны точно.",
+	KeyReviewSearched:     "Ходы оценены перебором глубиной %d.",
+	KeyReviewFailed:       "Разбор не получился. Попробуйте /review позже.",
+	KeyReviewBusy:         "Сейчас идёт слишком много партий, чтобы разобрать эту. Попробуйте /review через несколько минут.",
+	KeyReviewPosted:       "Разбор этой партии уже здесь или вот-вот появится.",
+	KeyReviewNotYours:     "Открыть здесь разбор этой партии могут только два её игрока.",
+	KeyReviewPlotEval:     "Перевес в фишках",
+	KeyReviewPlotMove:     "ход",
+	KeyReviewPlotBlack:    "Перевес чёрных",
+	KeyReviewPlotWhite:    "Перевес белых",
+	KeyReviewPlotMistakes: "дорогие ходы",
+	KeyReviewPlotTurning:  "перелом",
+	KeyReviewPlotExact:    "точный расчёт",
 }

@@ -148,7 +148,8 @@ func controls(g *game.Game, lang string, turn, seer, ask int) [][]models.InlineK
 // keeping the final board); between people the rematch offer as it stands (see
 // game.Game.Rematch: Rematch, or Accept and Decline for the player offered it, Withdraw for
 // the one who offered, Accept and Decline on a board both see) and, but in inline messages,
-// the main menu. A cancelled lobby has none.
+// the main menu. A game with a move has Review too, beside Rematch against the AI and beside
+// the main menu (or alone, in an inline message) between people. A cancelled lobby has none.
 func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardButton {
 	if g.Reason == game.EndAbandoned && !g.Aborted() {
 		return nil
@@ -160,8 +161,14 @@ func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardB
 	menu := func(key i18n.Key, m Menu) models.InlineKeyboardButton {
 		return Button(tr(lang, key), render.Callback{Action: render.ActionMenu, Game: g.ID, Arg: int(m)}.Encode())
 	}
+	review := func(row []models.InlineKeyboardButton) []models.InlineKeyboardButton {
+		if len(g.Moves) == 0 {
+			return row
+		}
+		return append(row, Button(tr(lang, i18n.KeyBtnReview), render.Callback{Action: render.ActionReview, Game: g.ID}.Encode()))
+	}
 	if g.AILevel > 0 {
-		return [][]models.InlineKeyboardButton{{rematch(i18n.KeyBtnRematch, render.RematchOffer)},
+		return [][]models.InlineKeyboardButton{review([]models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, render.RematchOffer)}),
 			{menu(i18n.KeyBtnOtherGame, MenuSize), menu(i18n.KeyBtnMenu, MenuMain)}}
 	}
 	var rows [][]models.InlineKeyboardButton
@@ -176,7 +183,9 @@ func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardB
 		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, render.RematchOffer)})
 	}
 	if g.Flow != game.FlowInline && g.InlineID == "" {
-		rows = append(rows, []models.InlineKeyboardButton{menu(i18n.KeyBtnMenu, MenuMain)})
+		rows = append(rows, review([]models.InlineKeyboardButton{menu(i18n.KeyBtnMenu, MenuMain)}))
+	} else if last := review(nil); len(last) > 0 {
+		rows = append(rows, last)
 	}
 	return rows
 }

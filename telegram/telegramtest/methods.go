@@ -532,6 +532,10 @@ func (s *Server) answerCallbackQuery(_ context.Context, r *request) (any, *apiEr
 	if utf16Len(text) > MaxAlertLen {
 		return nil, badRequest("MESSAGE_TOO_LONG")
 	}
+	// Without a game, Telegram opens only links that start the bot's own private chat.
+	if u := r.str("url"); u != "" && !strings.HasPrefix(u, "https://t.me/"+s.botUser.Username+"?start=") {
+		return nil, badRequest("URL_INVALID")
+	}
 	q.answer.Answered = true
 	q.answer.Text, q.answer.ShowAlert, q.answer.URL = text, r.bool("show_alert"), r.str("url")
 	q.answer.CacheTime = r.int("cache_time")
