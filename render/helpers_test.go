@@ -3,11 +3,13 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-telegram/bot/models"
@@ -135,5 +137,33 @@ func golden(t *testing.T, name string, got any) {
 				t.Fatalf("%s differs from the golden at line %d:\n got: %s\nwant: %s\n(run go test -update if the change is intended)", path, i+1, g, w)
 			}
 		}
+	}
+}
+
+// sameWhenConcurrent checks that draw, run on four goroutines at once, gives each the bytes it
+// gives alone.
+func sameWhenConcurrent(t *testing.T, what string, draw func() ([]byte, error)) {
+	t.Helper()
+	want, err := draw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Go(func() {
+			got, err := draw()
+			if err == nil && !bytes.Equal(got, want) {
+				err = errors.New("a concurrent " + what + " differs")
+			}
+			if err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -226,28 +225,7 @@ func TestEvalPlotErrors(t *testing.T) {
 
 func TestEvalPlotConcurrent(t *testing.T) {
 	p := Plot{Values: []int{100, -200, 300, 900, -50}, Marks: []int{2}, Turning: 3, Labels: PlotLabels{Title: "Оценка", Black: "Чёрные", White: "Белые", Move: "ход"}}
-	want, err := EvalPlot(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
-		wg.Go(func() {
-			got, err := EvalPlot(p)
-			if err == nil && !bytes.Equal(got, want) {
-				err = errors.New("a concurrent plot differs")
-			}
-			if err != nil {
-				errs <- err
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	sameWhenConcurrent(t, "plot", func() ([]byte, error) { return EvalPlot(p) })
 }
 
 // FuzzEvalPlot draws plots of arbitrary values, marks and labels: never a panic, and either

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-	"sync"
 	"testing"
 	"time"
 
@@ -320,28 +319,7 @@ func TestReplayErrors(t *testing.T) {
 
 func TestReplayConcurrent(t *testing.T) {
 	g := playRandom(t, 8, 6, 20)
-	want, err := Replay(g, ReplayOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
-		wg.Go(func() {
-			got, err := Replay(g, ReplayOptions{})
-			if err == nil && !bytes.Equal(got, want) {
-				err = errors.New("a concurrent replay differs")
-			}
-			if err != nil {
-				errs <- err
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	sameWhenConcurrent(t, "replay", func() ([]byte, error) { return Replay(g, ReplayOptions{}) })
 }
 
 // TestShrinkMatchesPlain compares the shrinker with a plain second implementation: the mean of
