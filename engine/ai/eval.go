@@ -62,6 +62,9 @@ type evalTable struct {
 	table [][numFeatures]int32
 	// pat, when set (8×8 only), replaces the linear evaluation by the pattern evaluation.
 	pat *PatternWeights8
+	// patN, when set (large boards only), replaces the linear evaluation by the large-board
+	// pattern evaluation.
+	patN *PatternWeightsN
 }
 
 var (
@@ -165,8 +168,9 @@ const (
 	// EvalLinear is linear in ten hand-picked features, with weights per board size and
 	// phase (weights.json).
 	EvalLinear
-	// EvalPattern is the pattern evaluation (patterns8.bin) on 8×8 and EvalLinear on the
-	// other sizes.
+	// EvalPattern is the pattern evaluation: patterns8.bin on 8×8, the large-board patterns
+	// (patterns16.bin, DefaultPatternWeightsN) on the large sizes that have them, EvalLinear
+	// on the others.
 	EvalPattern
 )
 
@@ -227,6 +231,18 @@ func tablesForEval(e Eval) ([17]*evalTable, error) {
 		t8 := *lin[8]
 		t8.pat = pw
 		patTables[8] = &t8
+		for n := 10; n <= 16; n += 2 {
+			wn, ok, err := DefaultPatternWeightsN(n)
+			if err != nil {
+				patTablesErr = err
+				return
+			}
+			if ok {
+				tn := *lin[n]
+				tn.patN = wn
+				patTables[n] = &tn
+			}
+		}
 	})
 	return patTables, patTablesErr
 }

@@ -45,6 +45,9 @@ func hashN(p, o setN) uint64 {
 func (s *searcherN) empties(p, o setN) int { return s.g.n*s.g.n - p.count() - o.count() }
 
 func (s *searcherN) eval(p, o, pm setN) int {
+	if s.ev.patN != nil {
+		return s.ev.patN.eval(s.g, p, o, pm)
+	}
 	var f [numFeatures]int32
 	om := s.g.moves(o, p)
 	s.g.features(p, o, pm, om, &f)

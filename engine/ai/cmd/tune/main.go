@@ -15,7 +15,11 @@
 //	tune fit -dir D -out engine/ai/patterns8.bin
 //
 // gen skips the chunks already in D, so it can be stopped and resumed; each chunk is a
-// function of the seed and its number only.
+// function of the seed and its number only. With -size 10, 12 or 16 both steps train the
+// large-board patterns of that size instead (engine/ai/patterns16.bin, ...):
+//
+//	tune gen -size 16 -dir D -chunks N
+//	tune fit -size 16 -dir D -out engine/ai/patterns16.bin
 //
 // The 8×8 opening book is built by the package's own search (see engine/ai/BOOK.md):
 //

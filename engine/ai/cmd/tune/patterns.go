@@ -88,12 +88,16 @@ func runGen(args []string) int {
 	fs.IntVar(&cfg.LabelDepth, "depth", cfg.LabelDepth, "depth of the labelling search")
 	fs.IntVar(&cfg.ExactEmpties, "exact", cfg.ExactEmpties, "label positions with at most this many empty squares by an exact solve")
 	fs.Float64Var(&cfg.OutcomeShare, "outcome", cfg.OutcomeShare, "share of the game's outcome in the target of a search-labelled position")
+	size := fs.Int("size", 8, "board size (10, 12, 16: the large-board patterns, with their own defaults for -depth, -exact and -seed)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *dir == "" || *games < 1 {
 		fmt.Fprintln(os.Stderr, "tune gen: -dir is required and -games must be positive")
 		return 2
+	}
+	if *size != 8 {
+		return runGenN(fs, *size, *dir, *chunks, *games, *evalName, *weights)
 	}
 	ev, err := ai.ParseEval(*evalName)
 	if err != nil {
@@ -162,12 +166,16 @@ func runFit(args []string) int {
 	holdout := fs.Int("holdout", 1, "chunks (the last ones of the last directory) kept out of the fit to measure its error on unseen games")
 	fs.IntVar(&cfg.Iterations, "iters", cfg.Iterations, "conjugate-gradient iterations")
 	fs.Float64Var(&cfg.Lambda, "lambda", cfg.Lambda, "regularisation (in samples' worth)")
+	size := fs.Int("size", 8, "board size of the chunks (10, 12, 16: the large-board patterns)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "tune fit: -dir is required")
 		return 2
+	}
+	if *size != 8 {
+		return runFitN(*size, *dir, *out, *holdout, cfg)
 	}
 	var names []string
 	for _, d := range strings.Split(*dir, ",") {
