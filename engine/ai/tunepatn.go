@@ -232,52 +232,14 @@ func FitPatternsN(ctx context.Context, n int, samples []PatternSampleN, cfg Patt
 	for j := range diag {
 		diag[j] += lambda
 	}
-	w := make([]float64, np)
-	res := make([]float64, np) // Aᵀy − (AᵀA + λI)w, with w = 0
-	for i := range f.rows {
-		f.addRow(&f.rows[i], f.rows[i].y, res)
-	}
-	z := make([]float64, np)
-	rz := 0.0
-	for j := range z {
-		z[j] = res[j] / diag[j]
-		rz += res[j] * z[j]
-	}
-	dir := append([]float64(nil), z...)
-	q := make([]float64, np)
-	for it := 0; it < cfg.Iterations && rz > 0; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
-		for j := range q {
-			q[j] = lambda * dir[j]
-		}
-		for i := range f.rows {
-			f.addRow(&f.rows[i], f.dot(&f.rows[i], dir), q)
-		}
-		pq := 0.0
-		for j := range q {
-			pq += dir[j] * q[j]
-		}
-		if pq <= 0 {
-			break
-		}
-		alpha := rz / pq
-		rzNew := 0.0
-		for j := range w {
-			w[j] += alpha * dir[j]
-			res[j] -= alpha * q[j]
-			z[j] = res[j] / diag[j]
-			rzNew += res[j] * z[j]
-		}
-		beta := rzNew / rz
-		rz = rzNew
-		for j := range dir {
-			dir[j] = z[j] + beta*dir[j]
-		}
-		if log != nil && ((it+1)%10 == 0 || it+1 == cfg.Iterations) {
-			fmt.Fprintf(log, "fit: iteration %d: rms %.3f discs\n", it+1, f.rms(w))
-		}
+	w, err := leastSquares{weights: np, rows: len(f.rows), lambda: lambda, diag: diag,
+		target: func(i int) float64 { return f.rows[i].y },
+		addRow: func(i int, c float64, into []float64) { f.addRow(&f.rows[i], c, into) },
+		dot:    func(i int, w []float64) float64 { return f.dot(&f.rows[i], w) },
+		rms:    f.rms,
+	}.solve(ctx, cfg.Iterations, log)
+	if err != nil {
+		return nil, 0, err
 	}
 	wq := make([]float64, np) // the weights as stored
 	for k := range out.Phase {
