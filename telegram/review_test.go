@@ -202,3 +202,32 @@ func (h *harness) resignAfter(a, b *telegramtest.User, board telegramtest.Messag
 	}
 	h.t.Fatalf("nobody to move:%s", dump(final))
 }
+
+// TestForgedReviewTap: a Review tap whose data names another person's game, sent on a message
+// of the tapper's own game, posts nothing of that game: the message shows only the game the
+// bot put there.
+func TestForgedReviewTap(t *testing.T) {
+	var l *handledLog
+	h := newHarness(t, withHandledLog(&l))
+	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
+	bobs, _, _ := playToEnd(h, bob, h.aiBoard(bob, bob.ID(), "/ai 4x4 1 black"), render.BlackDisc+" Bob")
+	h.waitReplay(bob.ID(), movesOf(bobs))
+	own, _, _ := playToEnd(h, alice, h.aiBoard(alice, alice.ID(), "/ai 4x4 1 black"), render.BlackDisc+" Alice")
+	h.waitReplay(alice.ID(), movesOf(own))
+	before := h.lastID(alice.ID())
+	forged := render.Callback{Action: render.ActionReview, Game: gameID(bobs)}.Encode()
+	if a := h.forge(l, alice, own, forged); a.Text == "" {
+		t.Errorf("a Review tap naming another game was answered as done: %+v", a)
+	}
+	// Her own Review still works, and is the only thing posted after the forged tap.
+	h.press(alice, own, reviewButton)
+	review := h.waitReview(alice.ID())
+	for _, m := range h.srv.MessagesSince(alice.ID(), before) {
+		if m.ID != review.ID && !strings.Contains(m.Content(), "Looking over the game") {
+			t.Errorf("after a forged Review tap the chat got:%s", dump([]telegramtest.Message{m}))
+		}
+	}
+	if !strings.Contains(review.Caption, "Alice") || strings.Contains(review.Caption, "Bob") {
+		t.Errorf("the review posted is not of Alice's game:\n%s", review.Caption)
+	}
+}
