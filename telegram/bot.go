@@ -90,6 +90,16 @@ type Options struct {
 	// is served, so that inline results can show a thumbnail of the board they offer; ""
 	// means results without thumbnails.
 	PublicURL string
+	// MiniAppName is the short name of the bot's Mini App in BotFather (/newapp, its URL
+	// PublicURL + MiniAppPath): boards in groups and inline posts link to it
+	// (t.me/<bot>/<name>?startapp=<game>), since Telegram allows web_app buttons in private
+	// chats only. "" puts no Mini App link there. Private chats get the web_app button
+	// whenever PublicURL is an https:// address.
+	MiniAppName string
+	// OnGameChange is called after every step this process makes in a game (a move, the
+	// AI's reply, a join, an end, ...), with the game as stored, for example to wake the
+	// Mini App pages that show it; it must return quickly. nil: nothing is called.
+	OnGameChange func(*game.Game)
 	// SearchSweep is how often the bot looks for matchmaking searches that ended by
 	// themselves, to tell their people; 0 means DefaultSearchSweep, a negative value never.
 	SearchSweep time.Duration
@@ -133,8 +143,11 @@ type Bot struct {
 	username string
 	botID    int64
 
-	publicURL string     // Options.PublicURL without a trailing slash; "" for none
-	thumbs    thumbnails // the inline results' thumbnails, drawn once
+	publicURL   string           // Options.PublicURL without a trailing slash; "" for none
+	thumbs      thumbnails       // the inline results' thumbnails, drawn once
+	miniAppName string           // Options.MiniAppName
+	onChange    func(*game.Game) // Options.OnGameChange; nil for none
+	pics        *pictures        // the boards' pictures served to inline messages
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -181,7 +194,9 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
 		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
-		publicURL: strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")}
+		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
+		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange}
+	b.pics = newPictures(o.Token)
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

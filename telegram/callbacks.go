@@ -190,7 +190,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		ts.bot.boards.Refresh(t.game)
+		ts.bot.refresh(t.game)
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
@@ -371,7 +371,7 @@ func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	if err != nil {
 		return err
 	}
-	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
+	return ts.bot.editMarkup(ctx, t.ref, ts.bot.finish(g, t.ref, cont).Keyboard)
 }
 
 // tapResign handles the Resign button and its question (render.ResignAsk, ResignYes,
@@ -416,6 +416,7 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error 
 	if err != nil {
 		return t.fail(ctx, err)
 	}
+	cont = ts.bot.finish(g, t.ref, cont)
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
@@ -460,7 +461,7 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error
 		if res.Offered {
 			ts.bot.scheduleOfferExpiry(ctx, res.Game) // before the boards show the offer
 		}
-		ts.bot.boards.Refresh(res.Game)
+		ts.bot.refresh(res.Game)
 		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {
 			ts.play.noticeOffer(res.Game) // a new offer, not the same one asked again
 		}
@@ -485,7 +486,7 @@ func (ts *taps) refreshOld(ctx context.Context, id string) {
 	if err != nil || old.Game.InlineID != "" && old.Game.Rematch == game.RematchAccepted {
 		return
 	}
-	ts.bot.boards.Refresh(old.Game)
+	ts.bot.refresh(old.Game)
 }
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation

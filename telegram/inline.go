@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -42,7 +43,10 @@ func parseCreatorTag(s string) (int64, bool) {
 
 // onInlineQuery offers a game of every size, the one the query asks for first, each with the
 // colour it asks for (parseInlineQuery: "10", "12 white", "16×16"; anything else offers the
-// defaults), and a thumbnail of the board when the bot has a public URL.
+// defaults), and a thumbnail of the board when the bot has a public URL. A board too big for
+// a keyboard is a picture, which an inline message can show only from a URL: with a public
+// URL its invitation is the picture of the starting board; without one the large sizes give
+// way to a result that says why they are missing (first, when the query asked for one).
 func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) error {
 	if q.From == nil {
 		return nil
@@ -59,7 +63,13 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 	}
 	signer, nonce, made := im.signer(), newNonce(), im.bot.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
+	large := false // a large size left out: no picture can be shown
 	for _, n := range sizes {
+		picture := im.bot.startPictureURL(n)
+		if !render.FitsKeyboard(n) && picture == "" {
+			large = true
+			continue
+		}
 		text := present.InlineText(w.lang, w.name, n, color)
 		join := invitation{creator: w.id, size: n, color: color, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
@@ -67,6 +77,14 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			{present.Button(tr(w.lang, i18n.KeyLobbyCancel), present.CallbackData(render.ActionCancel, "", 0))},
 		}}
 		title, description := present.InlineResult(w.lang, n, color)
+		if !render.FitsKeyboard(n) {
+			// An inline message takes no upload: the board is a picture the bot serves, the
+			// starting board's for the invitation, then each position's (pictures.go).
+			results = append(results, &models.InlineQueryResultPhoto{ID: inlineResultID(n, color, nonce),
+				PhotoURL: picture, ThumbnailURL: cmp.Or(im.bot.thumbnailURL(n), picture),
+				Title: title, Description: description, Caption: text, ReplyMarkup: kb})
+			continue
+		}
 		res := &models.InlineQueryResultArticle{
 			ID:                  inlineResultID(n, color, nonce),
 			Title:               title,
@@ -78,6 +96,17 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			res.ThumbnailURL, res.ThumbnailWidth, res.ThumbnailHeight = u, ThumbnailSide, ThumbnailSide
 		}
 		results = append(results, res)
+	}
+	if large {
+		results = append(results, &models.InlineQueryResultArticle{ID: "large",
+			Title:       tr(w.lang, i18n.KeyInlineLargeTitle),
+			Description: tr(w.lang, i18n.KeyInlineLargeDescription),
+			InputMessageContent: &models.InputTextMessageContent{
+				MessageText: tr(w.lang, i18n.KeyInlineLargeText, im.bot.username)}})
+		if want != 0 && !render.FitsKeyboard(want) { // asked for one: say why first
+			last := results[len(results)-1]
+			results = append([]models.InlineQueryResult{last}, results[:len(results)-1]...)
+		}
 	}
 	return im.bot.retry(ctx, "answerInlineQuery", func() error {
 		_, err := im.bot.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,

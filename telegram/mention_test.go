@@ -82,7 +82,7 @@ func TestTurnMentionGroup(t *testing.T) {
 // TestTurnMentionInline: so does the board of an inline game, and a large one drawn as text.
 func TestTurnMentionInline(t *testing.T) {
 	for _, size := range []int{8, 16} {
-		h := newHarness(t)
+		h := newHarness(t, withPictures) // a large inline board is a picture
 		alice, bob := h.user("Алиса", "ru"), h.user("Bob 🦊", "en")
 		chat := h.srv.NewGroup("Chat", alice, bob)
 		post := h.postInline(alice, size, chat.ID())

@@ -85,6 +85,6 @@ func (b *Bot) expireOffer(ctx context.Context, id string, _ time.Time) bool {
 		return false
 	}
 	b.log.Debug("rematch offer expired", "game", id)
-	b.boards.Refresh(res.Game)
+	b.refresh(res.Game)
 	return true
 }

@@ -269,7 +269,7 @@ func TestGroup(t *testing.T) {
 func TestInline(t *testing.T) {
 	for _, size := range []int{8, 16} {
 		t.Run(fmt.Sprintf("%dx%d", size, size), func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, withPictures) // a large inline board is a picture
 			alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "en"), h.user("Carol", "en")
 			chat := h.srv.NewGroup("Chat", alice, bob, carol) // stands in for a chat between people
 			qid, err := alice.InlineQuery("")
@@ -299,8 +299,8 @@ func TestInline(t *testing.T) {
 			board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
 				return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 			})
-			if size > 8 && !strings.Contains(board.Text, "🟩") {
-				t.Errorf("large inline board is not drawn as text:%s", dump([]telegramtest.Message{board}))
+			if size > 8 && !strings.HasPrefix(board.PhotoURL, "https://reversi.example/pic/") {
+				t.Errorf("large inline board is not the bot's picture:%s", dump([]telegramtest.Message{board}))
 			}
 			moves := legalMoves(board)
 			if a := h.pressData(carol, board, moves[0].CallbackData); a.ShowAlert || !strings.Contains(a.Text, "only the two players") {

@@ -79,6 +79,7 @@ func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 		}
 		pl.bot.boards.Redraw(g, ref)
 	}
+	pl.bot.changed(g)
 	pl.remindTurn(res)
 	if res.NeedAI {
 		pl.aiReply(ctx, g.ID)
@@ -150,7 +151,7 @@ func (pl *play) afterStep(res *game.Snapshot, by int64) {
 	if res == nil || res.Game == nil {
 		return
 	}
-	pl.bot.boards.Refresh(res.Game)
+	pl.bot.refresh(res.Game)
 	pl.noticeTurn(res, by)
 	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
@@ -217,7 +218,7 @@ func (pl *play) setLang(ctx context.Context, chat int64, private bool, user int6
 			}
 		}
 	default:
-		pl.bot.boards.Refresh(g)
+		pl.bot.refresh(g)
 	}
 	return nil
 }

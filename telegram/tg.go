@@ -53,7 +53,7 @@ type content = present.Content
 // else a text), keeping only the entities that still lie inside whatever the cut left of it.
 func clipped(c content) content {
 	n := 4096
-	if c.Photo != nil {
+	if c.Photo != nil || c.PhotoURL != "" {
 		n = 1024
 	}
 	cut := clip(c.Text, n)
@@ -88,7 +88,7 @@ func (b *Bot) newEditor() *boards.Editor {
 	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.svc,
 		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (boards.Content, error) {
 			c, err := present.BoardHinted(g, eg, ref, 0, style, hint)
-			return clipped(c), err
+			return b.finish(g, ref, c), err
 		},
 		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,
 		Logger: b.log, Context: b.base, Work: &b.wg, Pacer: b.pacer})

@@ -32,6 +32,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +55,7 @@ type API interface {
 	SendPhoto(ctx context.Context, p *tgbot.SendPhotoParams) (*models.Message, error)
 	EditMessageText(ctx context.Context, p *tgbot.EditMessageTextParams) (*models.Message, error)
 	EditMessageMedia(ctx context.Context, p *tgbot.EditMessageMediaParams) (*models.Message, error)
+	EditMessageCaption(ctx context.Context, p *tgbot.EditMessageCaptionParams) (*models.Message, error)
 	EditMessageReplyMarkup(ctx context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error)
 	// Retry runs fn, a step safe to repeat that makes its calls through a client's Once
 	// view, and runs it again as a failed call would be tried again (botapi.Client.Retry).
@@ -336,16 +338,23 @@ func (e *Editor) EditKeyboard(ctx context.Context, ref game.MessageRef, kb *mode
 	return err
 }
 
-// edit edits the message ref to show c through api: its photo by editMessageMedia (a message
-// in a chat only: an inline message cannot take an upload), else its text; c's entities go
-// with the caption or the text.
+// edit edits the message ref to show c through api: its photo by editMessageMedia (an upload
+// in a chat; in an inline message, which cannot take one, the picture at c.PhotoURL), else
+// its text; c's entities go with the caption or the text. A text for a message that shows a
+// picture (an inline invitation to a large board, say) becomes its caption.
 func edit(ctx context.Context, api API, ref game.MessageRef, c Content) error {
 	var err error
-	if c.Photo != nil && ref.InlineID == "" {
+	switch {
+	case c.Photo != nil && ref.InlineID == "":
 		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{ChatID: ref.ChatID,
 			MessageID: ref.MessageID, ReplyMarkup: botapi.Markup(c.Keyboard),
 			Media: &models.InputMediaPhoto{Media: "attach://board.png", Caption: c.Text,
 				CaptionEntities: c.Entities, MediaAttachment: bytes.NewReader(c.Photo)}})
+		return err
+	case c.PhotoURL != "" && ref.InlineID != "":
+		_, err = api.EditMessageMedia(ctx, &tgbot.EditMessageMediaParams{InlineMessageID: ref.InlineID,
+			ReplyMarkup: botapi.Markup(c.Keyboard),
+			Media:       &models.InputMediaPhoto{Media: c.PhotoURL, Caption: c.Text, CaptionEntities: c.Entities}})
 		return err
 	}
 	p := &tgbot.EditMessageTextParams{InlineMessageID: ref.InlineID, Text: c.Text, Entities: c.Entities,
@@ -354,8 +363,16 @@ func edit(ctx context.Context, api API, ref game.MessageRef, c Content) error {
 		p.ChatID, p.MessageID = ref.ChatID, ref.MessageID
 	}
 	_, err = api.EditMessageText(ctx, p)
+	if err != nil && c.Photo == nil && strings.Contains(err.Error(), noTextToEdit) {
+		_, err = api.EditMessageCaption(ctx, &tgbot.EditMessageCaptionParams{InlineMessageID: ref.InlineID,
+			ChatID: p.ChatID, MessageID: p.MessageID, Caption: c.Text, CaptionEntities: c.Entities,
+			ReplyMarkup: p.ReplyMarkup})
+	}
 	return err
 }
+
+// noTextToEdit is how Telegram refuses to edit the text of a message that shows a picture.
+const noTextToEdit = "there is no text in the message to edit"
 
 // Has reports whether ref is one of g's board messages.
 func Has(g *game.Game, ref game.MessageRef) bool {

@@ -206,7 +206,19 @@ func (a *fakeAPI) EditMessageText(ctx context.Context, p *tgbot.EditMessageTextP
 
 func (a *fakeAPI) EditMessageMedia(ctx context.Context, p *tgbot.EditMessageMediaParams) (*models.Message, error) {
 	ph := p.Media.(*models.InputMediaPhoto)
-	return nil, a.editText(ctx, refOf(p.ChatID.(int64), p.MessageID, ""), "photo "+ph.Caption, p.ReplyMarkup != nil)
+	var chat int64
+	if p.ChatID != nil {
+		chat = p.ChatID.(int64)
+	}
+	return nil, a.editText(ctx, refOf(chat, p.MessageID, p.InlineMessageID), "photo "+ph.Caption, p.ReplyMarkup != nil)
+}
+
+func (a *fakeAPI) EditMessageCaption(ctx context.Context, p *tgbot.EditMessageCaptionParams) (*models.Message, error) {
+	var chat int64
+	if p.ChatID != nil {
+		chat = p.ChatID.(int64)
+	}
+	return nil, a.editText(ctx, refOf(chat, p.MessageID, p.InlineMessageID), "caption "+p.Caption, p.ReplyMarkup != nil)
 }
 
 func (a *fakeAPI) EditMessageReplyMarkup(_ context.Context, p *tgbot.EditMessageReplyMarkupParams) (*models.Message, error) {

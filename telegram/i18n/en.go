@@ -128,7 +128,10 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyInviteCreated:          "Forward the next message to a friend. Whoever opens it plays you on %d×%d.", // size, size
 	KeyInviteText:             "%s invites you to play Reversi on %d×%d.",                                   // creator name, size, size
 	KeyInviteButton:           "▶ Play",
-	KeyInlineTitle:            "Reversi %[1]d×%[1]d",                                                 // board size
+	KeyInlineTitle:            "Reversi %[1]d×%[1]d", // board size
+	KeyInlineLargeTitle:       "10×10, 12×12, 16×16: not in inline posts",
+	KeyInlineLargeDescription: "Large boards are pictures, and this bot cannot show pictures in inline posts. Play them in a group or a private chat with the bot.",
+	KeyInlineLargeText:        "Large boards (10×10, 12×12, 16×16) are pictures, which this bot cannot show in inline posts. Add @%s to a group and send /new 16 there, or play it in a private chat.",
 	KeyInlineDescription:      "Post a game on a %[1]d×%[1]d board; the first to tap Join plays you", // board size
 	KeyInlineDescriptionColor: "Post a game on a %[1]d×%[1]d board where you play %[2]s; the first to tap Join plays you",
 	KeyInlineTextColor:        "%s invites this chat to play Reversi on %d×%d; %s plays %s. The first to tap Join plays.",
@@ -165,6 +168,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 
 	// Buttons under a board.
 	KeyBtnUndo:    "↩ Undo",
+	KeyBtnMiniApp: "🎯 Open board",
 	KeyBtnHint:    "💡 Hint",
 	KeyBtnResign:  "🏳 Resign",
 	KeyBtnRematch: "🔁 Rematch",

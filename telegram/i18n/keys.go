@@ -17,6 +17,7 @@ const (
 	KeyBtnResign  Key = "btn.resign"
 	KeyBtnReview  Key = "btn.review"
 	KeyBtnUndo    Key = "btn.undo"
+	KeyBtnMiniApp Key = "btn.miniapp"
 
 	KeyBtnAccept       Key = "btn.accept"
 	KeyBtnDecline      Key = "btn.decline"
@@ -161,6 +162,9 @@ const (
 	KeyInlineText             Key = "inline.text"              // creator name, size, size
 	KeyInlineTextColor        Key = "inline.text_color"        // creator name, size, size, creator name, colour (color.name_*)
 	KeyInlineTitle            Key = "inline.title"             // board size
+	KeyInlineLargeTitle       Key = "inline.large_title"
+	KeyInlineLargeDescription Key = "inline.large_description"
+	KeyInlineLargeText        Key = "inline.large_text" // the bot's username
 
 	KeyInviteButton  Key = "invite.button"
 	KeyInviteCreated Key = "invite.created" // size, size

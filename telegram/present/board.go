@@ -290,7 +290,9 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		c.Keyboard = nil
 	}
 	if ref.InlineID != "" {
-		c.Text = textBoard(v.Position) + "\n" + text
+		// An inline message takes no upload: the Telegram layer shows a picture it serves
+		// (Content.PhotoURL), or else the grid (Content.WithGrid).
+		c.Grid = textBoard(v.Position)
 		return c, nil
 	}
 	c.Photo, err = render.PNG(v, render.ImageOptions{Flipped: true, HideHints: opt.HideMoves || g.Status != game.StatusPlaying})

@@ -36,6 +36,10 @@ func dump(t *testing.T, c present.Content) string {
 	if !strings.HasSuffix(c.Text, "\n") {
 		sb.WriteByte('\n')
 	}
+	if c.Grid != "" {
+		sb.WriteString("grid:\n")
+		sb.WriteString(c.Grid)
+	}
 	sb.WriteString("keyboard:")
 	if c.Keyboard == nil {
 		sb.WriteString(" none\n")

@@ -5,6 +5,9 @@
 package present
 
 import (
+	"strings"
+	"unicode/utf16"
+
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/render"
@@ -16,10 +19,41 @@ type Content struct {
 	Text     string                       // the text, or the caption of a photo
 	Keyboard *models.InlineKeyboardMarkup // the inline keyboard, nil for none
 	Photo    []byte                       // a PNG when the message is a photo
+	// PhotoURL is a picture Telegram fetches from this address, for a message that cannot
+	// take an upload (an inline message); it stands for Photo. Set by the Telegram layer,
+	// which serves the pictures; "" for none.
+	PhotoURL string
+	// Grid is set on the board of an inline message too big for a keyboard: the board as
+	// lines of symbols, for when no picture can be shown there (see WithGrid). Text then
+	// holds the status alone, and Entities lie in it.
+	Grid string
 	// Entities mark parts of Text (of the caption for a photo), in UTF-16 units as Telegram
 	// counts them: sent as entities, or caption_entities with a photo. The text stays plain
 	// (no parse mode); nil for none.
 	Entities []models.MessageEntity
+}
+
+// WithGrid returns c showing its Grid above its Text as one text, the entities moved along;
+// c itself when it has no Grid.
+func (c Content) WithGrid() Content {
+	if c.Grid == "" {
+		return c
+	}
+	grid := c.Grid
+	if !strings.HasSuffix(grid, "\n") {
+		grid += "\n"
+	}
+	shift := len(utf16.Encode([]rune(grid)))
+	if len(c.Entities) > 0 {
+		ents := make([]models.MessageEntity, len(c.Entities))
+		for i, e := range c.Entities {
+			e.Offset += shift
+			ents[i] = e
+		}
+		c.Entities = ents
+	}
+	c.Text, c.Grid = grid+c.Text, ""
+	return c
 }
 
 // tr returns the text key of package i18n in lang, formatted with args.

@@ -454,3 +454,26 @@ func blank(s string) bool {
 	}
 	return true
 }
+
+// checkWebApp refuses what Telegram refuses of web_app buttons: one outside a private chat
+// (private false: a group, a channel, an inline message; Telegram allows the Mini App there
+// only by a t.me link) and one whose address is not https.
+func checkWebApp(mk *models.InlineKeyboardMarkup, private bool) *apiError {
+	if mk == nil {
+		return nil
+	}
+	for _, row := range mk.InlineKeyboard {
+		for _, b := range row {
+			if b.WebApp == nil {
+				continue
+			}
+			if !private {
+				return badRequest("BUTTON_TYPE_INVALID")
+			}
+			if u, err := url.Parse(b.WebApp.URL); err != nil || u.Scheme != "https" || u.Host == "" {
+				return badRequest("inline keyboard button Web App URL '%s' is invalid: Only HTTPS links are allowed", b.WebApp.URL)
+			}
+		}
+	}
+	return nil
+}

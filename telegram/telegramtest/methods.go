@@ -213,6 +213,9 @@ func (s *Server) sendMessage(_ context.Context, r *request) (any, *apiError) {
 	if merr != nil {
 		return nil, merr
 	}
+	if err := checkWebApp(mk, c.model.Type == models.ChatTypePrivate); err != nil {
+		return nil, err
+	}
 	m := s.addMessageLocked(c, &msgState{
 		from: s.botUser.ID, fromBot: true, text: visible, entities: ents, source: text, markup: mk,
 	})
@@ -280,6 +283,9 @@ func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
 	if merr != nil {
 		return nil, merr
 	}
+	if err := checkWebApp(mk, c.model.Type == models.ChatTypePrivate); err != nil {
+		return nil, err
+	}
 	photo, err := s.photoLocked(r, "photo", r.str("photo"), true)
 	if err != nil {
 		return nil, err
@@ -302,7 +308,7 @@ func (s *Server) sendAnimation(_ context.Context, r *request) (any, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range []*apiError{ferr, eerr, merr} {
+	for _, e := range []*apiError{ferr, eerr, merr, checkWebApp(mk, c.model.Type == models.ChatTypePrivate)} {
 		if e != nil {
 			return nil, e
 		}
@@ -402,6 +408,9 @@ func (s *Server) editMessageText(_ context.Context, r *request) (any, *apiError)
 	if merr != nil {
 		return nil, merr
 	}
+	if err := s.checkWebAppLocked(m, mk); err != nil {
+		return nil, err
+	}
 	if visible == m.text && text == m.source && sameEntities(ents, m.entities) && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
@@ -432,6 +441,9 @@ func (s *Server) editMessageCaption(_ context.Context, r *request) (any, *apiErr
 	if merr != nil {
 		return nil, merr
 	}
+	if err := s.checkWebAppLocked(m, mk); err != nil {
+		return nil, err
+	}
 	if caption == m.caption && source == m.source && sameEntities(ents, m.entities) && sameMarkup(mk, m.markup) {
 		return nil, errNotModified
 	}
@@ -450,6 +462,9 @@ func (s *Server) editMessageReplyMarkup(_ context.Context, r *request) (any, *ap
 	}
 	if merr != nil {
 		return nil, merr
+	}
+	if err := s.checkWebAppLocked(m, mk); err != nil {
+		return nil, err
 	}
 	if sameMarkup(mk, m.markup) {
 		return nil, errNotModified
@@ -488,6 +503,9 @@ func (s *Server) editMessageMedia(_ context.Context, r *request) (any, *apiError
 	}
 	mk, err := parseMarkup(r.str("reply_markup"))
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkWebAppLocked(m, mk); err != nil {
 		return nil, err
 	}
 	photo, err := s.photoLocked(r, "\x00none", media.Media, m.inlineID == "")
@@ -612,6 +630,9 @@ func parseInlineResult(raw json.RawMessage) (InlineResult, *apiError) {
 		return InlineResult{}, badRequest("RESULT_ID_INVALID")
 	}
 	mk, err := parseMarkupValue(w.ReplyMarkup)
+	if err == nil {
+		err = checkWebApp(mk, false) // an inline message is in no private chat of the bot's
+	}
 	if err != nil {
 		return InlineResult{}, err
 	}
@@ -845,3 +866,13 @@ var (
 	errWebhookActive = &apiError{code: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
 	errTerminated    = &apiError{code: http.StatusConflict, desc: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
 )
+
+// checkWebAppLocked is checkWebApp for a keyboard put on message m: a web_app button only in
+// a private chat, never in an inline message.
+func (s *Server) checkWebAppLocked(m *msgState, mk *models.InlineKeyboardMarkup) *apiError {
+	private := false
+	if c := s.st.chats[m.chatID]; c != nil && m.inlineID == "" {
+		private = c.model.Type == models.ChatTypePrivate
+	}
+	return checkWebApp(mk, private)
+}

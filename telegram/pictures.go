@@ -1,0 +1,241 @@
+package telegram
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/telegram/present"
+)
+
+// An inline message cannot take an upload: editMessageMedia takes a picture there only by
+// file_id or by a URL Telegram fetches. So with a public address (Options.PublicURL) the bot
+// serves the picture of every position of its games at an address nobody can guess
+// (PictureHandler): it names the game, the ply and a MAC, keyed by the bot token, of the
+// moves up to that ply, so the address always shows the one position it was made for (an
+// undone move makes it a 404, never another picture), and an invitation to a large board is
+// posted as the picture of the starting board. Pictures are JPEG, the format Telegram asks of
+// inline photo results.
+
+// PicturePath is the path under Options.PublicURL where PictureHandler serves the pictures:
+// PicturePath + "start/SIZE.jpg" the starting board of a size, PicturePath + "GAME/PLY-MAC.jpg"
+// the position of a game after PLY moves.
+const PicturePath = "/pic/"
+
+// pictureLabel is what the bot token signs to make the pictures' key.
+const pictureLabel = "reversibot board picture MAC v1"
+
+// pictureMACLen is the length of a picture address's MAC: 16 base64url characters, 96 bits.
+const pictureMACLen = 16
+
+// pictureCacheSize is how many drawn pictures the bot keeps, so that fetching an address
+// again (Telegram's servers, or somebody who saw it) costs no drawing.
+const pictureCacheSize = 256
+
+// pictureQuality is the JPEG quality of the pictures: the board's flat colours and its
+// labels stay crisp at it.
+const pictureQuality = 90
+
+// pictures draws and keeps the pictures the bot serves.
+type pictures struct {
+	key []byte
+
+	mu    sync.Mutex
+	cache map[string][]byte
+	order []string // the cached names, oldest first
+}
+
+// newPictures returns the pictures keyed by the bot token.
+func newPictures(token string) *pictures {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte(pictureLabel))
+	return &pictures{key: m.Sum(nil), cache: map[string][]byte{}}
+}
+
+// mac is the MAC of the position of game id after the moves (the stored bytes of its first
+// plies).
+func (p *pictures) mac(id string, moves []byte) string {
+	m := hmac.New(sha256.New, p.key)
+	m.Write([]byte(id))
+	m.Write([]byte{'/'})
+	m.Write([]byte(hex.EncodeToString(moves)))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:pictureMACLen]
+}
+
+// name is the path under PicturePath of the picture of g after its first ply moves.
+func (p *pictures) name(g *game.Game, ply int) string {
+	return g.ID + "/" + strconv.Itoa(ply) + "-" + p.mac(g.ID, g.Moves[:ply]) + ".jpg"
+}
+
+// pictureURL is the address of the picture of g's position as it stands, "" without a public
+// address.
+func (b *Bot) pictureURL(g *game.Game) string {
+	if b.publicURL == "" {
+		return ""
+	}
+	if g.Status == game.StatusLobby {
+		return b.startPictureURL(g.Size)
+	}
+	return b.publicURL + PicturePath + b.pics.name(g, len(g.Moves))
+}
+
+// startPictureURL is the address of the picture of size's starting board, "" without a
+// public address or for a size players do not get.
+func (b *Bot) startPictureURL(size int) string {
+	if b.publicURL == "" || !validSize(size) {
+		return ""
+	}
+	return b.publicURL + PicturePath + "start/" + strconv.Itoa(size) + ".jpg"
+}
+
+// errNoPicture is a picture address that shows nothing: not made by the bot, or of a game or
+// position that is gone.
+var errNoPicture = errors.New("no such picture")
+
+// PictureHandler serves the boards' pictures: GET (or HEAD) PicturePath + a name the bot made
+// answers the JPEG of that position, to be cached for good (the name stands for one
+// position); any other path under it, 404. Mount it at PicturePath where Options.PublicURL
+// reaches.
+func (b *Bot) PictureHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name, _ := strings.CutPrefix(r.URL.Path, PicturePath)
+		data, err := b.picture(r, name)
+		if err != nil {
+			if !errors.Is(err, errNoPicture) {
+				b.log.Warn("board picture", "err", b.scrub(err))
+				http.Error(w, "try again", http.StatusServiceUnavailable)
+				return
+			}
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		w.Header().Set("Cache-Control", "public, max-age=604800, immutable")
+		if r.Method == http.MethodHead {
+			return
+		}
+		_, _ = w.Write(data)
+	})
+}
+
+// picture returns the JPEG named name (a path under PicturePath), drawing it unless it is
+// kept; errNoPicture when the name shows nothing.
+func (b *Bot) picture(r *http.Request, name string) ([]byte, error) {
+	if len(name) > 64 {
+		return nil, errNoPicture
+	}
+	b.pics.mu.Lock()
+	data, ok := b.pics.cache[name]
+	b.pics.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	pos, hideHints, err := b.picturePosition(r, name)
+	if err != nil {
+		return nil, err
+	}
+	data, err = encodePicture(pos, hideHints)
+	if err != nil {
+		return nil, err
+	}
+	b.pics.keep(name, data)
+	return data, nil
+}
+
+// picturePosition reads the position a picture's name stands for (checking its MAC) and
+// whether its legal moves go unmarked (a board before the game or after its end).
+func (b *Bot) picturePosition(r *http.Request, name string) (pos *engine.Game, hideHints bool, err error) {
+	if sz, ok := strings.CutPrefix(name, "start/"); ok {
+		sz, isJPEG := strings.CutSuffix(sz, ".jpg")
+		size, err := strconv.Atoi(sz)
+		if !isJPEG || err != nil || strconv.Itoa(size) != sz || !validSize(size) {
+			return nil, false, errNoPicture
+		}
+		eg, err := engine.NewGame(size)
+		if err != nil {
+			return nil, false, errNoPicture
+		}
+		return eg, true, nil
+	}
+	id, rest, ok := strings.Cut(name, "/")
+	rest, isJPEG := strings.CutSuffix(rest, ".jpg")
+	plyText, mac, hasMAC := strings.Cut(rest, "-")
+	ply, perr := strconv.Atoi(plyText)
+	if !ok || !isJPEG || !hasMAC || perr != nil || strconv.Itoa(ply) != plyText || ply < 0 ||
+		!game.ValidID(id) || len(mac) != pictureMACLen {
+		return nil, false, errNoPicture
+	}
+	res, err := b.svc.Game(r.Context(), id)
+	switch {
+	case errors.Is(err, game.ErrNotFound), errors.Is(err, game.ErrSetAside):
+		return nil, false, errNoPicture
+	case err != nil:
+		var corrupt *game.CorruptError
+		if errors.As(err, &corrupt) {
+			return nil, false, errNoPicture
+		}
+		return nil, false, err
+	}
+	g := res.Game
+	if ply > len(g.Moves) || !hmac.Equal([]byte(mac), []byte(b.pics.mac(id, g.Moves[:ply]))) {
+		return nil, false, errNoPicture
+	}
+	at := g.Clone()
+	at.Moves = at.Moves[:ply]
+	eg, err := present.Replay(at)
+	if err != nil {
+		return nil, false, errNoPicture
+	}
+	over := eg.Over() || g.Status == game.StatusFinished && ply == len(g.Moves)
+	return eg, over, nil
+}
+
+// encodePicture draws the position of eg as the board's picture (render.Image: last move,
+// flips, the legal moves labelled unless hideHints) and encodes it as JPEG.
+func encodePicture(eg *engine.Game, hideHints bool) ([]byte, error) {
+	img, err := render.Image(render.ViewOf(eg), render.ImageOptions{Flipped: true, HideHints: hideHints})
+	if err != nil {
+		return nil, err
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, rgba, &jpeg.Options{Quality: pictureQuality}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// keep caches the picture data under name, forgetting the oldest beyond pictureCacheSize.
+func (p *pictures) keep(name string, data []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.cache[name]; ok {
+		return
+	}
+	p.cache[name] = data
+	p.order = append(p.order, name)
+	if len(p.order) > pictureCacheSize {
+		delete(p.cache, p.order[0])
+		p.order = p.order[1:]
+	}
+}
