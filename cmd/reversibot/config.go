@@ -26,9 +26,14 @@ type Config struct {
 	WebhookSecret string // WEBHOOK_SECRET, required in webhook mode
 	ListenAddr    string // LISTEN_ADDR, where the webhook is served
 	// PublicURL is PUBLIC_URL, the public http(s) URL that reaches LISTEN_ADDR, under which the
-	// bot serves the thumbnails of its inline results (telegram.ThumbnailPath); in webhook
-	// mode it defaults to WEBHOOK_URL's scheme and host, and it is "" (no thumbnails) otherwise.
-	PublicURL    string
+	// bot serves the thumbnails of its inline results (telegram.ThumbnailPath), the pictures
+	// of inline boards (telegram.PicturePath) and, over https, the Mini App
+	// (telegram.MiniAppPath); in webhook mode it defaults to WEBHOOK_URL's scheme and host, and
+	// it is "" (none of these) otherwise.
+	PublicURL string
+	// MiniAppName is MINIAPP_NAME, the short name of the Mini App made in BotFather (/newapp)
+	// with the URL PUBLIC_URL/app/: boards in groups and inline posts link to it.
+	MiniAppName  string
 	MetricsAddr  string        // METRICS_ADDR, where /metrics and /healthz are served; "off" disables; loopback by default
 	LogLevel     slog.Level    // LOG_LEVEL: debug, info, warn, error
 	LogFormat    string        // LOG_FORMAT: json or text
@@ -81,6 +86,8 @@ const DefaultAPIURL = "https://api.telegram.org"
 var (
 	tokenPattern  = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]{20,}$`)
 	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+	// miniAppPattern is a Mini App's short name as BotFather takes it.
+	miniAppPattern = regexp.MustCompile(`^[A-Za-z0-9_]{3,30}$`)
 )
 
 // DefaultMetricsAddr keeps /metrics on the loopback interface: the metrics name internal
@@ -100,6 +107,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		WebhookSecret: getenv("WEBHOOK_SECRET"),
 		ListenAddr:    orDefault(getenv("LISTEN_ADDR"), ":8080"),
 		PublicURL:     strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
+		MiniAppName:   strings.TrimSpace(getenv("MINIAPP_NAME")),
 		MetricsAddr:   orDefault(getenv("METRICS_ADDR"), DefaultMetricsAddr),
 		LogFormat:     strings.ToLower(orDefault(getenv("LOG_FORMAT"), "json")),
 		AIWorkers:     runtime.GOMAXPROCS(0),
@@ -157,6 +165,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 	} else if u, err := url.Parse(c.WebhookURL); c.WebhookURL != "" && err == nil && u.Host != "" {
 		c.PublicURL = u.Scheme + "://" + u.Host
+	}
+	if c.MiniAppName != "" && !miniAppPattern.MatchString(c.MiniAppName) {
+		errs = append(errs, errors.New("MINIAPP_NAME must be the Mini App's short name from BotFather: 3-30 characters of A-Z, a-z, 0-9 and _"))
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", getenv("LOG_LEVEL")))

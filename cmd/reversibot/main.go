@@ -195,6 +195,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Offers:      store,
 		RemindAfter: cfg.RemindAfter,
 		PublicURL:   cfg.PublicURL,
+		MiniAppName: cfg.MiniAppName,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
@@ -290,6 +291,7 @@ func (m *Main) serveThumbnails(mux *http.ServeMux) {
 		prefix = strings.TrimRight(u.Path, "/")
 	}
 	mux.Handle("GET "+prefix+telegram.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
+	mux.Handle("GET "+prefix+telegram.PicturePath, http.StripPrefix(prefix, m.Bot.PictureHandler()))
 }
 
 // Wait blocks until ctx is done (nil) or the program fails after start-up (that failure).

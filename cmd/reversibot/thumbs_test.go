@@ -1,6 +1,7 @@
 package main
 
 import (
+	"image/jpeg"
 	"image/png"
 	"net/http"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 // TestThumbnailsServedOnListenAddr: in long polling with PUBLIC_URL set, LISTEN_ADDR serves
-// the inline results' thumbnails under PUBLIC_URL's path.
+// the inline results' thumbnails and the boards' pictures under PUBLIC_URL's path.
 func TestThumbnailsServedOnListenAddr(t *testing.T) {
 	srv := telegramtest.Start(t)
 	var logs gametest.LogBuffer
@@ -33,7 +34,15 @@ func TestThumbnailsServedOnListenAddr(t *testing.T) {
 	if _, err := png.Decode(resp.Body); err != nil {
 		t.Fatalf("the thumbnail is no PNG: %v", err)
 	}
-	for _, path := range []string{"/thumb/12.png", "/pub/thumb/13.png"} {
+	pic, err := http.Get(base + "/pub/pic/start/16.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pic.Body.Close()
+	if _, err := jpeg.Decode(pic.Body); err != nil || pic.StatusCode != 200 {
+		t.Fatalf("GET the starting picture of 16×16: %d, %v", pic.StatusCode, err)
+	}
+	for _, path := range []string{"/thumb/12.png", "/pub/thumb/13.png", "/pic/start/16.jpg", "/pub/pic/start/13.jpg"} {
 		r, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
