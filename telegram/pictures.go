@@ -164,26 +164,18 @@ func (b *Bot) picture(r *http.Request, name string) ([]byte, error) {
 // picturePosition reads the position a picture's name stands for (checking its MAC) and
 // whether its legal moves go unmarked (a board before the game or after its end).
 func (b *Bot) picturePosition(r *http.Request, name string) (pos *engine.Game, hideHints bool, err error) {
-	if sz, ok := strings.CutPrefix(name, "start/"); ok {
-		sz, isJPEG := strings.CutSuffix(sz, ".jpg")
-		size, err := strconv.Atoi(sz)
-		if !isJPEG || err != nil || strconv.Itoa(size) != sz || !validSize(size) {
-			return nil, false, errNoPicture
-		}
-		eg, err := engine.NewGame(size)
+	pn, ok := parsePictureName(name)
+	if !ok {
+		return nil, false, errNoPicture
+	}
+	if pn.start > 0 {
+		eg, err := engine.NewGame(pn.start)
 		if err != nil {
 			return nil, false, errNoPicture
 		}
 		return eg, true, nil
 	}
-	id, rest, ok := strings.Cut(name, "/")
-	rest, isJPEG := strings.CutSuffix(rest, ".jpg")
-	plyText, mac, hasMAC := strings.Cut(rest, "-")
-	ply, perr := strconv.Atoi(plyText)
-	if !ok || !isJPEG || !hasMAC || perr != nil || strconv.Itoa(ply) != plyText || ply < 0 ||
-		!game.ValidID(id) || len(mac) != pictureMACLen {
-		return nil, false, errNoPicture
-	}
+	id, ply, mac := pn.game, pn.ply, pn.mac
 	res, err := b.svc.Game(r.Context(), id)
 	switch {
 	case errors.Is(err, game.ErrNotFound), errors.Is(err, game.ErrSetAside):
@@ -207,6 +199,38 @@ func (b *Bot) picturePosition(r *http.Request, name string) (pos *engine.Game, h
 	}
 	over := eg.Over() || g.Status == game.StatusFinished && ply == len(g.Moves)
 	return eg, over, nil
+}
+
+// pictureName is what the name of a picture says: the starting board of size start, or the
+// position of game after ply moves, made by the bot if mac is right.
+type pictureName struct {
+	start int
+	game  string
+	ply   int
+	mac   string
+}
+
+// parsePictureName reads a picture's name (a path under PicturePath): "start/SIZE.jpg" for a
+// size players get, or "GAME/PLY-MAC.jpg" with a valid game ID, a ply in canonical decimal and
+// a MAC of pictureMACLen characters. It never fails otherwise than by ok false.
+func parsePictureName(name string) (pn pictureName, ok bool) {
+	if sz, isStart := strings.CutPrefix(name, "start/"); isStart {
+		sz, isJPEG := strings.CutSuffix(sz, ".jpg")
+		size, err := strconv.Atoi(sz)
+		if !isJPEG || err != nil || strconv.Itoa(size) != sz || !validSize(size) {
+			return pn, false
+		}
+		return pictureName{start: size}, true
+	}
+	id, rest, hasID := strings.Cut(name, "/")
+	rest, isJPEG := strings.CutSuffix(rest, ".jpg")
+	plyText, mac, hasMAC := strings.Cut(rest, "-")
+	ply, err := strconv.Atoi(plyText)
+	if !hasID || !isJPEG || !hasMAC || err != nil || strconv.Itoa(ply) != plyText || ply < 0 ||
+		!game.ValidID(id) || len(mac) != pictureMACLen {
+		return pn, false
+	}
+	return pictureName{game: id, ply: ply, mac: mac}, true
 }
 
 // encodePicture draws the position of eg as the board's picture (render.Image: last move,

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/go-telegram/bot/models"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -59,4 +60,26 @@ func playMoves(t *testing.T, size, n int) []byte {
 		n = -n
 	}
 	return play(t, size, n)
+}
+
+// TestWithGrid: the grid goes above the text and the entities move along with the text, so
+// a mention still covers the name it mentions.
+func TestWithGrid(t *testing.T) {
+	c := present.Content{Text: "To move: ⚫ Alice", Grid: "⚫⚪\n🟩🟩",
+		Entities: []models.MessageEntity{{Type: models.MessageEntityTypeTextMention, Offset: 11, Length: 5}}}
+	got := c.WithGrid()
+	if got.Text != "⚫⚪\n🟩🟩\nTo move: ⚫ Alice" || got.Grid != "" {
+		t.Fatalf("WithGrid text %q, grid %q", got.Text, got.Grid)
+	}
+	units := utf16.Encode([]rune(got.Text))
+	e := got.Entities[0]
+	if name := string(utf16.Decode(units[e.Offset : e.Offset+e.Length])); name != "Alice" {
+		t.Errorf("the mention covers %q, want Alice", name)
+	}
+	if c.Entities[0].Offset != 11 {
+		t.Error("WithGrid changed the entities of the original")
+	}
+	if plain := (present.Content{Text: "x"}).WithGrid(); plain.Text != "x" {
+		t.Errorf("WithGrid of no grid: %q", plain.Text)
+	}
 }
