@@ -438,6 +438,13 @@ func BenchmarkPNG8Full(b *testing.B)  { benchmarkPNG(b, ViewOf(playRandom(b, 8, 
 func BenchmarkPNG16(b *testing.B)     { benchmarkPNG(b, ViewOf(playRandom(b, 16, 3, 150))) }
 func BenchmarkPNG16Full(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 11, 10000))) }
 
+// BenchmarkPNG16Busy draws the busiest moment of a few hundred random 16×16 games: 55 legal
+// moves to mark.
+func BenchmarkPNG16Busy(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 64, 120))) }
+
+// BenchmarkPNG16Fullest draws the 16×16 position with the most legal moves the tests know (119).
+func BenchmarkPNG16Fullest(b *testing.B) { benchmarkPNG(b, NewView(fullest(b, 16))) }
+
 // BenchmarkAssets16 measures the one-time drawing of a size's board and cell pictures.
 func BenchmarkAssets16(b *testing.B) {
 	b.ReportAllocs()
