@@ -87,10 +87,20 @@ func labelColors() []rgb {
 // before labels and uses the same palette.
 const labelEntries = 40
 
-// labelSet holds the label sprites of one kind of hint cell, each drawn on first use.
+// labelSet holds the label sprites of one kind of hint cell, each drawn on first use, and the
+// badge they are drawn on.
 type labelSet struct {
-	once [MaxMoveLabels]sync.Once
-	pix  [MaxMoveLabels][]uint8
+	badgeOnce sync.Once
+	badge     badgeArt
+	once      [MaxMoveLabels]sync.Once
+	pix       [MaxMoveLabels][]uint8
+}
+
+// badgeArt is the cell picture of a legal move without its digits, in colours and as palette
+// indexes.
+type badgeArt struct {
+	rgb []rgb
+	pix []uint8
 }
 
 // hintKinds is the number of kinds of hint cell: a legal move of black or of white, the
@@ -104,7 +114,10 @@ func isHint(k spriteKind) bool { return k >= spriteHintBlack && k <= spriteSugge
 // kind k (isHint(k), 0 ≤ i < MaxMoveLabels), drawing it on first use.
 func (a *assets) labelSprite(k spriteKind, i int) []uint8 {
 	set := &a.labels[k-spriteHintBlack]
-	set.once[i].Do(func() { set.pix[i] = drawLabel(a.l, a.labelFont, k, MoveLabel(i)) })
+	set.once[i].Do(func() {
+		set.badgeOnce.Do(func() { set.badge = drawBadge(a.l, k) })
+		set.pix[i] = drawLabel(a.l, a.labelFont, k, set.badge, MoveLabel(i))
+	})
 	return set.pix[i]
 }
 
@@ -143,59 +156,89 @@ func labelFontFor(l layout) labelFont {
 	return labelFont{}
 }
 
-// drawLabel draws the cell picture of a legal move (kind k) with the label text: the badge,
-// 4×4 supersampled, and the digits over it, centred on the cell.
-func drawLabel(l layout, lf labelFont, k spriteKind, text string) []uint8 {
+// labelQuantizer returns a quantizer over the whole palette, the labels' colours too.
+func labelQuantizer() *quantizer { return &quantizer{seen: make(map[uint32]uint8), n: len(palette)} }
+
+// drawBadge draws the badge of a legal move's cell of kind k, 4×4 supersampled where it has an
+// edge.
+func drawBadge(l layout, k spriteKind) badgeArt {
 	n := l.inner
-	mask := image.NewAlpha(image.Rect(0, 0, n, n))
-	if bold, _ := plotFonts(); bold != nil && lf.px > 0 {
-		// A face of its own: faces are not safe for concurrent use.
-		if f, err := opentype.NewFace(bold, &opentype.FaceOptions{Size: lf.px, DPI: 72, Hinting: font.HintingFull}); err == nil {
-			d := font.Drawer{Dst: mask, Src: image.Opaque, Face: f}
-			b, _ := d.BoundString(text)
-			x := (fixed.I(n) - b.Min.X - b.Max.X) / 2
-			y := (n - lf.top - lf.bot) / 2
-			d.Dot = fixed.P(x.Round(), y)
-			d.DrawString(text)
-			f.Close()
-		}
-	}
-	badge, digit := badgeBlack, digitBlack
+	badge := badgeBlack
 	if k == spriteHintWhite || k == spriteSuggestWhite {
-		badge, digit = badgeWhite, digitWhite
+		badge = badgeWhite
 	}
 	suggested := k == spriteSuggestBlack || k == spriteSuggestWhite
-	q := &quantizer{seen: make(map[uint32]uint8), n: len(palette)}
-	out := make([]uint8, n*n)
 	c := float64(n) / 2
 	halfW := c - badgeInset*float64(n)
 	halfH := badgeHeight * float64(n) / 2
 	corner := badgeCorner * float64(n)
 	border := badgeBorder * float64(n)
+	colour := func(x, y float64) rgb {
+		switch d := roundedRect(x, y, halfW, halfH, corner); {
+		case d > 0:
+			return toRGB(boardColor)
+		case suggested && d > -border:
+			return toRGB(hintColor)
+		}
+		return badge
+	}
+	art := badgeArt{rgb: make([]rgb, n*n), pix: make([]uint8, n*n)}
+	q := labelQuantizer()
 	const ss = 4
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
-			var sum rgb
-			for sy := 0; sy < ss; sy++ {
-				for sx := 0; sx < ss; sx++ {
-					px := float64(x) + (float64(sx)+0.5)/ss - c
-					py := float64(y) + (float64(sy)+0.5)/ss - c
-					col := toRGB(boardColor)
-					switch d := roundedRect(px, py, halfW, halfH, corner); {
-					case d > 0:
-					case suggested && d > -border:
-						col = toRGB(hintColor)
-					default:
-						col = badge
-					}
-					for i := range sum {
-						sum[i] += col[i]
+			px, py := float64(x)+0.5-c, float64(y)+0.5-c
+			// A pixel whose centre lies more than a pixel from every edge has one colour.
+			d := roundedRect(px, py, halfW, halfH, corner)
+			col := colour(px, py)
+			if math.Abs(d) < 1 || suggested && math.Abs(d+border) < 1 {
+				var sum rgb
+				for sy := 0; sy < ss; sy++ {
+					for sx := 0; sx < ss; sx++ {
+						s := colour(float64(x)+(float64(sx)+0.5)/ss-c, float64(y)+(float64(sy)+0.5)/ss-c)
+						sum = rgb{sum[0] + s[0], sum[1] + s[1], sum[2] + s[2]}
 					}
 				}
+				const m = ss * ss
+				col = rgb{sum[0] / m, sum[1] / m, sum[2] / m}
 			}
-			const m = ss * ss
-			col := mix(rgb{sum[0] / m, sum[1] / m, sum[2] / m}, digit, float64(mask.Pix[y*n+x])/0xff)
-			out[y*n+x] = q.index(uint8(col[0]+0.5), uint8(col[1]+0.5), uint8(col[2]+0.5))
+			art.rgb[y*n+x] = col
+			art.pix[y*n+x] = q.index(uint8(col[0]+0.5), uint8(col[1]+0.5), uint8(col[2]+0.5))
+		}
+	}
+	return art
+}
+
+// drawLabel draws the cell picture of a legal move (kind k) with the label text: its digits,
+// centred on the cell, over its badge.
+func drawLabel(l layout, lf labelFont, k spriteKind, badge badgeArt, text string) []uint8 {
+	n := l.inner
+	out := append([]uint8(nil), badge.pix...)
+	bold, _ := plotFonts()
+	if bold == nil || lf.px <= 0 {
+		return out
+	}
+	// A face of its own: faces are not safe for concurrent use.
+	f, err := opentype.NewFace(bold, &opentype.FaceOptions{Size: lf.px, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	mask := image.NewAlpha(image.Rect(0, 0, n, n))
+	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: f}
+	b, _ := d.BoundString(text)
+	x := (fixed.I(n) - b.Min.X - b.Max.X) / 2
+	d.Dot = fixed.P(x.Round(), (n-lf.top-lf.bot)/2)
+	d.DrawString(text)
+	digit := digitBlack
+	if k == spriteHintWhite || k == spriteSuggestWhite {
+		digit = digitWhite
+	}
+	q := labelQuantizer()
+	for i, a := range mask.Pix {
+		if a != 0 {
+			col := mix(badge.rgb[i], digit, float64(a)/0xff)
+			out[i] = q.index(uint8(col[0]+0.5), uint8(col[1]+0.5), uint8(col[2]+0.5))
 		}
 	}
 	return out

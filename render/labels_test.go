@@ -549,3 +549,18 @@ func TestLabelsHidden(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLabelSprite measures drawing one label's cell picture, which each size pays once
+// per label and kind, the first time a picture shows it.
+func BenchmarkLabelSprite(b *testing.B) {
+	for _, size := range []int{8, 16} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			a := assetsFor(size)
+			badge := drawBadge(a.l, spriteSuggestBlack)
+			b.ReportAllocs()
+			for b.Loop() {
+				drawLabel(a.l, a.labelFont, spriteSuggestBlack, badge, "88")
+			}
+		})
+	}
+}
