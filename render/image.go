@@ -27,9 +27,9 @@ var ErrSize = errors.New("render: unsupported board size")
 type ImageOptions struct {
 	// Flipped rings the discs that the last move flipped (View.Flipped).
 	Flipped bool
-	// HideHints leaves out the dots on the legal moves and the ring of the suggested move
-	// (View.Hint), for example under a finished game's board or when the viewer is not the
-	// player to move.
+	// HideHints leaves out the labels of the legal moves and the border of the suggested
+	// move (View.Hint), for example under a finished game's board or when the viewer is not
+	// the player to move.
 	HideHints bool
 }
 
@@ -103,7 +103,7 @@ const (
 	spriteLastWhite
 	spriteFlipBlack
 	spriteFlipWhite
-	spriteHintBlack    // a legal move of black
+	spriteHintBlack    // a legal move of black: a dot, under its label (labelSprite)
 	spriteHintWhite    // a legal move of white
 	spriteSuggestBlack // the suggested move (View.Hint) of black: its dot in a ring
 	spriteSuggestWhite // … of white
@@ -111,11 +111,15 @@ const (
 )
 
 // assets are what is constant for one board size: the empty board with frame, grid and
-// labels, and the cell pictures, all in the shared palette.
+// coordinates, and the cell pictures, all in the shared palette.
 type assets struct {
 	l       layout
 	board   *image.Paletted
 	sprites [numSprites][]uint8 // inner×inner palette indexes, row by row
+	// labels are the cells of the labelled legal moves, by kind (isHint) and label;
+	// labelFont is the size of their digits.
+	labels    [hintKinds]labelSet
+	labelFont labelFont
 }
 
 var (
@@ -132,10 +136,14 @@ func assetsFor(size int) *assets {
 // Image draws the board of v as a paletted picture: a dark frame with coordinate labels on all
 // four edges (letters a… across, numbers 1… down, row 1 at the top), a green board with grid
 // lines, shaded black and white discs, a red dot on the last disc placed (and on the discs its
-// colour placed in a row before it while the opponent passed: View.Run), small dots in the
-// colour of the player to move on its legal moves and a light yellow ring around the dot of the
-// suggested move (View.Hint; neither unless opt.HideHints), and amber rings on the discs the
-// last move flipped (when opt.Flipped). Every size is about 880 pixels square.
+// colour placed in a row before it while the opponent passed: View.Run), the label of each
+// legal move of the player to move (MoveLabel: "1", "2", … in the order of
+// Position.LegalMoves) in bold digits on a rounded badge in its cell, dark with white digits
+// when black is to move and light with black digits when white is, the suggested move's
+// (View.Hint) with a light yellow border (none of them when opt.HideHints; a legal move past
+// MaxMoveLabels shows a small dot), and amber rings on the discs the last move flipped (when
+// opt.Flipped). Every size is about 880 pixels square; a 16×16 picture shown 360 pixels wide,
+// as on a phone, has labels about 9 pixels tall.
 func Image(v View, opt ImageOptions) (*image.Paletted, error) {
 	n := v.Position.Size()
 	if !engine.ValidSize(n) {
@@ -162,9 +170,10 @@ func (e *encoderPool) Get() *png.EncoderBuffer {
 
 func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
-// EncodePNG writes the picture of v (see Image) to w as a PNG of 30…55 KB, safe for concurrent
-// use. Only the first picture of each board size pays for drawing the board and discs (about
-// 40 ms); after that a picture takes about 2 ms of CPU.
+// EncodePNG writes the picture of v (see Image) to w as a PNG of 30…85 KB (the more legal
+// moves, the more labels and bytes), safe for concurrent use. Only the first picture of each
+// board size pays for drawing the board and discs (about 40 ms), and the first to show a label
+// for drawing it (well under a millisecond); after that a picture takes about 2–3 ms of CPU.
 func EncodePNG(w io.Writer, v View, opt ImageOptions) error {
 	n := v.Position.Size()
 	if !engine.ValidSize(n) {
@@ -197,9 +206,16 @@ func (a *assets) draw(img *image.Paletted, v View, opt ImageOptions) {
 	cells := newCellKinds(v, opt)
 	for r := 0; r < a.l.size; r++ {
 		for c := 0; c < a.l.size; c++ {
-			if kind := cells.at(engine.SquareAt(c, r)); kind != spriteNone {
-				a.blit(img, a.sprites[kind], a.l.cellOrigin(c, r))
+			sq := engine.SquareAt(c, r)
+			kind := cells.at(sq)
+			if kind == spriteNone {
+				continue
 			}
+			sprite := a.sprites[kind]
+			if i := cells.label[sq]; isHint(kind) && i > 0 {
+				sprite = a.labelSprite(kind, int(i)-1)
+			}
+			a.blit(img, sprite, a.l.cellOrigin(c, r))
 		}
 	}
 }
@@ -214,6 +230,9 @@ type cellKinds struct {
 	legal         engine.Set
 	suggested     engine.Square
 	hinted        bool
+	// label is 1 + the index of each legal move in Position.LegalMoves while that has a
+	// label (MoveLabel), 0 for every other square and when the hints are hidden.
+	label [256]uint8
 }
 
 func newCellKinds(v View, opt ImageOptions) cellKinds {
@@ -230,6 +249,11 @@ func newCellKinds(v View, opt ImageOptions) cellKinds {
 		k.hinted = false
 	} else {
 		k.legal = k.p.Moves()
+		for i, sq := range k.p.LegalMoves() {
+			if MoveLabel(i) != "" && sq.Valid() {
+				k.label[sq] = uint8(i + 1)
+			}
+		}
 	}
 	return k
 }
@@ -293,6 +317,7 @@ func makeAssets(size int) *assets {
 	for k := spriteKind(1); k < numSprites; k++ {
 		a.sprites[k] = drawSprite(l, k, q.quantizerFor(k))
 	}
+	a.labelFont = labelFontFor(l)
 	return a
 }
 
@@ -479,16 +504,26 @@ func makePalette() color.Palette {
 	add(mix(board, toRGB(blackDark), 0.55))
 	ramp(board, mix(board, toRGB(whiteLight), 0.55), 6)
 	add(mix(board, toRGB(whiteLight), 0.55))
-	// Last, so that only the suggested move's sprites use them (see quantizerFor).
+	// Then the colours that only the suggested move's sprites use (see quantizerFor), and
+	// those that only the labels use.
 	ramp(board, toRGB(hintColor), hintEntries-1)
 	add(toRGB(hintColor))
-	return p[:min(len(p), 256)] // a test checks that nothing is cut
+	for _, c := range labelColors() {
+		add(c)
+	}
+	// 255 at most, so that a replay has room for its transparent colour; a test checks that
+	// nothing is cut.
+	return p[:min(len(p), 255)]
 }
 
-// hintEntries is the number of colours at the end of the palette for the ring of the
-// suggested move. The other pictures never use them, so they look exactly as they did before
-// the ring was added.
+// hintEntries is the number of colours before the labels' (labelEntries) at the end of the
+// palette for the ring of the suggested move. The other pictures never use them, so they look
+// exactly as they did before the ring was added.
 const hintEntries = 7
+
+// basicEntries is the number of colours of the palette before those of the suggested move and
+// the labels: those of every other picture.
+var basicEntries = len(palette) - hintEntries - labelEntries
 
 // quantizer maps colours to the nearest entry of the first n colours of the palette,
 // remembering the answers.
@@ -497,15 +532,16 @@ type quantizer struct {
 	n    int
 }
 
-// newQuantizer returns a quantizer for every picture but the suggested move's.
+// newQuantizer returns a quantizer for every picture but the suggested move's and the labels'.
 func newQuantizer() *quantizer {
-	return &quantizer{seen: make(map[uint32]uint8), n: len(palette) - hintEntries}
+	return &quantizer{seen: make(map[uint32]uint8), n: basicEntries}
 }
 
-// quantizerFor returns q, or for the suggested move's sprites one over the whole palette.
+// quantizerFor returns q, or for the suggested move's sprites one over the palette up to the
+// labels' colours.
 func (q *quantizer) quantizerFor(k spriteKind) *quantizer {
 	if k == spriteSuggestBlack || k == spriteSuggestWhite {
-		return &quantizer{seen: make(map[uint32]uint8), n: len(palette)}
+		return &quantizer{seen: make(map[uint32]uint8), n: basicEntries + hintEntries}
 	}
 	return q
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
+	xdraw "golang.org/x/image/draw"
 )
 
 func TestPaletteFits(t *testing.T) {
@@ -41,8 +42,9 @@ func luma(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)
 func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
 // checkPicture checks every cell of img against v: disc bodies dark or light, a red centre on
-// the last move, amber rings on flipped discs, hint dots exactly on the legal moves, the plain
-// board colour elsewhere, grid lines between cells, labels in the frame.
+// the last move, amber rings on flipped discs, on the legal moves their labels (checkLabelCell)
+// or past MaxMoveLabels a dot, the badge colours nowhere else, the plain board colour
+// elsewhere, grid lines between cells, coordinates in the frame.
 func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 	t.Helper()
 	p := v.Position
@@ -55,6 +57,15 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 	legal := p.Moves()
 	hint, hinted := v.Hint()
 	hinted = hinted && !opt.HideHints
+	labels := map[engine.Square]string{}
+	for i, sq := range p.LegalMoves() {
+		labels[sq] = MoveLabel(i)
+	}
+	badge := badgeBlack
+	if p.Side() == engine.White {
+		badge = badgeWhite
+	}
+	badges, inCells := 0, 0 // cells with badge pixels, and those pixels
 	for row := 0; row < l.size; row++ {
 		for col := 0; col < l.size; col++ {
 			sq := engine.SquareAt(col, row)
@@ -70,10 +81,19 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 				t.Errorf("%v: grid left of the cell %s, want %s", sq, hex(got), hex(gridColor))
 			}
 			disc, occupied := p.At(sq)
+			labelled := !occupied && !opt.HideHints && labels[sq] != ""
+			if n := countColor(img, image.Rectangle{o, o.Add(image.Pt(l.inner, l.inner))}, badge); n > 0 {
+				badges, inCells = badges+1, inCells+n
+				if !labelled {
+					t.Errorf("%v: %d pixels of the badge colour in a cell without a label", sq, n)
+				}
+			}
 			switch {
 			case occupied && disc == engine.Black && luma(body) > 0x70,
 				occupied && disc == engine.White && luma(body) < 0xb0:
 				t.Errorf("%v: %v disc body %s", sq, disc, hex(body))
+			case labelled:
+				checkLabelCell(t, img, l, sq, labels[sq], p.Side(), hinted && sq == hint)
 			case !occupied && legal.Has(sq) && !opt.HideHints:
 				want := mix(toRGB(boardColor), toRGB(blackDark), 0.55)
 				if p.Side() == engine.White {
@@ -96,7 +116,7 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 			if occupied && !marked && luma(centre) > 0x70 == (disc == engine.Black) {
 				t.Errorf("%v: centre of the %v disc %s", sq, disc, hex(centre))
 			}
-			if want := !occupied && hinted && sq == hint; (ring == hintColor) != want {
+			if want := !occupied && hinted && sq == hint; !labelled && (ring == hintColor) != want {
 				t.Errorf("%v: ring %s, hint ring %v, want %v (hint %v)", sq, hex(ring), ring == hintColor, want, hint)
 			}
 			isAmber := ring.R > 0xe0 && ring.G > 0x90 && ring.B < 0x40
@@ -105,7 +125,26 @@ func checkPicture(t *testing.T, img image.Image, v View, opt ImageOptions) {
 			}
 		}
 	}
-	// Labels: some bright pixels in the frame above, below, left and right of each line.
+	want := 0
+	for _, label := range labels {
+		if label != "" && !opt.HideHints {
+			want++
+		}
+	}
+	if badges != want {
+		t.Errorf("%d cells show a badge, want %d", badges, want)
+	}
+	if n := countColor(img, img.Bounds(), badge); n != inCells {
+		t.Errorf("%d pixels of the badge colour outside the cells", n-inCells)
+	}
+	other := badgeWhite
+	if badge == badgeWhite {
+		other = badgeBlack
+	}
+	if n := countColor(img, img.Bounds(), other); n > 0 {
+		t.Errorf("%d pixels of the other side's badge colour %v", n, other)
+	}
+	// Coordinates: some bright pixels in the frame above, below, left and right of each line.
 	far := l.origin + l.size*l.cell + gridWidth
 	for i := 0; i < l.size; i++ {
 		centre := l.origin + i*l.cell + gridWidth + l.inner/2
@@ -262,8 +301,8 @@ func TestPNGMatchesImage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(data) > 60<<10 {
-			t.Errorf("%s: PNG of %d bytes, want under 60 KB", sc.name, len(data))
+		if len(data) > 100<<10 {
+			t.Errorf("%s: PNG of %d bytes, want under 100 KB", sc.name, len(data))
 		}
 		decoded, err := png.Decode(bytes.NewReader(data))
 		if err != nil {
@@ -300,8 +339,8 @@ func TestPNGSizeWorstCase(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%d×%d, %d discs, %d hints: %d bytes", size, size, size*size-v.Position.Empties(), v.Position.MoveCount(), len(data))
-			if len(data) > 60<<10 {
-				t.Errorf("%d×%d: PNG of %d bytes, want under 60 KB", size, size, len(data))
+			if len(data) > 100<<10 {
+				t.Errorf("%d×%d: PNG of %d bytes, want under 100 KB", size, size, len(data))
 			}
 		}
 	}
@@ -373,7 +412,8 @@ func TestPNGConcurrent(t *testing.T) {
 }
 
 // TestDocsBoards keeps the example pictures in docs/boards current: -update rewrites them,
-// otherwise they must decode to what the renderer draws now.
+// otherwise they must decode to what the renderer draws now. board-16-labelled-360.png is a
+// busy 16×16 position as a phone shows it, 360 pixels wide, to judge the labels by.
 func TestDocsBoards(t *testing.T) {
 	dir := filepath.Join("..", "docs", "boards")
 	for _, ex := range []struct {
@@ -382,37 +422,66 @@ func TestDocsBoards(t *testing.T) {
 	}{{8, 25, 2}, {10, 44, 3}, {12, 70, 4}, {16, 150, 3}} {
 		v := ViewOf(playRandom(t, ex.size, ex.seed, ex.plies))
 		opt := ImageOptions{Flipped: true}
-		path := filepath.Join(dir, fmt.Sprintf("board-%d.png", ex.size))
 		data, err := PNG(v, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if *update {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		old, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		got, err := png.Decode(bytes.NewReader(old))
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
 		want, _ := Image(v, opt)
-		if got.Bounds() != want.Bounds() {
-			t.Fatalf("%s is %v, the renderer draws %v (run go test -update)", path, got.Bounds(), want.Bounds())
+		docPicture(t, filepath.Join(dir, fmt.Sprintf("board-%d.png", ex.size)), data, want, 0)
+	}
+	busy := ViewOf(playRandom(t, 16, 64, 120))
+	moves := busy.Position.LegalMoves()
+	busy = busy.WithHint(moves[len(moves)/2])
+	full, err := Image(busy, ImageOptions{Flipped: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone := phoneWidth(full, 360)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, phone); err != nil {
+		t.Fatal(err)
+	}
+	// Scaling is floating point: allow a step of rounding.
+	docPicture(t, filepath.Join(dir, "board-16-labelled-360.png"), buf.Bytes(), phone, 2)
+}
+
+// phoneWidth scales img down to width pixels across, as a phone shows a picture.
+func phoneWidth(img image.Image, width int) *image.RGBA {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, width, b.Dy()*width/b.Dx()))
+	xdraw.CatmullRom.Scale(out, out.Rect, img, b, xdraw.Src, nil)
+	return out
+}
+
+// docPicture writes data to path under -update, and otherwise checks that the picture in path
+// shows want, every channel of every third pixel within tol.
+func docPicture(t *testing.T, path string, data []byte, want image.Image, tol int) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		for y := 0; y < want.Bounds().Dy(); y += 3 {
-			for x := 0; x < want.Bounds().Dx(); x += 3 {
-				if g, w := rgbOf(got.At(x, y)), rgbOf(want.At(x, y)); g != w {
-					t.Fatalf("%s: pixel (%d,%d) %s, the renderer draws %s (run go test -update)", path, x, y, hex(g), hex(w))
-				}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	got, err := png.Decode(bytes.NewReader(old))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("%s is %v, the renderer draws %v (run go test -update)", path, got.Bounds(), want.Bounds())
+	}
+	for y := 0; y < want.Bounds().Dy(); y += 3 {
+		for x := 0; x < want.Bounds().Dx(); x += 3 {
+			g, w := rgbOf(got.At(x, y)), rgbOf(want.At(x, y))
+			if abs(int(g.R)-int(w.R)) > tol || abs(int(g.G)-int(w.G)) > tol || abs(int(g.B)-int(w.B)) > tol {
+				t.Fatalf("%s: pixel (%d,%d) %s, the renderer draws %s (run go test -update)", path, x, y, hex(g), hex(w))
 			}
 		}
 	}
@@ -437,6 +506,13 @@ func BenchmarkPNG8(b *testing.B)      { benchmarkPNG(b, ViewOf(playRandom(b, 8, 
 func BenchmarkPNG8Full(b *testing.B)  { benchmarkPNG(b, ViewOf(playRandom(b, 8, 11, 1000))) }
 func BenchmarkPNG16(b *testing.B)     { benchmarkPNG(b, ViewOf(playRandom(b, 16, 3, 150))) }
 func BenchmarkPNG16Full(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 11, 10000))) }
+
+// BenchmarkPNG16Busy draws the busiest moment of a few hundred random 16×16 games: 55 legal
+// moves to mark.
+func BenchmarkPNG16Busy(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 64, 120))) }
+
+// BenchmarkPNG16Fullest draws the 16×16 position with the most legal moves the tests know (119).
+func BenchmarkPNG16Fullest(b *testing.B) { benchmarkPNG(b, NewView(fullest(b, 16))) }
 
 // BenchmarkAssets16 measures the one-time drawing of a size's board and cell pictures.
 func BenchmarkAssets16(b *testing.B) {

@@ -131,11 +131,15 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 }
 
 // MovePicker returns the keyboard of a board drawn as a picture: one button per legal move of
-// the player to move, labelled with the square's name ("d3", "k12") and carrying an ActionMove
-// callback (opt.Game, v.Ply), in rows of at most 8 in square order (row 1 first), followed by a
-// navigation row when the moves need more than one page, then opt.Controls. A page holds at
-// most 64 moves, in whole rows when there is room for a row, and never so many that the
-// keyboard passes 100 buttons; the navigation row is prev, "page/pages" (a noop) and next,
+// the player to move, in the order of Position.LegalMoves (square order, row 1 first), carrying
+// an ActionMove callback (opt.Game, v.Ply) and showing the move's label (MoveLabel, the number
+// the picture writes in its cell), a space, a middle dot (U+00B7), a space and the square's
+// name: "7 · k12" (a move past MaxMoveLabels shows the name alone). The labels count on from
+// page to page: the first move of page 2 follows the last of page 1. The buttons come in rows
+// of at most 5 (as even as may be: 6 moves make two rows of 3), followed by a navigation row
+// when the moves need more than one page, then opt.Controls. A page holds at most 64 moves, a
+// multiple of 8 when it holds 8 or more, and never so many that the keyboard passes 100
+// buttons; the navigation row is prev, "page/pages" (a noop) and next,
 // where prev and next carry ActionPage callbacks and are blank noops at the ends. A page out
 // of range shows the nearest page. It works for every size (the player to move may have no
 // moves: then only the controls remain) and fails with ErrSize for a View without a valid
@@ -160,17 +164,12 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 	page = max(0, min(page, pages-1))
 	lo, hi := page*perPage, min(len(moves), (page+1)*perPage)
 	shown := moves[lo:hi]
-	rows := make([][]models.InlineKeyboardButton, 0, (len(shown)+7)/8+1+len(opt.Controls))
 	buttons := make([]models.InlineKeyboardButton, len(shown))
 	for i, sq := range shown {
 		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq}
-		buttons[i] = models.InlineKeyboardButton{Text: sq.String(), CallbackData: cb.Encode()}
+		buttons[i] = models.InlineKeyboardButton{Text: pickerText(lo+i, sq), CallbackData: cb.Encode()}
 	}
-	for len(buttons) > 0 {
-		k := min(len(buttons), MaxRowButtons)
-		rows = append(rows, buttons[:k:k])
-		buttons = buttons[k:]
-	}
+	rows := pickerRows(buttons, 1+len(opt.Controls))
 	if pages > 1 {
 		prev, next := opt.Prev, opt.Next
 		if prev == "" {
@@ -200,9 +199,41 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 // pickerNav is the number of buttons of the move picker's navigation row.
 const pickerNav = 3
 
+// pickerRowButtons is the most move buttons in a row of the move picker: fewer than Telegram
+// allows (MaxRowButtons), so that a text like "17 · k12" fits a button on a phone.
+const pickerRowButtons = 5
+
+// pickerRows splits the move buttons into rows of at most pickerRowButtons, as even as may be
+// (the first rows hold one more than the last when they cannot all hold as many), with room
+// for extra more rows.
+func pickerRows(buttons []models.InlineKeyboardButton, extra int) [][]models.InlineKeyboardButton {
+	n := (len(buttons) + pickerRowButtons - 1) / pickerRowButtons
+	rows := make([][]models.InlineKeyboardButton, 0, n+extra)
+	for r := n; r > 0; r-- {
+		k := (len(buttons) + r - 1) / r // the rows left share what is left
+		rows = append(rows, buttons[:k:k])
+		buttons = buttons[k:]
+	}
+	return rows
+}
+
+// pickerText is the text of the move picker's button for the legal move sq at index i of
+// Position.LegalMoves: its label, a middle dot and its name ("7 · k12"), or the name alone
+// when the move has no label.
+func pickerText(i int, sq engine.Square) string {
+	if label := MoveLabel(i); label != "" {
+		return label + " · " + sq.String()
+	}
+	return sq.String()
+}
+
 // maxPageMoves caps the moves on one page of the move picker, so that a page stays a
-// manageable 8×8 block of buttons.
+// manageable block of buttons.
 const maxPageMoves = 64
+
+// pageQuantum rounds the pages of the move picker: a page that can hold pageQuantum moves or
+// more holds a multiple of it.
+const pageQuantum = 8
 
 // pickerPages returns how many moves go on a page and how many pages n moves need when the
 // controls take ctl buttons.
@@ -212,8 +243,8 @@ func pickerPages(n, ctl int) (perPage, pages int, err error) {
 		return max(n, 1), 1, nil
 	}
 	perPage = min(room-pickerNav, maxPageMoves)
-	if perPage >= MaxRowButtons {
-		perPage -= perPage % MaxRowButtons // whole rows: every page looks the same
+	if perPage >= pageQuantum {
+		perPage -= perPage % pageQuantum
 	}
 	if perPage < 1 {
 		return 0, 0, fmt.Errorf("%w: %d control buttons", ErrTooManyControls, ctl)

@@ -314,13 +314,18 @@ func navRow(kb models.InlineKeyboardMarkup, opt KeyboardOptions) []models.Inline
 	return nil
 }
 
-// checkPicker checks that the pages of v's picker list exactly its legal moves, each once.
+// checkPicker checks that the pages of v's picker list exactly its legal moves, each once, in
+// rows of at most 5, each button showing its label and name ("7 · k12") with the labels
+// counting on over the pages.
 func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
 	t.Helper()
 	pages := pickerPagesOf(t, v, opt)
 	var listed []engine.Square
 	for i, kb := range pages {
 		for _, row := range kb.InlineKeyboard[:len(kb.InlineKeyboard)-len(opt.Controls)] {
+			if cb, _ := ParseCallback(row[0].CallbackData); cb.Action == ActionMove && len(row) > 5 {
+				t.Errorf("page %d: a row of %d moves, want 5 at most", i, len(row))
+			}
 			for _, b := range row {
 				cb, err := ParseCallback(b.CallbackData)
 				if err != nil {
@@ -332,8 +337,13 @@ func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
 				if cb.Action != ActionMove {
 					continue
 				}
-				if b.Text != cb.Square.String() || cb.Game != opt.Game || cb.Ply != v.Ply {
-					t.Errorf("page %d: button %q carries %+v", i, b.Text, cb)
+				// The move's label (its number in the list of all legal moves) and its name.
+				want := cb.Square.String()
+				if len(listed) < MaxMoveLabels {
+					want = fmt.Sprintf("%d · %s", len(listed)+1, cb.Square)
+				}
+				if b.Text != want || cb.Game != opt.Game || cb.Ply != v.Ply {
+					t.Errorf("page %d: button %q carries %+v, want the text %q", i, b.Text, cb, want)
 				}
 				listed = append(listed, cb.Square)
 			}

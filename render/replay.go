@@ -55,11 +55,12 @@ const (
 // replayImage is how a replay draws each moment: the last move and its flips marked, no hints.
 var replayImage = ImageOptions{Flipped: true, HideHints: true}
 
-// replayPalette is the board picture's palette and one transparent colour, which a frame uses
-// for the pixels it leaves as they were. Every frame shares it, so the GIF carries it once.
+// replayPalette is the board picture's palette without the labels' colours (a replay shows no
+// hints) and one transparent colour, which a frame uses for the pixels it leaves as they were.
+// Every frame shares it, so the GIF carries it once.
 var (
-	replayPalette     = append(palette[:len(palette):len(palette)], color.NRGBA{})
-	replayTransparent = uint8(len(palette))
+	replayPalette     = append(palette[:basicEntries+hintEntries:basicEntries+hintEntries], color.NRGBA{})
+	replayTransparent = uint8(basicEntries + hintEntries)
 )
 
 // Replay returns an animated GIF of g from its start position to its current one, looping

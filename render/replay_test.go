@@ -323,14 +323,15 @@ func TestReplayConcurrent(t *testing.T) {
 }
 
 // TestShrinkMatchesPlain compares the shrinker with a plain second implementation: the mean of
-// each block through color.Color, and the nearest colour by a full search of the palette.
+// each block through color.Color, and the nearest colour by a full search of the palette. The
+// picture is one a replay shrinks: no hints, so no colours of the labels.
 func TestShrinkMatchesPlain(t *testing.T) {
 	v := ViewOf(playRandom(t, 6, 2, 14))
-	img, err := Image(v, ImageOptions{Flipped: true})
+	img, err := Image(v, replayImage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	usable := palette[:len(palette)-hintEntries]
+	usable := palette[:basicEntries]
 	nearest := func(r, g, b int) color.RGBA {
 		best, bestD := color.RGBA{}, -1
 		for _, c := range usable {

@@ -388,7 +388,8 @@ func gameID(m telegramtest.Message) string {
 }
 
 // legalMoves returns the move buttons of a board that are legal: the render.LegalMark squares
-// of a keyboard board, or the buttons of a move picker, in order.
+// of a keyboard board, or the buttons of a move picker ("7 · k12", or the square's name alone
+// past render.MaxMoveLabels), in order.
 func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {
@@ -397,7 +398,8 @@ func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 			if err != nil || c.Action != render.ActionMove {
 				continue
 			}
-			if b.Text == render.LegalMark || b.Text == c.Square.String() {
+			_, name, labelled := strings.Cut(b.Text, " · ")
+			if b.Text == render.LegalMark || b.Text == c.Square.String() || labelled && name == c.Square.String() {
 				out = append(out, b)
 			}
 		}
