@@ -134,7 +134,8 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 // the player to move, in the order of Position.LegalMoves (square order, row 1 first), carrying
 // an ActionMove callback (opt.Game, v.Ply) and showing the move's label (MoveLabel, the number
 // the picture writes in its cell), a space, a middle dot (U+00B7), a space and the square's
-// name: "7 · k12" (a move past MaxMoveLabels shows the name alone). The labels count on from
+// name: "7 · k12" (a move past MaxMoveLabels shows the name alone; so does every move when
+// opt.HideMoves, since the picture of a viewer who may not move labels none). The labels count on from
 // page to page: the first move of page 2 follows the last of page 1. The buttons come in rows
 // of at most 5 (as even as may be: 6 moves make two rows of 3), followed by a navigation row
 // when the moves need more than one page, then opt.Controls. A page holds at most 64 moves, a
@@ -167,7 +168,11 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 	buttons := make([]models.InlineKeyboardButton, len(shown))
 	for i, sq := range shown {
 		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq}
-		buttons[i] = models.InlineKeyboardButton{Text: pickerText(lo+i, sq), CallbackData: cb.Encode()}
+		text := pickerText(lo+i, sq)
+		if opt.HideMoves {
+			text = sq.String() // the picture of this viewer labels nothing
+		}
+		buttons[i] = models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
 	}
 	rows := pickerRows(buttons, 1+len(opt.Controls))
 	if pages > 1 {

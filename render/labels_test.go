@@ -564,3 +564,26 @@ func BenchmarkLabelSprite(b *testing.B) {
 		})
 	}
 }
+
+// TestPickerHideMovesUnlabelled: a viewer who may not move gets a picture without labels, so
+// the picker's buttons name their squares alone.
+func TestPickerHideMovesUnlabelled(t *testing.T) {
+	p, err := engine.Start(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := MovePicker(NewView(p), 0, KeyboardOptions{Game: "g1", HideMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := p.LegalMoves()
+	i := 0
+	for _, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			if i < len(moves) && b.Text != moves[i].String() {
+				t.Errorf("button %d is %q, want %q", i, b.Text, moves[i].String())
+			}
+			i++
+		}
+	}
+}
