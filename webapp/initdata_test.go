@@ -18,7 +18,7 @@ import (
 //
 // refHashWithSig covers the signature field, refHashNoSig leaves it out.
 const (
-	refInitData = "query_id=AAHdF6IQAAAAAN0XohDhrOrc&user=%7B%22id%22%3A279058397%2C%22first_name%22%3A%22Vladislav%20%D0%96%22%2C%22last_name%22%3A%22Kibenko%22%2C%22username%22%3A%22vdkfrost%22%2C%22language_code%22%3A%22ru%22%2C%22is_premium%22%3Atrue%7D&auth_date=1764590400&signature=abc_DEF-123&hash="
+	refInitData    = "query_id=AAHdF6IQAAAAAN0XohDhrOrc&user=%7B%22id%22%3A279058397%2C%22first_name%22%3A%22Vladislav%20%D0%96%22%2C%22last_name%22%3A%22Kibenko%22%2C%22username%22%3A%22vdkfrost%22%2C%22language_code%22%3A%22ru%22%2C%22is_premium%22%3Atrue%7D&auth_date=1764590400&signature=abc_DEF-123&hash="
 	refHashWithSig = "df61224ad5e53d3baba5725b011aa9e90e2375d01ed38b4d3ee577fa8ae4b6e2"
 	refHashNoSig   = "971e5b3d35ae9197280fea4b9fc35796d1e3f0fdf5369be2030840aae0bdbbbf"
 )
