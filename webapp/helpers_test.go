@@ -47,6 +47,7 @@ type fakeGames struct {
 	mu     sync.Mutex
 	srv    *webapp.Server
 	budget map[int64]int // requests a user has left; a user not in it has no limit
+	deny   map[int64]int // requests of a user to refuse before the budget counts
 	langs  map[int64]string
 	moves  []string // "user sq ply" of each move asked for
 	reads  int      // calls of Game
@@ -85,6 +86,10 @@ func (f *fakeGames) Move(ctx context.Context, id string, user int64, sq engine.S
 func (f *fakeGames) Allow(_ context.Context, user int64) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.deny[user] > 0 {
+		f.deny[user]--
+		return false
+	}
 	left, limited := f.budget[user]
 	if !limited {
 		return true
@@ -145,7 +150,7 @@ func newEnv(t testing.TB, tune ...func(*webapp.Options)) *env {
 	pool := game.NewAIPool(1, 8)
 	svc := game.New(game.Config{Store: store, Mover: gametest.FirstMover{}, Pool: pool, Now: clock.Now,
 		Rand: rand.New(rand.NewPCG(1, 2))})
-	games := &fakeGames{svc: svc, budget: map[int64]int{}, langs: map[int64]string{}}
+	games := &fakeGames{svc: svc, budget: map[int64]int{}, deny: map[int64]int{}, langs: map[int64]string{}}
 	logs := &gametest.LogBuffer{}
 	o := webapp.Options{Token: token, Games: games, Now: clock.Now,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}

@@ -202,7 +202,7 @@
     }
     var root = document.documentElement.style;
     root.setProperty('--n', String(n));
-    root.setProperty('--coord', n > 10 ? '14px' : '16px');
+    root.setProperty('--coord', n > 10 ? '12px' : '16px');
     body.classList.toggle('big', n > 10);
     boardEl.dataset.size = String(n);
     shown = null;
@@ -273,8 +273,11 @@
     var turn = st.status === 'playing' ? st.turn : '';
     ['black', 'white'].forEach(function (color, i) {
       var el = $('p-' + color), p = st.players[i];
-      el.querySelector('.name').textContent = p.name || '—';
-      el.querySelector('.tag').textContent = playerTag(p, st);
+      var name = p.name || '—', tag = playerTag(p, st);
+      var level = p.ai ? /^(.+?) \((.+)\)$/.exec(name) : null; // "Bot (Casual)": the level below
+      if (level) { name = level[1]; tag = level[2]; }
+      el.querySelector('.name').textContent = name;
+      el.querySelector('.tag').textContent = tag;
       el.classList.toggle('turn', turn === color);
       el.classList.toggle('idle', !!turn && turn !== color);
     });
@@ -297,6 +300,7 @@
     $('info-left').textContent = st.size + '×' + st.size + ' · ' + t('move', { n: st.ply + 1 });
     $('info-right').textContent = st.last ? t('last', { sq: st.last }) : '';
     body.dataset.state = 'ready';
+    $('refusal').hidden = true;
   }
 
   // accept draws st when it is newer than what the page has; it reports whether it was.
@@ -412,10 +416,18 @@
     loop();
   }
 
+  // refresh reads the game again. Before the first answer, a refusal that may pass (too many
+  // requests, a busy server, no network) is shown and tried again a little later.
+  var retryIn = 0;
   function refresh() {
     return api('GET', 'api/state' + gameQuery(cur && cur.game)).then(function (r) {
-      if (r.status === 200 && r.body) { accept(r.body); return true; }
+      if (r.status === 200 && r.body) { retryIn = 0; accept(r.body); return true; }
+      var transient = r.status === 0 || r.status === 429 || r.status >= 500;
       if (!cur || r.status === 401 || r.status === 403) { refuse(errorText(r)); }
+      if (!cur && transient) {
+        retryIn = Math.min(retryIn ? retryIn * 2 : 1500, 15000);
+        return sleep(retryIn).then(refresh);
+      }
       return false;
     });
   }
@@ -429,11 +441,20 @@
     applyTheme();
     onTelegram();
     var tg = $('tgjs');
+    var go = function () {
+      if (!initData()) { refuse(t('noInitData')); return; }
+      refresh().then(function (ok) {
+        if (ok) { performance.mark('reversi:board'); }
+      });
+    };
     if (tg) { tg.addEventListener('load', onTelegram); }
-    if (!initData()) { refuse(t('noInitData')); return; }
-    refresh().then(function (ok) {
-      if (ok) { performance.mark('reversi:board'); }
-    });
+    if (initData() || !tg || webApp()) { go(); return; }
+    // No initData in the fragment: it may come with Telegram's script, still loading.
+    var done = false;
+    var once = function () { if (!done) { done = true; onTelegram(); go(); } };
+    tg.addEventListener('load', once);
+    tg.addEventListener('error', once);
+    setTimeout(once, 2500);
   }
   start();
 })();

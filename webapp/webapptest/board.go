@@ -211,3 +211,27 @@ func (p *Page) Metrics() (Metrics, error) {
 	}
 	return out, nil
 }
+
+// Settle waits until the page's finite animations (a disc placed, discs flipped) have ended,
+// so that a screenshot shows the board at rest. It gives up after WaitTimeout.
+func (p *Page) Settle() error {
+	ctx, cancel := context.WithTimeout(p.ctx, WaitTimeout)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var n int
+		if err := p.Eval(`document.getAnimations().filter(a => a.playState === 'running' &&
+			a.effect && a.effect.getTiming().iterations !== Infinity).length`, &n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("webapptest: %d animations still running after %v", n, WaitTimeout)
+		case <-tick.C:
+		}
+	}
+}
