@@ -440,21 +440,27 @@
     document.documentElement.lang = lang;
     applyTheme();
     onTelegram();
-    var tg = $('tgjs');
+    // Telegram's script is loaded from here, so that its load and its failure are seen.
+    var tg = document.createElement('script');
+    tg.src = 'https://telegram.org/js/telegram-web-app.js';
+    tg.async = true;
     var go = function () {
       if (!initData()) { refuse(t('noInitData')); return; }
       refresh().then(function (ok) {
         if (ok) { performance.mark('reversi:board'); }
       });
     };
-    if (tg) { tg.addEventListener('load', onTelegram); }
-    if (initData() || !tg || webApp()) { go(); return; }
-    // No initData in the fragment: it may come with Telegram's script, still loading.
+    var waiting = !initData() && !webApp(); // initData may come with the script only
     var done = false;
-    var once = function () { if (!done) { done = true; onTelegram(); go(); } };
-    tg.addEventListener('load', once);
-    tg.addEventListener('error', once);
-    setTimeout(once, 2500);
+    var loaded = function () {
+      onTelegram();
+      if (waiting && !done) { done = true; go(); }
+    };
+    tg.addEventListener('load', loaded);
+    tg.addEventListener('error', loaded);
+    document.head.appendChild(tg);
+    if (!waiting) { go(); return; }
+    setTimeout(loaded, 3000);
   }
   start();
 })();

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Board is what the page shows, read from its DOM (see Page.Board).
@@ -234,4 +236,16 @@ func (p *Page) Settle() error {
 		case <-tick.C:
 		}
 	}
+}
+
+// WaitJS waits until the JavaScript expression is true in the page. It polls inside the page
+// (chromedp.Poll), which disturbs the page less than WaitFor's reads of the DOM: use it while
+// the page measures itself. It gives up after WaitTimeout.
+func (p *Page) WaitJS(expr string) error {
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(5*time.Millisecond),
+		chromedp.WithPollingTimeout(WaitTimeout)))
+	if err != nil {
+		return fmt.Errorf("webapptest: waiting for %s: %w", expr, err)
+	}
+	return nil
 }
