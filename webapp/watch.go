@@ -1,0 +1,141 @@
+package webapp
+
+import (
+	"context"
+	"time"
+
+	"github.com/reversibot/reversi/game"
+)
+
+// entry is one watched game: its newest version seen, the channel its watchers wait on, and
+// its poller.
+type entry struct {
+	id      string
+	n       int           // watchers
+	current *frame        // the newest version seen; nil until the first read
+	wake    chan struct{} // closed (and replaced) when current changes
+	stop    chan struct{} // closed when the last watcher leaves: the poller ends
+}
+
+// timers makes the poller's ticker and the watches' hold timers (a test drives them).
+type timers struct {
+	ticker func(d time.Duration) (<-chan time.Time, func())
+	timer  func(d time.Duration) (<-chan time.Time, func())
+}
+
+var realTimers = timers{
+	ticker: func(d time.Duration) (<-chan time.Time, func()) {
+		t := time.NewTicker(d)
+		return t.C, t.Stop
+	},
+	timer: func(d time.Duration) (<-chan time.Time, func()) {
+		t := time.NewTimer(d)
+		return t.C, func() { t.Stop() }
+	},
+}
+
+// join counts a watch of game id by user, starting the game's poller if it is the first; it
+// returns the API's code when the watch is refused (CodeTooManyWatches, CodeServerBusy).
+func (s *Server) join(id string, user int64) (*entry, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, CodeServerBusy
+	case s.users[user] >= s.perUser:
+		return nil, CodeTooManyWatches
+	case s.total >= s.maxTotal:
+		return nil, CodeServerBusy
+	}
+	e := s.watched[id]
+	if e == nil {
+		e = &entry{id: id, wake: make(chan struct{}), stop: make(chan struct{})}
+		s.watched[id] = e
+		s.pollers.Add(1)
+		go s.pollGame(e)
+	}
+	e.n++
+	s.users[user]++
+	s.total++
+	return e, ""
+}
+
+// leave ends a watch that join counted; the last watcher of a game stops its poller.
+func (s *Server) leave(e *entry, user int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e.n--
+	if e.n == 0 {
+		delete(s.watched, e.id)
+		close(e.stop)
+	}
+	if s.users[user]--; s.users[user] <= 0 {
+		delete(s.users, user)
+	}
+	s.total--
+}
+
+// latest returns the newest version of e's game seen and the channel closed when a newer one
+// comes.
+func (s *Server) latest(e *entry) (*frame, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return e.current, e.wake
+}
+
+// newer reports whether version is newer than the one e has.
+func (s *Server) newer(e *entry, version int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return e.current == nil || version > e.current.g.Version
+}
+
+// publish makes f e's current version, waking the watchers, unless e has it or a newer one.
+func (s *Server) publish(e *entry, f *frame) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e.current != nil && e.current.g.Version >= f.g.Version {
+		return
+	}
+	e.current = f
+	close(e.wake)
+	e.wake = make(chan struct{})
+}
+
+// offer publishes g to e when it is newer than what e has.
+func (s *Server) offer(e *entry, g *game.Game) {
+	if !s.newer(e, g.Version) {
+		return
+	}
+	f, err := frameOf(g)
+	if err != nil {
+		s.log.Error("webapp: a game does not replay", "game", g.ID, "err", err)
+		return
+	}
+	s.publish(e, f)
+}
+
+// pollGame reads e's game every s.poll until its last watcher leaves or the Server closes,
+// publishing the versions that other processes wrote.
+func (s *Server) pollGame(e *entry) {
+	defer s.pollers.Done()
+	tick, stop := s.timers.ticker(s.poll)
+	defer stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-s.done:
+			return
+		case <-tick:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+		snap, err := s.games.Game(ctx, e.id)
+		cancel()
+		if err != nil || snap == nil || snap.Game == nil {
+			s.log.Debug("webapp: poll of a watched game failed", "game", e.id, "err", err)
+			continue
+		}
+		s.offer(e, snap.Game)
+	}
+}
