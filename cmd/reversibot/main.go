@@ -30,6 +30,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -41,6 +42,7 @@ import (
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/webapp"
 )
 
 // defaultGCPercent is the garbage collector's GOGC when the environment does not set one. The
@@ -120,11 +122,12 @@ type Main struct {
 	// Worker answers AI jobs; nil unless ROLE=worker.
 	Worker *aiworker.Worker
 
-	remote  *aiworker.Mover // AI_MODE=remote's mover, closed after the bot
-	pool    *game.AIPool    // the Service's AI slots, closed after the bot
-	reviews *game.AIPool    // AI_MODE=remote: the pool of reviews, closed after the bot
-	servers []*http.Server  // webhook and metrics, shut down first
-	failed  chan error      // failures after start-up: a server, polling
+	remote  *aiworker.Mover               // AI_MODE=remote's mover, closed after the bot
+	pool    *game.AIPool                  // the Service's AI slots, closed after the bot
+	reviews *game.AIPool                  // AI_MODE=remote: the pool of reviews, closed after the bot
+	servers []*http.Server                // webhook and metrics, shut down first
+	app     atomic.Pointer[webapp.Server] // the Mini App's server, with PUBLIC_URL; its watches end before the servers
+	failed  chan error                    // failures after start-up: a server, polling
 	stop    context.CancelFunc
 	done    chan struct{} // closed when polling or the worker has returned
 }
@@ -196,11 +199,23 @@ func (m *Main) Run(ctx context.Context) error {
 		RemindAfter: cfg.RemindAfter,
 		PublicURL:   cfg.PublicURL,
 		MiniAppName: cfg.MiniAppName,
+		OnGameChange: func(g *game.Game) {
+			if app := m.app.Load(); app != nil {
+				app.Changed(g) // wakes the Mini App pages that show g
+			}
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
 	}
 	m.Bot = b
+	if cfg.PublicURL != "" {
+		app, err := webapp.New(webapp.Options{Token: cfg.Token, Games: b.MiniApp(), Logger: log})
+		if err != nil {
+			return fmt.Errorf("start the Mini App: %w", err)
+		}
+		m.app.Store(app)
+	}
 	if err := b.Setup(ctx); err != nil {
 		log.Warn("could not register the bot's commands; continuing", "err", err)
 	}
@@ -280,8 +295,9 @@ func (m *Main) serveWebhook(ctx context.Context) error {
 	return nil
 }
 
-// serveThumbnails mounts the bot's inline thumbnails on mux under PUBLIC_URL's path, when
-// PUBLIC_URL is set: a proxy that forwards PUBLIC_URL to LISTEN_ADDR keeps the path.
+// serveThumbnails mounts on mux under PUBLIC_URL's path, when PUBLIC_URL is set, what Telegram
+// and its clients fetch from there: the inline thumbnails, the boards' pictures and the Mini
+// App (a proxy that forwards PUBLIC_URL to LISTEN_ADDR keeps the path).
 func (m *Main) serveThumbnails(mux *http.ServeMux) {
 	if m.Config.PublicURL == "" {
 		return
@@ -292,6 +308,17 @@ func (m *Main) serveThumbnails(mux *http.ServeMux) {
 	}
 	mux.Handle("GET "+prefix+telegram.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
 	mux.Handle("GET "+prefix+telegram.PicturePath, http.StripPrefix(prefix, m.Bot.PictureHandler()))
+	if app := m.app.Load(); app != nil {
+		appPath := prefix + strings.TrimSuffix(telegram.MiniAppPath, "/")
+		mux.Handle(appPath+"/", http.StripPrefix(appPath, app.Handler()))
+		mux.Handle(appPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			to := appPath + "/"
+			if r.URL.RawQuery != "" {
+				to += "?" + r.URL.RawQuery // the game the page is to show
+			}
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+		}))
+	}
 }
 
 // Wait blocks until ctx is done (nil) or the program fails after start-up (that failure).
@@ -308,6 +335,9 @@ func (m *Main) Wait(ctx context.Context) error {
 // searches in flight finished (within shutdownGrace), then the remote AI and the store. It is
 // safe after a failed Run.
 func (m *Main) Close() error {
+	if app := m.app.Swap(nil); app != nil {
+		app.Close() // its held watches answer now, so the servers need not wait for them
+	}
 	shutdownServers(m.servers)
 	m.servers = nil
 	if m.stop != nil {
