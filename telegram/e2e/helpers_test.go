@@ -19,11 +19,12 @@ import (
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 	"github.com/reversibot/reversi/telegram/telegramtest"
+	"github.com/reversibot/reversi/webapp/webapptest"
 )
 
 func TestMain(m *testing.M) {
 	storagetest.QuietLogs()
-	gametest.VerifyTestMain(m, gametest.IdleHTTP...)
+	webapptest.VerifyTestMain(m, gametest.IdleHTTP...) // closes the shared browser first
 }
 
 // How much faster than Telegram's the flood limits of the fake server refill in these tests, and
