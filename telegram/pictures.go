@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"image"
-	"image/draw"
 	"image/jpeg"
 	"net/http"
 	"strconv"
@@ -240,13 +239,31 @@ func encodePicture(eg *engine.Game, hideHints bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rgba := image.NewRGBA(img.Bounds())
-	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, rgba, &jpeg.Options{Quality: pictureQuality}); err != nil {
+	if err := jpeg.Encode(&buf, toRGBA(img), &jpeg.Options{Quality: pictureQuality}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// toRGBA copies the paletted picture into RGBA, the layout the JPEG encoder reads fastest
+// (draw.Draw takes the slow general path from a paletted picture).
+func toRGBA(img *image.Paletted) *image.RGBA {
+	var lut [256][4]uint8
+	for i, c := range img.Palette {
+		r, g, b, a := c.RGBA()
+		lut[i] = [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+	}
+	bounds := img.Bounds()
+	out := image.NewRGBA(bounds)
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		src := img.Pix[img.PixOffset(bounds.Min.X, y):][:bounds.Dx()]
+		dst := out.Pix[out.PixOffset(bounds.Min.X, y):][:4*bounds.Dx()]
+		for x, i := range src {
+			copy(dst[4*x:4*x+4], lut[i][:])
+		}
+	}
+	return out
 }
 
 // keep caches the picture data under name, forgetting the oldest beyond pictureCacheSize.

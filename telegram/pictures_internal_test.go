@@ -1,10 +1,15 @@
 package telegram
 
 import (
+	"bytes"
+	"image/jpeg"
+	"math"
 	"strconv"
 	"testing"
 
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/render"
 )
 
 // TestPictureNames: the names the bot makes read back as what they name; a name it cannot make
@@ -61,4 +66,70 @@ func FuzzPictureName(f *testing.F) {
 			t.Errorf("parsePictureName(%q) = %+v, which names %q", name, pn, back)
 		}
 	})
+}
+
+// BenchmarkInlinePicture draws and encodes the JPEG an inline message of a 16×16 board in
+// play shows (what PictureHandler serves for a name it has not kept).
+func BenchmarkInlinePicture(b *testing.B) {
+	eg, err := engine.NewGame(16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 40 {
+		moves := eg.Position().LegalMoves()
+		if len(moves) == 0 {
+			break
+		}
+		if _, err := eg.Play(moves[len(moves)/2]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		data, err := encodePicture(eg, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(data)
+	}
+	b.ReportMetric(float64(n), "bytes")
+}
+
+// TestInlinePictureIsTheBoard: the JPEG of a position is render's picture of it, but for the
+// JPEG's small losses.
+func TestInlinePictureIsTheBoard(t *testing.T) {
+	eg, err := engine.ReplayBytes(10, []byte{0x34, 0x35, 0x36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := encodePicture(eg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := render.Image(render.ViewOf(eg), render.ImageOptions{Flipped: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("JPEG %v, picture %v", got.Bounds(), want.Bounds())
+	}
+	var diff, n float64
+	for y := want.Bounds().Min.Y; y < want.Bounds().Max.Y; y += 3 {
+		for x := want.Bounds().Min.X; x < want.Bounds().Max.X; x += 3 {
+			r1, g1, b1, _ := got.At(x, y).RGBA()
+			r2, g2, b2, _ := want.At(x, y).RGBA()
+			for _, d := range [3]int64{int64(r1) - int64(r2), int64(g1) - int64(g2), int64(b1) - int64(b2)} {
+				diff += math.Abs(float64(d) / 257)
+				n++
+			}
+		}
+	}
+	if mean := diff / n; mean > 4 {
+		t.Errorf("the JPEG differs from the picture by %.1f levels a channel on average", mean)
+	}
 }
