@@ -110,9 +110,7 @@ var errNoPicture = errors.New("no such picture")
 // reaches.
 func (b *Bot) PictureHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		name, _ := strings.CutPrefix(r.URL.Path, PicturePath)
@@ -126,13 +124,7 @@ func (b *Bot) PictureHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "image/jpeg")
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.Header().Set("Cache-Control", "public, max-age=604800, immutable")
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write(data)
+		writeImage(w, r, "image/jpeg", "public, max-age=604800, immutable", data)
 	})
 }
 

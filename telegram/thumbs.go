@@ -101,9 +101,7 @@ func scaleDown(src image.Image, side int) *image.RGBA {
 // reaches.
 func (b *Bot) ThumbnailHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		name, ok := strings.CutPrefix(r.URL.Path, ThumbnailPath)
@@ -118,14 +116,31 @@ func (b *Bot) ThumbnailHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "image/png")
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = w.Write(data)
+		writeImage(w, r, "image/png", "public, max-age=86400", data)
 	})
+}
+
+// readOnly answers a request that is neither GET nor HEAD with 405 and reports whether it
+// was one: the bot's pictures are only ever read.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
+// writeImage answers r with the picture data of contentType, cached as cache says (no body
+// for HEAD).
+func writeImage(w http.ResponseWriter, r *http.Request, contentType, cache string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.Header().Set("Cache-Control", cache)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(data)
 }
 
 // thumbnailURL is the URL of size's thumbnail under the public base URL, "" without one.

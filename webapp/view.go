@@ -122,22 +122,7 @@ func (f *frame) state(user int64, lang string) *State {
 	g, pos := f.g, f.eg.Position()
 	n := g.Size
 	st := &State{Game: g.ID, Version: g.Version, Ply: game.Ply(g), Size: n, Status: g.Status.String(), Lang: lang}
-	var b strings.Builder
-	b.Grow(n * n)
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			col, ok := pos.At(engine.SquareAt(c, r))
-			switch {
-			case !ok:
-				b.WriteByte('-')
-			case col == engine.Black:
-				b.WriteByte('X')
-			default:
-				b.WriteByte('O')
-			}
-		}
-	}
-	st.Board = b.String()
+	st.Board = pos.BoardText()
 	st.Score = Score{Black: pos.Count(engine.Black), White: pos.Count(engine.White)}
 	side := game.Side(g, user)
 	st.Player = side >= 0

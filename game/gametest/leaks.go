@@ -21,7 +21,13 @@ var IdleHTTP = []goleak.Option{
 // first; a go-redis client's connection reaper and connections waiting in poll are let be,
 // and so is whatever opts ignore.
 func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
-	code := m.Run()
+	os.Exit(CheckLeaks(m.Run(), opts...))
+}
+
+// CheckLeaks is the check of VerifyTestMain after tests that exited with code: it returns 1
+// when they passed (code 0) but left goroutines behind (it prints them), else code. For a
+// TestMain with work of its own between the tests and the check.
+func CheckLeaks(code int, opts ...goleak.Option) int {
 	if code == 0 {
 		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 		opts = append([]goleak.Option{
@@ -33,5 +39,5 @@ func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
 			code = 1
 		}
 	}
-	os.Exit(code)
+	return code
 }

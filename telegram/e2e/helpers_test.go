@@ -184,24 +184,7 @@ func shownBoard(m telegramtest.Message) string {
 }
 
 // positionText is p as shownBoard writes it.
-func positionText(p engine.Position) string {
-	var sb strings.Builder
-	n := p.Size()
-	for r := range n {
-		for c := range n {
-			col, ok := p.At(engine.SquareAt(c, r))
-			switch {
-			case !ok:
-				sb.WriteByte('-')
-			case col == engine.Black:
-				sb.WriteByte('X')
-			default:
-				sb.WriteByte('O')
-			}
-		}
-	}
-	return sb.String()
-}
+func positionText(p engine.Position) string { return p.BoardText() }
 
 // dump describes messages for failure output.
 func dump(ms ...telegramtest.Message) string {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/reversibot/reversi/game/gametest"
 	"go.uber.org/goleak"
 )
 
@@ -170,18 +170,7 @@ func CloseShared() {
 func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
 	code := m.Run()
 	CloseShared()
-	if code == 0 {
-		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
-		opts = append([]goleak.Option{
-			goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).reaper"),
-			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-		}, opts...)
-		if err := goleak.Find(opts...); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(gametest.CheckLeaks(code, opts...))
 }
 
 // PageOptions tune a Page.
