@@ -86,9 +86,11 @@ type Options struct {
 	// PaceBudgets count the Pace budgets for every process that shares them
 	// (storage.PaceBudgets); nil counts them in this process only.
 	PaceBudgets botapi.Budgets
-	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler
-	// is served, so that inline results can show a thumbnail of the board they offer; ""
-	// means results without thumbnails.
+	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler,
+	// PictureHandler and the Mini App (MiniAppPath) are served: inline results then show a
+	// thumbnail of the board they offer, inline posts of large boards show pictures, and, on
+	// https, boards in play offer the Mini App. "" means none of these (and no large boards
+	// in inline posts).
 	PublicURL string
 	// MiniAppName is the short name of the bot's Mini App in BotFather (/newapp, its URL
 	// PublicURL + MiniAppPath): boards in groups and inline posts link to it

@@ -194,7 +194,8 @@ func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardB
 // the board's viewer; see telegram's styleOf). A lobby is its invitation (Lobby, without a
 // bot username). A chat message of a board bigger than a keyboard, or of an 8×8 board in
 // game.StyleImage, is a photo with the move picker; an inline message of a large board
-// (which cannot get a new upload) shows the board as text instead, with the same move picker.
+// (which cannot get a new upload) gets the status as its text and the board as Content.Grid,
+// for the Telegram layer to show as a picture it serves or, failing that, as text.
 func Board(g *game.Game, ref game.MessageRef, page int, style game.Style) (Content, error) {
 	return BoardOf(g, nil, ref, page, style)
 }
