@@ -181,8 +181,10 @@ func replayCase(t *testing.T, g *engine.Game, opt ReplayOptions, shrink int) []b
 		}
 		after := ViewOf(again)
 		placed := View{Position: p, Last: m, LastBy: before.Side(), Flipped: before.Flips(m), Run: after.Run}
-		samePicture(t, fmt.Sprintf("ply %d placed", after.Ply), frames[k], wantPicture(t, placed, shrink))
-		samePicture(t, fmt.Sprintf("ply %d flipped", after.Ply), frames[k+1], wantPicture(t, after, shrink))
+		if !raceEnabled || k%12 == 1 { // under the race detector, every sixth move
+			samePicture(t, fmt.Sprintf("ply %d placed", after.Ply), frames[k], wantPicture(t, placed, shrink))
+			samePicture(t, fmt.Sprintf("ply %d flipped", after.Ply), frames[k+1], wantPicture(t, after, shrink))
+		}
 		k += 2
 		wantDelays = append(wantDelays, move*2/5, move-move*2/5)
 	}
