@@ -21,41 +21,27 @@ const (
 	CodeBadMoveRequest = "bad_move"          // a move request that does not parse: 400
 )
 
-// ownTexts are the texts of the API's own codes, and of the game codes whose chat text
-// speaks of chat things (/board, buttons) that the page words otherwise.
-var ownTexts = map[string][2]string{ // [en, ru]
-	CodeAuthBad: {"This board could not confirm who you are. Open it again from the chat with the bot.",
-		"Не удалось проверить, кто вы. Откройте доску снова из чата с ботом."},
-	CodeAuthExpired: {"This board was opened too long ago. Open it again from the chat with the bot.",
-		"Доска открыта слишком давно. Откройте её снова из чата с ботом."},
-	CodePrivate: {"This game is private: only its two players can see it.",
-		"Это закрытая партия: её видят только двое игроков."},
-	CodeTooMany: {"Too many requests. Wait a moment and try again.",
-		"Слишком много запросов. Подождите немного и попробуйте снова."},
-	CodeTooManyWatches: {"This game is open in too many windows. Close some of them.",
-		"Партия открыта в слишком многих окнах. Закройте лишние."},
-	CodeServerBusy: {"The server is busy. Reconnecting…",
-		"Сервер занят. Переподключаюсь…"},
-	CodeTooLarge: {"The request is too large.",
-		"Слишком большой запрос."},
-	CodeMissingGame: {"No game is named here. Open the board from the game's message in the chat.",
-		"Партия не указана. Откройте доску из сообщения с партией в чате."},
-	CodeBadMoveRequest: {"That move could not be read.",
-		"Не удалось прочитать ход."},
-	string(game.CodeNoGame): {"This game no longer exists.",
-		"Этой партии больше нет."},
-	string(game.CodeStale): {"The board changed before your move arrived: here it is as it is now.",
-		"Доска изменилась раньше, чем пришёл ваш ход: вот она сейчас."},
+// ownTexts are the texts (package i18n) of the API's own codes, and of the game codes whose
+// chat text speaks of chat things (/board, buttons) that the page words otherwise.
+var ownTexts = map[string]i18n.Key{
+	CodeAuthBad:             i18n.KeyAppAuthBad,
+	CodeAuthExpired:         i18n.KeyAppAuthExpired,
+	CodePrivate:             i18n.KeyAppPrivate,
+	CodeTooMany:             i18n.KeyAppTooMany,
+	CodeTooManyWatches:      i18n.KeyAppTooManyWatches,
+	CodeServerBusy:          i18n.KeyAppServerBusy,
+	CodeTooLarge:            i18n.KeyAppTooLarge,
+	CodeMissingGame:         i18n.KeyAppMissingGame,
+	CodeBadMoveRequest:      i18n.KeyAppBadMoveRequest,
+	string(game.CodeNoGame): i18n.KeyAppNoGame,
+	string(game.CodeStale):  i18n.KeyAppStale,
 }
 
 // errorText is the text of an error code in lang: the API's own, else the chat's (i18n.Error,
 // which has one for every game.Code and the internal error's for unknown codes).
 func errorText(lang, code string) string {
-	if t, ok := ownTexts[code]; ok {
-		if lang == i18n.RU {
-			return t[1]
-		}
-		return t[0]
+	if k, ok := ownTexts[code]; ok {
+		return i18n.T(lang, k)
 	}
 	if game.Code(code).Internal() {
 		return i18n.Error(lang, string(game.CodeInternal))

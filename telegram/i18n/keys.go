@@ -260,3 +260,19 @@ const (
 	KeyUnitHours   Key = "unit.hours"   // n (plural)
 	KeyUnitMinutes Key = "unit.minutes" // n (plural)
 )
+
+// The Mini App's own texts (package webapp): its refusals and the game errors it words
+// otherwise than the chat does.
+const (
+	KeyAppAuthBad        Key = "app.auth_bad"
+	KeyAppAuthExpired    Key = "app.auth_expired"
+	KeyAppPrivate        Key = "app.private"
+	KeyAppTooMany        Key = "app.too_many"
+	KeyAppTooManyWatches Key = "app.too_many_watches"
+	KeyAppServerBusy     Key = "app.server_busy"
+	KeyAppTooLarge       Key = "app.too_large"
+	KeyAppMissingGame    Key = "app.missing_game"
+	KeyAppBadMoveRequest Key = "app.bad_move_request"
+	KeyAppNoGame         Key = "app.no_game"
+	KeyAppStale          Key = "app.stale"
+)
