@@ -265,72 +265,78 @@ func (s *Server) photoLocked(r *request, field, value string, allowUpload bool) 
 }
 
 func (s *Server) sendPhoto(_ context.Context, r *request) (any, *apiError) {
-	source, caption, ferr := r.formattedCaption()
-	ents, eerr := r.entities("caption_entities", caption)
-	mk, merr := r.replyMarkup()
+	cp := r.captioned()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.sendChatLocked(r)
+	c, m, err := s.captionedLocked(r, cp)
 	if err != nil {
 		return nil, err
 	}
-	if ferr != nil {
-		return nil, ferr
-	}
-	if eerr != nil {
-		return nil, eerr
-	}
-	if merr != nil {
-		return nil, merr
-	}
-	if err := checkWebApp(mk, c.model.Type == models.ChatTypePrivate); err != nil {
+	if m.photo, err = s.photoLocked(r, "photo", r.str("photo"), true); err != nil {
 		return nil, err
 	}
-	photo, err := s.photoLocked(r, "photo", r.str("photo"), true)
-	if err != nil {
-		return nil, err
-	}
-	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, caption: caption, entities: ents, source: source, photo: photo, markup: mk,
-	})
-	return s.messageJSONLocked(m), nil
+	return s.messageJSONLocked(s.addMessageLocked(c, m)), nil
 }
 
 // sendAnimation takes an uploaded GIF (or the file_id of one sent before) with a caption
 // and keyboard, as sendPhoto does.
 func (s *Server) sendAnimation(_ context.Context, r *request) (any, *apiError) {
-	source, caption, ferr := r.formattedCaption()
-	ents, eerr := r.entities("caption_entities", caption)
-	mk, merr := r.replyMarkup()
+	cp := r.captioned()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.sendChatLocked(r)
+	c, m, err := s.captionedLocked(r, cp)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range []*apiError{ferr, eerr, merr, checkWebApp(mk, c.model.Type == models.ChatTypePrivate)} {
-		if e != nil {
-			return nil, e
-		}
-	}
-	var file *fileState
 	value := r.str("animation")
 	if up, ok := r.files["animation"]; ok && value == "" {
 		w, h, err := checkAnimation(up.data)
 		if err != nil {
 			return nil, err
 		}
-		file = s.newFileLocked(up.data, w, h, "")
+		m.photo = s.newFileLocked(up.data, w, h, "")
 	} else if f := s.st.files[value]; f != nil && value != "" {
-		file = f
+		m.photo = f
 	} else {
 		return nil, badRequest("wrong file identifier/HTTP URL specified")
 	}
-	m := s.addMessageLocked(c, &msgState{
-		from: s.botUser.ID, fromBot: true, caption: caption, entities: ents, source: source, photo: file,
-		animated: true, markup: mk,
-	})
-	return s.messageJSONLocked(m), nil
+	m.animated = true
+	return s.messageJSONLocked(s.addMessageLocked(c, m)), nil
+}
+
+// captionParts are what a message with a caption reads of its request before the lock: the
+// caption as sent and as shown, its entities and the keyboard, each with its error.
+type captionParts struct {
+	source, caption string
+	ents            []models.MessageEntity
+	mk              *models.InlineKeyboardMarkup
+	errs            [3]*apiError // of the caption, the entities, the keyboard
+}
+
+// captioned reads r's caption, caption_entities and reply_markup.
+func (r *request) captioned() captionParts {
+	var cp captionParts
+	cp.source, cp.caption, cp.errs[0] = r.formattedCaption()
+	cp.ents, cp.errs[1] = r.entities("caption_entities", cp.caption)
+	cp.mk, cp.errs[2] = r.replyMarkup()
+	return cp
+}
+
+// captionedLocked checks a message with a caption as Telegram does, in its order (the chat,
+// the caption, its entities, the keyboard, web_app buttons there), and returns its chat and
+// the bot's new message with the caption and keyboard, its media still to be set.
+func (s *Server) captionedLocked(r *request, cp captionParts) (*chatState, *msgState, *apiError) {
+	c, err := s.sendChatLocked(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range append(cp.errs[:], checkWebApp(cp.mk, c.model.Type == models.ChatTypePrivate)) {
+		if e != nil {
+			return nil, nil, e
+		}
+	}
+	return c, &msgState{from: s.botUser.ID, fromBot: true, caption: cp.caption, entities: cp.ents,
+		source: cp.source, markup: cp.mk}, nil
 }
 
 // chatMessageLocked finds the live message that chat_id and message_id name; verb ("edit",
