@@ -322,41 +322,45 @@ func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*mo
 // attempt sends its own copy; like SendMessage, it is not tried again after a 5xx or a network
 // error.
 func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models.Message, error) {
-	params := func() *bot.SendPhotoParams { return p }
-	if up, ok := p.Photo.(*models.InputFileUpload); ok && up.Data != nil {
-		data, err := io.ReadAll(up.Data)
-		if err != nil {
-			return nil, c.fail(ctx, "sendPhoto", 0, err)
-		}
-		params = func() *bot.SendPhotoParams {
-			pp := *p
-			pp.Photo = &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
-			return &pp
-		}
+	photo, err := rereadable(p.Photo)
+	if err != nil {
+		return nil, c.fail(ctx, "sendPhoto", 0, err)
 	}
 	return c.messageCall(ctx, sendCall("sendPhoto", p.ChatID), func(ctx context.Context) (*models.Message, error) {
-		return c.tg.SendPhoto(ctx, params())
+		pp := *p
+		pp.Photo = photo()
+		return c.tg.SendPhoto(ctx, &pp)
 	})
+}
+
+// rereadable reads the upload in f at once and returns what gives each attempt of a call
+// its own copy of it; for a file_id or URL, f itself.
+func rereadable(f models.InputFile) (func() models.InputFile, error) {
+	up, ok := f.(*models.InputFileUpload)
+	if !ok || up.Data == nil {
+		return func() models.InputFile { return f }, nil
+	}
+	data, err := io.ReadAll(up.Data)
+	if err != nil {
+		return nil, err
+	}
+	return func() models.InputFile {
+		return &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
+	}, nil
 }
 
 // SendAnimation sends an animation (a GIF), as SendPhoto sends a photo: an upload is read at
 // once, each attempt sends its own copy, and it is not tried again after a 5xx or a network
 // error.
 func (c *Client) SendAnimation(ctx context.Context, p *bot.SendAnimationParams) (*models.Message, error) {
-	params := func() *bot.SendAnimationParams { return p }
-	if up, ok := p.Animation.(*models.InputFileUpload); ok && up.Data != nil {
-		data, err := io.ReadAll(up.Data)
-		if err != nil {
-			return nil, c.fail(ctx, "sendAnimation", 0, err)
-		}
-		params = func() *bot.SendAnimationParams {
-			pp := *p
-			pp.Animation = &models.InputFileUpload{Filename: up.Filename, Data: bytes.NewReader(data)}
-			return &pp
-		}
+	anim, err := rereadable(p.Animation)
+	if err != nil {
+		return nil, c.fail(ctx, "sendAnimation", 0, err)
 	}
 	return c.messageCall(ctx, sendCall("sendAnimation", p.ChatID), func(ctx context.Context) (*models.Message, error) {
-		return c.tg.SendAnimation(ctx, params())
+		pp := *p
+		pp.Animation = anim()
+		return c.tg.SendAnimation(ctx, &pp)
 	})
 }
 
