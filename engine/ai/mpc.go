@@ -117,7 +117,7 @@ type MPCGenConfig struct {
 }
 
 // DefaultMPCGenConfig is the configuration behind the embedded table (SELECTIVE.md).
-var DefaultMPCGenConfig = MPCGenConfig{Seed: 41, Games: 150, Every: 3, MinEmpties: 14, MaxEmpties: 54, Depth: MPCMaxDepth, LabelDepth: 4}
+var DefaultMPCGenConfig = MPCGenConfig{Seed: 41, Games: 30, Every: 3, MinEmpties: 14, MaxEmpties: 54, Depth: MPCMaxDepth, LabelDepth: 4}
 
 // MPCGame returns the samples of game number g of cfg; the result is a function of cfg and g
 // alone (every search is bounded by depth).
