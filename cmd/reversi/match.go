@@ -93,8 +93,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 {
-		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening or -j")
+	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 || !(*mpcT >= 0) {
+		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening, -j or -mpc-t")
 		return 2
 	}
 	var opts [2]ai.Options
