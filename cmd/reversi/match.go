@@ -81,8 +81,11 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	evalB := fs.String("eval-b", "default", "evaluation of the second player: default, linear or pattern")
 	bookA := fs.Bool("book-a", true, "let the first player use the 8×8 opening book (levels 5 and 6)")
 	bookB := fs.Bool("book-b", true, "let the second player use the 8×8 opening book (levels 5 and 6)")
+	mpcA := fs.Bool("mpc-a", true, "let the first player search selectively (level 6's Multi-ProbCut on 8×8)")
+	mpcB := fs.Bool("mpc-b", true, "let the second player search selectively (level 6's Multi-ProbCut on 8×8)")
+	mpcT := fs.Float64("mpc-t", 0, "cut threshold of the first player's Multi-ProbCut in standard deviations (0: the default)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-book-a=false] [-book-b=false] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
+		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-book-a=false] [-book-b=false] [-mpc-a=false] [-mpc-b=false] [-mpc-t T] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+
 			"Plays AI against AI from random openings, each opening twice with colours swapped, and prints\n"+
 			"the first player's wins, draws and losses.")
 		fs.PrintDefaults()
@@ -90,8 +93,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 {
-		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening or -j")
+	if !engine.ValidSize(*size) || *games < 1 || *jobs < 1 || *plies < 0 || !(*mpcT >= 0) {
+		fmt.Fprintln(stderr, "reversi match: bad -size, -games, -opening, -j or -mpc-t")
 		return 2
 	}
 	var opts [2]ai.Options
@@ -104,6 +107,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts[i].Eval = ev
 	}
 	opts[0].NoBook, opts[1].NoBook = !*bookA, !*bookB
+	opts[0].NoMPC, opts[1].NoMPC = !*mpcA, !*mpcB
+	opts[0].MPCT = *mpcT
 	type pair struct{ a, b ai.Level }
 	var pairs []pair
 	if *ladder {
@@ -179,6 +184,12 @@ func evalNote(o ai.Options) string {
 	}
 	if o.NoBook {
 		s += " (no book)"
+	}
+	if o.NoMPC {
+		s += " (no MPC)"
+	}
+	if o.MPCT > 0 {
+		s += fmt.Sprintf(" (MPC t=%g)", o.MPCT)
 	}
 	return s
 }

@@ -42,3 +42,18 @@ func TestMatchEvals(t *testing.T) {
 		t.Errorf("-eval-a neural: exit %d, want 2", code)
 	}
 }
+
+// TestMatchMPCFlags checks that the summary names a player without the selective search and
+// one with another threshold, and that a negative threshold is refused.
+func TestMatchMPCFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runMatch([]string{"-a", "3", "-b", "3", "-mpc-t", "1", "-mpc-b=false", "-games", "2"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if want := "level 3 (MPC t=1) vs level 3 (no MPC) on 8x8:"; !strings.Contains(out.String(), want) {
+		t.Errorf("stdout = %q, want %q", out.String(), want)
+	}
+	if code := runMatch([]string{"-mpc-t", "-1"}, nil, &out, &errb); code != 2 {
+		t.Errorf("-mpc-t -1: exit %d, want 2", code)
+	}
+}

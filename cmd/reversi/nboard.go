@@ -28,8 +28,9 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	movetime := fs.Duration("movetime", time.Second, "time per move when no -level is given")
 	seed := fs.Uint64("seed", 0, "random seed of the level's choices (0: from the clock)")
 	book := fs.Bool("book", true, "with -level 5 or 6, play the 8×8 opening book's moves")
+	mpc := fs.Bool("mpc", true, "with -level 6, search selectively (Multi-ProbCut on 8×8)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reversi nboard [-level L [-book=false] | -movetime D]\n"+
+		fmt.Fprintln(stderr, "usage: reversi nboard [-level L [-book=false] [-mpc=false] | -movetime D]\n"+
 			"Speaks the NBoard protocol (version 2) on standard input and output.")
 		fs.PrintDefaults()
 	}
@@ -49,6 +50,7 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log:      stderr,
 		level:    ai.Level(*level),
 		noBook:   !*book,
+		noMPC:    !*mpc,
 		movetime: *movetime,
 		rng:      rand.New(rand.NewPCG(s, s>>1|1)),
 		game:     engine.NewGameFrom(engine.MustStart(8)),
@@ -66,6 +68,7 @@ type nboardEngine struct {
 	log      io.Writer
 	level    ai.Level
 	noBook   bool // the level plays without the opening book
+	noMPC    bool // the level searches without Multi-ProbCut
 	movetime time.Duration
 	depth    int
 	rng      *rand.Rand
@@ -144,7 +147,7 @@ func (e *nboardEngine) set(rest string) {
 func (e *nboardEngine) search() (ai.Result, error) {
 	p := e.game.Position()
 	if e.level != 0 {
-		return ai.ChooseWith(context.Background(), p, e.level, e.rng, ai.Options{NoBook: e.noBook})
+		return ai.ChooseWith(context.Background(), p, e.level, e.rng, ai.Options{NoBook: e.noBook, NoMPC: e.noMPC})
 	}
 	return ai.Search(context.Background(), p, ai.Limits{Depth: e.depth, Time: e.movetime})
 }

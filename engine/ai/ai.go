@@ -68,6 +68,10 @@ type config struct {
 	mustScore  bool            // search even a forced move, for its score
 	tables     *[17]*evalTable // evaluation override (tuning); nil for the embedded weights
 	eval       Eval            // the embedded evaluation to use when tables is nil
+	// mpc, when not nil, makes the 8×8 midgame search selective (Multi-ProbCut) with a
+	// threshold of mpcT standard deviations.
+	mpc  *MPCTable
+	mpcT float64
 	// clock, when set, replaces the wall clock: it returns the time after the search has
 	// visited the given number of positions (tests use it as a virtual clock).
 	clock func(nodes uint64) time.Time

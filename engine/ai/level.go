@@ -117,6 +117,11 @@ type Options struct {
 	Eval Eval
 	// NoBook switches the opening book off: levels 5 and 6 search every move (see BOOK.md).
 	NoBook bool
+	// NoMPC switches level 6's selective midgame search (Multi-ProbCut, SELECTIVE.md) off:
+	// every node is searched to its full depth, as before the cut existed.
+	NoMPC bool
+	// MPCT, when positive, replaces level 6's cut threshold (DefaultMPCT standard deviations).
+	MPCT float64
 }
 
 // ChooseWith is ChooseResult with options, for comparing evaluations at one level.
@@ -156,6 +161,12 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 	cfg.deadline = cfg.start.Add(l.searchTime(p.Size()))
 	if l == LevelMaster {
 		cfg.soft = l.Budget(p.Size()) * 2 / 5
+		if !opt.NoMPC {
+			cfg.mpc, cfg.mpcT = &mpcTable8, DefaultMPCT
+			if opt.MPCT > 0 {
+				cfg.mpcT = opt.MPCT
+			}
+		}
 	}
 	return run(&cfg, p)
 }

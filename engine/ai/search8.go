@@ -22,6 +22,10 @@ type searcher8 struct {
 	// root iteration): its probabilistic cut-offs trust a shallow search that lies this far
 	// (hundredths of a disc) beyond the window.
 	selMargin int
+	// mpc, when not nil, makes the midgame search selective (Multi-ProbCut, mpc.go) with a
+	// threshold of mpcT standard deviations.
+	mpc  *MPCTable
+	mpcT float64
 	// lastRoot holds the root moves and scores of the last finished iteration (the book
 	// generator reads them).
 	lastRoot []rootMove8
@@ -37,7 +41,7 @@ type midEntry struct {
 }
 
 func newSearcher8(cfg *config, ev *evalTable) *searcher8 {
-	s := &searcher8{control: newControl(cfg, pollEvery), ev: ev, exactAt: cfg.exactAt}
+	s := &searcher8{control: newControl(cfg, pollEvery), ev: ev, exactAt: cfg.exactAt, mpc: cfg.mpc, mpcT: cfg.mpcT}
 	s.end = make([]endEntry, 1<<cfg.tableBits)
 	s.endMask = uint64(len(s.end) - 1)
 	s.mid = make([]midEntry, 1<<(cfg.tableBits-1))
@@ -110,6 +114,11 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 				return lo
 			}
 			alpha, beta = max(alpha, lo), min(beta, hi)
+		}
+	}
+	if s.mpc != nil && depth >= mpcMinDepth {
+		if v, cut := s.mpcCut(p, o, n, depth, alpha, beta); cut {
+			return v
 		}
 	}
 	var list [32]move8

@@ -24,6 +24,11 @@
 // The 8×8 opening book is built by the package's own search (see engine/ai/BOOK.md):
 //
 //	tune book -dir D -out engine/ai/book8.bin
+//
+// The Multi-ProbCut table of level 6's selective search is fitted from shallow and deep
+// search values of self-play positions (see engine/ai/SELECTIVE.md):
+//
+//	tune mpc -data FILE -out engine/ai/mpc_table.go
 package main
 
 import (
@@ -47,6 +52,8 @@ func main() {
 			os.Exit(runFit(os.Args[2:]))
 		case "book":
 			os.Exit(runBook(os.Args[2:]))
+		case "mpc":
+			os.Exit(runMPC(os.Args[2:]))
 		}
 	}
 	cfg := ai.DefaultTuneConfig

@@ -1,0 +1,60 @@
+package ai
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+var updateSearchGolden = flag.Bool("update-search", false, "rewrite testdata/search8-golden.txt from today's search")
+
+const searchGolden = "testdata/search8-golden.txt"
+
+// TestSearch8Golden searches positions of random games to a fixed depth without selectivity
+// and compares move, score, depth and node count with testdata/search8-golden.txt, written by
+// the search before Multi-ProbCut existed (commit f250ef3): the selective search, switched
+// off, must leave the full-width search exactly as it was.
+func TestSearch8Golden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 24 positions to depth 8")
+	}
+	rng := rand.New(rand.NewPCG(8, 17))
+	var got []string
+	for i := 0; i < 24; i++ {
+		p := midgame(t, rng, 8, 8+2*i)
+		cfg := &config{depth: 8, jump: 10, tableBits: 18, mustScore: true, eval: EvalPattern}
+		r, err := run(cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
+	}
+	if *updateSearchGolden {
+		if err := os.WriteFile(searchGolden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(searchGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	i := 0
+	for ; sc.Scan(); i++ {
+		if i >= len(got) {
+			t.Fatalf("%s has more than %d lines", searchGolden, len(got))
+		}
+		if want := sc.Text(); got[i] != want {
+			t.Errorf("position %d:\n got %s\nwant %s", i, got[i], want)
+		}
+	}
+	if i != len(got) {
+		t.Errorf("%s has %d lines, want %d", searchGolden, i, len(got))
+	}
+}
