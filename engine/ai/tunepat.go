@@ -162,102 +162,23 @@ func newPatternRow(s PatternSample) patternRow {
 	return r
 }
 
-// patternFit holds the rows and the parameter layout: phase k's weights start at k·L.
-type patternFit struct {
-	rows []patternRow
-	n    int // parameters
-}
-
-// dot returns row r's value under weights w.
-func (f *patternFit) dot(r *patternRow, w []float64) float64 {
-	base := r.phase * patternPhaseLen
-	var v float64
-	for _, i := range r.idx[:instancesPerPosition] {
-		v += w[base+int(i)]
-	}
-	s := base + patternPhaseLen - numScalars
-	for i, x := range r.sc {
-		v += w[s+i] * x
-	}
-	return v
-}
-
-// addRow adds c times row r's features to g.
-func (f *patternFit) addRow(r *patternRow, c float64, g []float64) {
-	base := r.phase * patternPhaseLen
-	for _, i := range r.idx[:instancesPerPosition] {
-		g[base+int(i)] += c
-	}
-	s := base + patternPhaseLen - numScalars
-	for i, x := range r.sc {
-		g[s+i] += c * x
-	}
-}
-
-// rms is the root-mean-square error of w on the rows, in discs.
-func (f *patternFit) rms(w []float64) float64 {
-	if len(f.rows) == 0 {
-		return 0
-	}
-	var s float64
-	for i := range f.rows {
-		d := f.rows[i].y - f.dot(&f.rows[i], w)
-		s += d * d
-	}
-	return math.Sqrt(s / float64(len(f.rows)))
-}
-
 // FitPatterns8 fits the pattern weights to the samples by regularised least squares (the
 // normal equations solved by conjugate gradients with a diagonal preconditioner) and returns
 // them with their root-mean-square error on the samples, in discs. Progress goes to log.
 func FitPatterns8(ctx context.Context, samples []PatternSample, cfg PatternFitConfig, log io.Writer) (*PatternWeights8, float64, error) {
-	f := &patternFit{n: NumPatternPhases * patternPhaseLen}
-	f.rows = make([]patternRow, len(samples))
+	rows := make([]patternRow, len(samples))
+	f := &phasedFit{phaseLen: patternPhaseLen, rows: make([]phasedRow, len(samples))}
 	for i, s := range samples {
-		f.rows[i] = newPatternRow(s)
+		rows[i] = newPatternRow(s)
+		r := &rows[i]
+		f.rows[i] = phasedRow{phase: r.phase, idx: r.idx[:instancesPerPosition], sc: r.sc[:], y: r.y}
 	}
-	n := f.n
-	lambda := cfg.Lambda
-	// Preconditioner: the diagonal of AᵀA + λI.
-	diag := make([]float64, n)
-	for i := range f.rows {
-		r := &f.rows[i]
-		base := r.phase * patternPhaseLen
-		for _, j := range r.idx[:instancesPerPosition] {
-			diag[base+int(j)]++
-		}
-		s := base + patternPhaseLen - numScalars
-		for j, x := range r.sc {
-			diag[s+j] += x * x
-		}
-	}
-	for j := range diag {
-		diag[j] += lambda
-	}
-	w, err := leastSquares{weights: n, rows: len(f.rows), lambda: lambda, diag: diag,
-		target: func(i int) float64 { return f.rows[i].y },
-		addRow: func(i int, c float64, into []float64) { f.addRow(&f.rows[i], c, into) },
-		dot:    func(i int, w []float64) float64 { return f.dot(&f.rows[i], w) },
-		rms:    f.rms,
-	}.solve(ctx, cfg.Iterations, log)
+	out := NewPatternWeights8()
+	rms, err := f.solve(ctx, out.Phase[:], patternCanon, cfg, log)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := NewPatternWeights8()
-	for k := range out.Phase {
-		for i := range out.Phase[k] {
-			v := math.Round(w[k*patternPhaseLen+int(patternCanon[i])] * 100)
-			out.Phase[k][i] = int16(max(min(v, math.MaxInt16), math.MinInt16))
-		}
-	}
-	// The error of the weights as they are stored.
-	wq := make([]float64, n)
-	for k := range out.Phase {
-		for i, v := range out.Phase[k] {
-			wq[k*patternPhaseLen+i] = float64(v) / 100
-		}
-	}
-	return out, f.rms(wq), nil
+	return out, rms, nil
 }
 
 // PatternRMS returns the root-mean-square error of w on samples, in discs, as the search

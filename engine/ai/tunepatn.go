@@ -160,48 +160,6 @@ func newPatternRowN(n int, s PatternSampleN) patternRowN {
 	return r
 }
 
-// patternFitN is the least-squares problem of a large-board fit: phase k's weights start at
-// k·patternNPhaseLen.
-type patternFitN struct {
-	rows []patternRowN
-}
-
-func (f *patternFitN) dot(r *patternRowN, w []float64) float64 {
-	base := r.phase * patternNPhaseLen
-	var v float64
-	for _, i := range r.idx[:instancesN] {
-		v += w[base+int(i)]
-	}
-	s := base + patternNPhaseLen - numScalarsN
-	for i, x := range r.sc {
-		v += w[s+i] * x
-	}
-	return v
-}
-
-func (f *patternFitN) addRow(r *patternRowN, c float64, g []float64) {
-	base := r.phase * patternNPhaseLen
-	for _, i := range r.idx[:instancesN] {
-		g[base+int(i)] += c
-	}
-	s := base + patternNPhaseLen - numScalarsN
-	for i, x := range r.sc {
-		g[s+i] += c * x
-	}
-}
-
-func (f *patternFitN) rms(w []float64) float64 {
-	if len(f.rows) == 0 {
-		return 0
-	}
-	var s float64
-	for i := range f.rows {
-		d := f.rows[i].y - f.dot(&f.rows[i], w)
-		s += d * d
-	}
-	return math.Sqrt(s / float64(len(f.rows)))
-}
-
 // FitPatternsN fits the pattern weights of an n×n board to the samples by regularised least
 // squares, as FitPatterns8 does on 8×8, and returns them with their root-mean-square error on
 // the samples, in discs. Progress goes to log. It fails for a size without large-board
@@ -211,45 +169,18 @@ func FitPatternsN(ctx context.Context, n int, samples []PatternSampleN, cfg Patt
 	if err != nil {
 		return nil, 0, err
 	}
-	f := &patternFitN{rows: make([]patternRowN, len(samples))}
+	rows := make([]patternRowN, len(samples))
+	f := &phasedFit{phaseLen: patternNPhaseLen, rows: make([]phasedRow, len(samples))}
 	for i, s := range samples {
-		f.rows[i] = newPatternRowN(n, s)
+		rows[i] = newPatternRowN(n, s)
+		r := &rows[i]
+		f.rows[i] = phasedRow{phase: r.phase, idx: r.idx[:instancesN], sc: r.sc[:], y: r.y}
 	}
-	np := NumPatternPhasesN * patternNPhaseLen
-	lambda := cfg.Lambda
-	diag := make([]float64, np) // the preconditioner: the diagonal of AᵀA + λI
-	for i := range f.rows {
-		r := &f.rows[i]
-		base := r.phase * patternNPhaseLen
-		for _, j := range r.idx[:instancesN] {
-			diag[base+int(j)]++
-		}
-		s := base + patternNPhaseLen - numScalarsN
-		for j, x := range r.sc {
-			diag[s+j] += x * x
-		}
-	}
-	for j := range diag {
-		diag[j] += lambda
-	}
-	w, err := leastSquares{weights: np, rows: len(f.rows), lambda: lambda, diag: diag,
-		target: func(i int) float64 { return f.rows[i].y },
-		addRow: func(i int, c float64, into []float64) { f.addRow(&f.rows[i], c, into) },
-		dot:    func(i int, w []float64) float64 { return f.dot(&f.rows[i], w) },
-		rms:    f.rms,
-	}.solve(ctx, cfg.Iterations, log)
+	rms, err := f.solve(ctx, out.Phase[:], patternNCanon, cfg, log)
 	if err != nil {
 		return nil, 0, err
 	}
-	wq := make([]float64, np) // the weights as stored
-	for k := range out.Phase {
-		for i := range out.Phase[k] {
-			v := math.Round(w[k*patternNPhaseLen+int(patternNCanon[i])] * 100)
-			out.Phase[k][i] = int16(max(min(v, math.MaxInt16), math.MinInt16))
-			wq[k*patternNPhaseLen+i] = float64(out.Phase[k][i]) / 100
-		}
-	}
-	return out, f.rms(wq), nil
+	return out, rms, nil
 }
 
 // PatternRMSN returns the root-mean-square error of w on samples of its size, in discs, as
