@@ -284,22 +284,7 @@ var ErrPatternFile = errors.New("ai: bad pattern weights file")
 
 // MarshalBinary encodes the weights in the format of the embedded weights file.
 func (w *PatternWeights8) MarshalBinary() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(patternMagic)
-	binary.Write(&buf, binary.LittleEndian, [2]uint32{NumPatternPhases, uint32(patternPhaseLen)})
-	zw, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	for _, ph := range w.Phase {
-		if err := binary.Write(zw, binary.LittleEndian, ph); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return marshalPhases(patternMagic, []uint32{NumPatternPhases, uint32(patternPhaseLen)}, w.Phase[:], patternPhaseLen)
 }
 
 // UnmarshalBinary decodes weights written by MarshalBinary; it fails with ErrPatternFile
@@ -313,11 +298,44 @@ func (w *PatternWeights8) UnmarshalBinary(data []byte) error {
 	if phases != NumPatternPhases || n != uint32(patternPhaseLen) {
 		return fmt.Errorf("%w: %d phases of %d weights, want %d of %d", ErrPatternFile, phases, n, NumPatternPhases, patternPhaseLen)
 	}
-	zr := flate.NewReader(bytes.NewReader(data[8:]))
-	var out PatternWeights8
-	for k := range out.Phase {
-		out.Phase[k] = make([]int16, patternPhaseLen)
-		if err := binary.Read(zr, binary.LittleEndian, out.Phase[k]); err != nil {
+	out := NewPatternWeights8()
+	if err := unmarshalPhases(data[8:], out.Phase[:]); err != nil {
+		return err
+	}
+	*w = *out
+	return nil
+}
+
+// marshalPhases writes a weights file: magic, the header words (little-endian uint32), then
+// the phases of n int16 weights each through DEFLATE. It refuses a phase of another length.
+func marshalPhases(magic string, header []uint32, phases [][]int16, n int) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	binary.Write(&buf, binary.LittleEndian, header)
+	zw, err := flate.NewWriter(&buf, flate.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	for _, ph := range phases {
+		if len(ph) != n {
+			return nil, fmt.Errorf("ai: pattern weights: a phase of %d weights, want %d", len(ph), n)
+		}
+		if err := binary.Write(zw, binary.LittleEndian, ph); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// unmarshalPhases fills the phases (each already of its length) from data, the DEFLATE part
+// of a weights file, failing with ErrPatternFile when data is short, corrupt or longer.
+func unmarshalPhases(data []byte, phases [][]int16) error {
+	zr := flate.NewReader(bytes.NewReader(data))
+	for k := range phases {
+		if err := binary.Read(zr, binary.LittleEndian, phases[k]); err != nil {
 			return fmt.Errorf("%w: %v", ErrPatternFile, err)
 		}
 	}
@@ -327,7 +345,6 @@ func (w *PatternWeights8) UnmarshalBinary(data []byte) error {
 	if _, err := io.Copy(io.Discard, zr); err != nil {
 		return fmt.Errorf("%w: %v", ErrPatternFile, err)
 	}
-	*w = out
 	return nil
 }
 

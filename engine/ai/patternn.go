@@ -2,10 +2,8 @@ package ai
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"fmt"
-	"io"
 )
 
 // The pattern evaluation of the large boards (10×10, 12×12, 16×16; see PATTERNS.md). The
@@ -296,25 +294,8 @@ const patternNMagic = "RVPN\x01"
 
 // MarshalBinary encodes the weights in the format of the embedded weights files.
 func (w *PatternWeightsN) MarshalBinary() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(patternNMagic)
-	binary.Write(&buf, binary.LittleEndian, [3]uint32{uint32(w.Size), NumPatternPhasesN, uint32(patternNPhaseLen)})
-	zw, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	for _, ph := range w.Phase {
-		if len(ph) != patternNPhaseLen {
-			return nil, fmt.Errorf("ai: pattern weights: a phase of %d weights, want %d", len(ph), patternNPhaseLen)
-		}
-		if err := binary.Write(zw, binary.LittleEndian, ph); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return marshalPhases(patternNMagic, []uint32{uint32(w.Size), NumPatternPhasesN, uint32(patternNPhaseLen)},
+		w.Phase[:], patternNPhaseLen)
 }
 
 // UnmarshalBinary decodes weights written by MarshalBinary; it fails with ErrPatternFile for
@@ -333,17 +314,8 @@ func (w *PatternWeightsN) UnmarshalBinary(data []byte) error {
 	if phases != NumPatternPhasesN || n != uint32(patternNPhaseLen) {
 		return fmt.Errorf("%w: %d phases of %d weights, want %d of %d", ErrPatternFile, phases, n, NumPatternPhasesN, patternNPhaseLen)
 	}
-	zr := flate.NewReader(bytes.NewReader(data[12:]))
-	for k := range out.Phase {
-		if err := binary.Read(zr, binary.LittleEndian, out.Phase[k]); err != nil {
-			return fmt.Errorf("%w: %v", ErrPatternFile, err)
-		}
-	}
-	if n, _ := zr.Read(make([]byte, 1)); n != 0 {
-		return fmt.Errorf("%w: trailing data", ErrPatternFile)
-	}
-	if _, err := io.Copy(io.Discard, zr); err != nil {
-		return fmt.Errorf("%w: %v", ErrPatternFile, err)
+	if err := unmarshalPhases(data[12:], out.Phase[:]); err != nil {
+		return err
 	}
 	*w = *out
 	return nil
