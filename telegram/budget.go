@@ -111,6 +111,25 @@ func (g *budget) admit(u *models.Update) (ub *userBudget, v verdict) {
 	return g.users.admit(id, g.now(), canNotice(u))
 }
 
+// allow takes one request of user that is no update (the Mini App's) from both halves of
+// the budget, as an update is taken, and reports whether it had room; a nil budget allows
+// everything, and a shared limiter that fails leaves this process's half to hold.
+func (g *budget) allow(ctx context.Context, user int64) bool {
+	if g == nil || user == 0 {
+		return true
+	}
+	ub, v := g.users.admit(user, g.now(), false)
+	if v != admitted {
+		return false
+	}
+	g.users.done(ub)
+	if g.shared == nil {
+		return true
+	}
+	ok, _, err := g.shared.AllowUpdate(ctx, user, g.limit.Rate, g.limit.Per, g.limit.Burst)
+	return ok || err != nil
+}
+
 // done ends an admitted update of ub; it does nothing when g or ub is nil.
 func (g *budget) done(ub *userBudget) {
 	if g != nil && ub != nil {

@@ -126,20 +126,7 @@ func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Squ
 // processes through Options.RateLimiter) and reports whether it had room. Without a budget
 // every request is allowed.
 func (m *MiniApp) Allow(ctx context.Context, user int64) bool {
-	g := m.b.in.budget
-	if g == nil || user == 0 {
-		return true
-	}
-	ub, v := g.users.admit(user, g.now(), false)
-	if v != admitted {
-		return false
-	}
-	g.users.done(ub)
-	if g.shared == nil {
-		return true
-	}
-	ok, _, err := g.shared.AllowUpdate(ctx, user, g.limit.Rate, g.limit.Per, g.limit.Burst)
-	return ok || err != nil // a shared limiter that fails leaves this process's half to hold
+	return m.b.in.budget.allow(ctx, user)
 }
 
 // Lang returns the language the user chose with /lang, "" when they chose none.
