@@ -310,7 +310,10 @@ func TestStableDiscsNeverFlip(t *testing.T) {
 		for i := 0; i < 150; i++ {
 			p := midgame(t, rng, size, size*size/2+rng.IntN(size*size/2))
 			black, white := toSetN(p.Discs(engine.Black)), toSetN(p.Discs(engine.White))
-			sb, sw := g.stable(black, white), g.stable(white, black)
+			sb, sw := g.stableBoth(black, white)
+			if sb != g.stable(black, white) || sw != g.stable(white, black) {
+				t.Fatalf("%v: stableBoth disagrees with stable", p)
+			}
 			if size == 8 {
 				b8, w8 := pack(black), pack(white)
 				if pack(sb) != stable8(b8, w8) || pack(sw) != stable8(w8, b8) {

@@ -129,8 +129,22 @@ func (g *geomN) neighbours(x setN) setN {
 
 // stable returns the discs of p that can never flip (the same lower bound as stable8).
 func (g *geomN) stable(p, o setN) setN {
-	occ := p.or(o)
-	var row, col, diag, anti setN
+	f := g.fullLines(p.or(o))
+	return g.stableIn(p, &f)
+}
+
+// stableBoth returns stable(p, o) and stable(o, p), finding the full lines once.
+func (g *geomN) stableBoth(p, o setN) (setN, setN) {
+	f := g.fullLines(p.or(o))
+	return g.stableIn(p, &f), g.stableIn(o, &f)
+}
+
+// linesN holds the squares of a board's full rows, columns, diagonals and anti-diagonals.
+type linesN struct{ row, col, diag, anti setN }
+
+// fullLines returns the lines of the board that the occupied squares occ fill.
+func (g *geomN) fullLines(occ setN) linesN {
+	var f linesN
 	full := func(lines []setN, acc *setN) {
 		for _, l := range lines {
 			if occ.and(l) == l {
@@ -138,18 +152,23 @@ func (g *geomN) stable(p, o setN) setN {
 			}
 		}
 	}
-	full(g.rows, &row)
-	full(g.cols, &col)
-	full(g.diags, &diag)
-	full(g.ant, &anti)
-	if p.and(g.corners).empty() && row.or(col).or(diag).or(anti).empty() {
+	full(g.rows, &f.row)
+	full(g.cols, &f.col)
+	full(g.diags, &f.diag)
+	full(g.ant, &f.anti)
+	return f
+}
+
+// stableIn returns the stable discs of p on a board whose full lines are f.
+func (g *geomN) stableIn(p setN, f *linesN) setN {
+	if p.and(g.corners).empty() && f.row.or(f.col).or(f.diag).or(f.anti).empty() {
 		return setN{}
 	}
 	border := g.col0.or(g.colLast).or(g.row0).or(g.rowLast)
-	row = row.or(g.col0).or(g.colLast)
-	col = col.or(g.row0).or(g.rowLast)
-	diag = diag.or(border)
-	anti = anti.or(border)
+	row := f.row.or(g.col0).or(g.colLast)
+	col := f.col.or(g.row0).or(g.rowLast)
+	diag := f.diag.or(border)
+	anti := f.anti.or(border)
 	var s setN
 	for {
 		h := row.or(shlN(s, 1).andNot(g.col0)).or(shrN(s, 1).andNot(g.colLast))
@@ -195,7 +214,8 @@ func (g *geomN) features(p, o, pm, om setN, f *[numFeatures]int32) {
 	f[featC] = int32(p.and(cs).count() - o.and(cs).count())
 	f[featMobility] = int32(pm.count() - om.count())
 	f[featPotMob] = int32(g.neighbours(o).and(empty).count() - g.neighbours(p).and(empty).count())
-	f[featStable] = int32(g.stable(p, o).count() - g.stable(o, p).count())
+	sp, so := g.stableBoth(p, o)
+	f[featStable] = int32(sp.count() - so.count())
 	f[featParity] = int32(ne&1*2 - 1)
 	f[featDiscs] = int32(p.count() - o.count())
 	f[featEdge] = int32(p.and(g.edges).count() - o.and(g.edges).count())
