@@ -81,8 +81,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	evalB := fs.String("eval-b", "default", "evaluation of the second player: default, linear or pattern")
 	bookA := fs.Bool("book-a", true, "let the first player use the 8×8 opening book (levels 5 and 6)")
 	bookB := fs.Bool("book-b", true, "let the second player use the 8×8 opening book (levels 5 and 6)")
-	mpcA := fs.Bool("mpc-a", true, "let the first player search selectively (level 6's Multi-ProbCut on 8×8)")
-	mpcB := fs.Bool("mpc-b", true, "let the second player search selectively (level 6's Multi-ProbCut on 8×8)")
+	mpcA := fs.Bool("mpc-a", true, "let the first player search selectively (level 6's Multi-ProbCut)")
+	mpcB := fs.Bool("mpc-b", true, "let the second player search selectively (level 6's Multi-ProbCut)")
 	mpcT := fs.Float64("mpc-t", 0, "cut threshold of the first player's Multi-ProbCut in standard deviations (0: the default)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: reversi match [-a L -b L | -ladder] [-eval-a E] [-eval-b E] [-book-a=false] [-book-b=false] [-mpc-a=false] [-mpc-b=false] [-mpc-t T] [-games N] [-size N] [-opening K] [-seed S] [-j N] [-slow D] [-v]\n"+

@@ -28,7 +28,7 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	movetime := fs.Duration("movetime", time.Second, "time per move when no -level is given")
 	seed := fs.Uint64("seed", 0, "random seed of the level's choices (0: from the clock)")
 	book := fs.Bool("book", true, "with -level 5 or 6, play the 8×8 opening book's moves")
-	mpc := fs.Bool("mpc", true, "with -level 6, search selectively (Multi-ProbCut on 8×8)")
+	mpc := fs.Bool("mpc", true, "with -level 6, search selectively (Multi-ProbCut)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: reversi nboard [-level L [-book=false] [-mpc=false] | -movetime D]\n"+
 			"Speaks the NBoard protocol (version 2) on standard input and output.")

@@ -68,7 +68,7 @@ type config struct {
 	mustScore  bool            // search even a forced move, for its score
 	tables     *[17]*evalTable // evaluation override (tuning); nil for the embedded weights
 	eval       Eval            // the embedded evaluation to use when tables is nil
-	// mpc, when not nil, makes the 8×8 midgame search selective (Multi-ProbCut) with a
+	// mpc, when not nil, makes the midgame search selective (Multi-ProbCut) with a
 	// threshold of mpcT standard deviations.
 	mpc  *MPCTable
 	mpcT float64

@@ -162,7 +162,7 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 	if l == LevelMaster {
 		cfg.soft = l.Budget(p.Size()) * 2 / 5
 		if !opt.NoMPC {
-			cfg.mpc, cfg.mpcT = &mpcTable8, DefaultMPCT
+			cfg.mpc, cfg.mpcT = mpcTableFor(p.Size()), DefaultMPCT
 			if opt.MPCT > 0 {
 				cfg.mpcT = opt.MPCT
 			}

@@ -9,22 +9,26 @@ import (
 	"math/rand/v2"
 )
 
-// Multi-ProbCut (Buro) in the 8×8 midgame search: at a node searched to depth d, a shallow
+// Multi-ProbCut (Buro) in level 6's midgame search: at a node searched to depth d, a shallow
 // search to depth d' = mpcShallow(d) predicts the deep value as a + b·v' with an error of
-// standard deviation σ, fitted per (empties bucket, d) from the project's own games
-// (mpcTable8, made by `tune mpc`; SELECTIVE.md). When the shallow search proves
+// standard deviation σ, fitted per (empties bucket, d) from the project's own games, one
+// table per board size (mpcTable8, mpcTable10, …, made by `tune mpc`; SELECTIVE.md). When the shallow search proves
 // v' ≥ (β + t·σ − a)/b the node is taken to fail high (it returns β), when it proves
 // v' ≤ (α − t·σ − a)/b to fail low (α). t sets how often the cut is wrong: a one-sided normal
 // tail, about 7% for t = 1.5. The exact solver never cuts this way.
 
-// Bounds of the table: depths mpcMinDepth…MPCMaxDepth are fitted; deeper nodes use the deepest
-// fitted row of the same parity. Empty squares are bucketed by mpcBucketWidth.
+// Bounds of the table: depths mpcMinDepth…MPCMaxDepth may be fitted; deeper nodes, and nodes
+// deeper than their table's fitted rows, use the deepest fitted row of the same parity. A
+// node's bucket is its fraction of empty squares in eighths (mpcBucket).
 const (
-	mpcMinDepth    = 3
-	MPCMaxDepth    = 12
-	mpcBucketWidth = 8
-	mpcBuckets     = 64 / mpcBucketWidth
+	mpcMinDepth = 3
+	MPCMaxDepth = 12
+	mpcBuckets  = 8
 )
+
+// mpcBucket returns the table row of a node with e empty squares on an n×n board: on 8×8 the
+// empties divided by 8 (0–7, 8–15, …), on the large boards the same fraction of the board.
+func mpcBucket(n, e int) int { return min(max(e, 0)*mpcBuckets/(n*n), mpcBuckets-1) }
 
 // mpcShallow is the depth of the shallow search that predicts a search to depth d: about
 // half of it, of the same parity (odd and even depths differ systematically in Othello).
@@ -45,17 +49,39 @@ type MPCTable struct {
 // mpcMinPairs is the fewest pairs a cell must be fitted from to be used.
 const mpcMinPairs = 30
 
-// cell returns the cell for a node with n empty squares searched to depth d, and whether the
-// node may be cut.
-func (t *MPCTable) cell(n, d int) (MPCCell, bool) {
+// cell returns the cell for a node in bucket bk searched to depth d, and whether the node may
+// be cut.
+func (t *MPCTable) cell(bk, d int) (MPCCell, bool) {
 	if d < mpcMinDepth {
 		return MPCCell{}, false
 	}
 	if d > MPCMaxDepth {
 		d = MPCMaxDepth - (MPCMaxDepth-d)&1
 	}
-	c := t.Cells[min(n/mpcBucketWidth, mpcBuckets-1)][d]
+	row := &t.Cells[bk]
+	for d > mpcMinDepth+1 && row[d].N == 0 {
+		d -= 2
+	}
+	c := row[d]
 	return c, c.N >= mpcMinPairs && c.B > 0 && c.Sigma > 0
+}
+
+// bounds returns the null windows of the shallow searches that cut a node searched with
+// window (alpha, beta) on a board of sq squares: the shallow value at or above hi predicts a
+// fail high, at or below lo a fail low; okHi and okLo say whether each test is worth making
+// (its bound is a reachable score). t is the threshold in standard deviations.
+func (c MPCCell) bounds(alpha, beta int, t float64, sq int) (hi int, okHi bool, lo int, okLo bool) {
+	a, b, sig := float64(c.A), float64(c.B), float64(c.Sigma)*t
+	lim := sq * 100
+	if beta < lim {
+		hi = int(math.Ceil((float64(beta) + sig - a) / b))
+		okHi = hi < lim
+	}
+	if alpha > -lim {
+		lo = int(math.Floor((float64(alpha) - sig - a) / b))
+		okLo = lo > -lim
+	}
+	return hi, okHi, lo, okLo
 }
 
 // DefaultMPCT is the level-6 cut threshold in standard deviations.
@@ -64,34 +90,48 @@ const DefaultMPCT = 1.5
 // mpcCut tries the Multi-ProbCut at a node (p, o) with n empties searched to depth with
 // window (alpha, beta); it returns the value to return and whether the node was cut.
 func (s *searcher8) mpcCut(p, o uint64, n, depth, alpha, beta int) (int, bool) {
-	c, ok := s.mpc.cell(n, depth)
+	return s.mpc.cut(mpcBucket(8, n), depth, alpha, beta, s.mpcT, 64, func(d, a, b int) (int, bool) {
+		v := s.pvs(p, o, d, a, b)
+		return v, s.abort
+	})
+}
+
+// mpcCut is searcher8.mpcCut on a large board.
+func (s *searcherN) mpcCut(p, o setN, n, depth, alpha, beta int) (int, bool) {
+	return s.mpc.cut(mpcBucket(s.g.n, n), depth, alpha, beta, s.mpcT, s.g.n*s.g.n, func(d, a, b int) (int, bool) {
+		v := s.pvs(p, o, d, a, b)
+		return v, s.abort
+	})
+}
+
+// cut is the Multi-ProbCut test of a node in bucket bk searched to depth with window
+// (alpha, beta) on a board of sq squares, threshold th standard deviations: shallow(d, a, b)
+// searches the node to depth d with window (a, b) and reports whether the search was
+// aborted. It returns the node's value and whether it was cut (an aborted search counts as
+// cut; its value is meaningless).
+func (t *MPCTable) cut(bk, depth, alpha, beta int, th float64, sq int, shallow func(d, a, b int) (int, bool)) (int, bool) {
+	c, ok := t.cell(bk, depth)
 	if !ok {
 		return 0, false
 	}
 	ds := mpcShallow(depth)
-	a, b, sig := float64(c.A), float64(c.B), float64(c.Sigma)*s.mpcT
-	if beta < 64*100 {
-		bound := int(math.Ceil((float64(beta) + sig - a) / b))
-		if bound < 64*100 {
-			v := s.pvs(p, o, ds, bound-1, bound)
-			if s.abort {
-				return 0, true
-			}
-			if v >= bound {
-				return beta, true
-			}
+	hi, okHi, lo, okLo := c.bounds(alpha, beta, th, sq)
+	if okHi {
+		v, aborted := shallow(ds, hi-1, hi)
+		if aborted {
+			return 0, true
+		}
+		if v >= hi {
+			return beta, true
 		}
 	}
-	if alpha > -64*100 {
-		bound := int(math.Floor((float64(alpha) - sig - a) / b))
-		if bound > -64*100 {
-			v := s.pvs(p, o, ds, bound, bound+1)
-			if s.abort {
-				return 0, true
-			}
-			if v <= bound {
-				return alpha, true
-			}
+	if okLo {
+		v, aborted := shallow(ds, lo, lo+1)
+		if aborted {
+			return 0, true
+		}
+		if v <= lo {
+			return alpha, true
 		}
 	}
 	return 0, false
@@ -104,9 +144,10 @@ type MPCSample struct {
 	Scores  []int16
 }
 
-// MPCGenConfig describes the data of an MPC fit: positions of self-play games
-// (PatternGame, pattern evaluation, labelled at LabelDepth), one in Every taken, with
-// MinEmpties…MaxEmpties empty squares, each searched to depths 0…Depth.
+// MPCGenConfig describes the data of an MPC fit: positions of self-play games (PatternGame
+// on 8×8 with the pattern evaluation, PatternGameN on the large boards with the linear one,
+// labelled and played at LabelDepth), one in Every taken, with MinEmpties…MaxEmpties empty
+// squares, each searched to depths 0…Depth with the evaluation level 6 plays on that size.
 type MPCGenConfig struct {
 	Seed                   uint64
 	Games                  int
@@ -114,14 +155,35 @@ type MPCGenConfig struct {
 	MinEmpties, MaxEmpties int
 	Depth                  int
 	LabelDepth             int
+	// Size is the board's; 0 stands for 8.
+	Size int
 }
 
-// DefaultMPCGenConfig is the configuration behind the embedded table (SELECTIVE.md).
+// DefaultMPCGenConfig is the configuration behind the embedded 8×8 table (SELECTIVE.md).
 var DefaultMPCGenConfig = MPCGenConfig{Seed: 41, Games: 30, Every: 3, MinEmpties: 14, MaxEmpties: 54, Depth: MPCMaxDepth, LabelDepth: 4}
+
+// DefaultMPCGenConfigN returns the configuration behind the embedded table of an n×n board
+// (n > 8): shallower searches, since level 6 reaches about 5–9 plies there, and games
+// played at depth 2, which only supply positions.
+func DefaultMPCGenConfigN(n int) MPCGenConfig {
+	return MPCGenConfig{Seed: 43, Games: 12, Every: 8, MinEmpties: 14, MaxEmpties: n*n - 12, Depth: 6, LabelDepth: 2, Size: n}
+}
+
+// size returns the board size of cfg.
+func (cfg MPCGenConfig) size() int {
+	if cfg.Size == 0 {
+		return 8
+	}
+	return cfg.Size
+}
 
 // MPCGame returns the samples of game number g of cfg; the result is a function of cfg and g
 // alone (every search is bounded by depth).
 func MPCGame(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error) {
+	n := cfg.size()
+	if n != 8 {
+		return mpcGameN(ctx, cfg, g)
+	}
 	pg := PatternGenConfig{Seed: cfg.Seed, Eval: EvalPattern, LabelDepth: cfg.LabelDepth, ExactEmpties: 12}
 	ps, err := PatternGame(ctx, pg, g)
 	if err != nil {
@@ -135,13 +197,12 @@ func MPCGame(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error) 
 	every := max(cfg.Every, 1)
 	var out []MPCSample
 	for _, s := range ps {
-		n := popcnt(^(s.P | s.O))
-		if n < cfg.MinEmpties || n > cfg.MaxEmpties || n <= cfg.Depth || moves8(s.P, s.O) == 0 || rng.IntN(every) != 0 {
+		e := popcnt(^(s.P | s.O))
+		if !cfg.takes(e) || moves8(s.P, s.O) == 0 || rng.IntN(every) != 0 {
 			continue
 		}
-		c := &config{ctx: ctx, tableBits: 18}
-		sr := newSearcher8(c, tables[8])
-		smp := MPCSample{Empties: n}
+		sr := newSearcher8(&config{ctx: ctx, tableBits: 18}, tables[8])
+		smp := MPCSample{Empties: e}
 		for d := 0; d <= cfg.Depth; d++ {
 			v := sr.pvs(s.P, s.O, d, -infScore, infScore)
 			if sr.abort {
@@ -154,13 +215,54 @@ func MPCGame(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error) 
 	return out, nil
 }
 
-// FitMPC fits every cell of the table by least squares: for each empties bucket and depth d
-// from the pairs (Scores[mpcShallow(d)], Scores[d]).
-func FitMPC(samples []MPCSample) MPCTable {
+// takes reports whether a position with e empty squares is in the range cfg samples.
+func (cfg MPCGenConfig) takes(e int) bool {
+	return e >= cfg.MinEmpties && e <= cfg.MaxEmpties && e > cfg.Depth
+}
+
+// mpcGameN is MPCGame on a large board.
+func mpcGameN(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error) {
+	n := cfg.size()
+	pg := PatternGenConfigN{Size: n, Seed: cfg.Seed, Eval: EvalLinear, LabelDepth: cfg.LabelDepth, ExactEmpties: 12}
+	ps, err := PatternGameN(ctx, pg, g)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := tablesForEval(levelEval(EvalDefault, LevelMaster, n))
+	if err != nil {
+		return nil, err
+	}
+	geo := geoms[n]
+	rng := rand.New(rand.NewPCG(cfg.Seed^0x6d7063, uint64(n)<<32|uint64(g)))
+	every := max(cfg.Every, 1)
+	var out []MPCSample
+	for _, s := range ps {
+		p, o := toSetN(s.P), toSetN(s.O)
+		e := n*n - p.count() - o.count()
+		if !cfg.takes(e) || geo.moves(p, o).empty() || rng.IntN(every) != 0 {
+			continue
+		}
+		sr := newSearcherN(&config{ctx: ctx, tableBits: 18}, geo, tables[n])
+		smp := MPCSample{Empties: e}
+		for d := 0; d <= cfg.Depth; d++ {
+			v := sr.pvs(p, o, d, -infScore, infScore)
+			if sr.abort {
+				return nil, ctx.Err()
+			}
+			smp.Scores = append(smp.Scores, int16(v))
+		}
+		out = append(out, smp)
+	}
+	return out, nil
+}
+
+// FitMPC fits every cell of the table of an n×n board by least squares: for each empties
+// bucket and depth d from the pairs (Scores[mpcShallow(d)], Scores[d]).
+func FitMPC(n int, samples []MPCSample) MPCTable {
 	type acc struct{ n, sx, sy, sxx, sxy, syy float64 }
 	var accs [mpcBuckets][MPCMaxDepth + 1]acc
 	for _, s := range samples {
-		bk := min(s.Empties/mpcBucketWidth, mpcBuckets-1)
+		bk := mpcBucket(n, s.Empties)
 		for d := mpcMinDepth; d <= MPCMaxDepth && d < len(s.Scores); d++ {
 			x, y := float64(s.Scores[mpcShallow(d)]), float64(s.Scores[d])
 			a := &accs[bk][d]
@@ -194,14 +296,16 @@ func FitMPC(samples []MPCSample) MPCTable {
 	return t
 }
 
-// GoSource returns t as the Go source of the package's embedded table (mpc_table.go).
-func (t *MPCTable) GoSource(note string) []byte {
+// GoSource returns t, the table of an n×n board, as the Go source of the package's embedded
+// table (mpc_table.go for 8×8, mpc_tableN.go for the others).
+func (t *MPCTable) GoSource(n int, note string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated by \"tune mpc\"; DO NOT EDIT.\n// %s\n\npackage ai\n\n", note)
-	b.WriteString("// mpcTable8 is the fitted Multi-ProbCut table of the 8×8 midgame search (SELECTIVE.md).\n")
-	b.WriteString("var mpcTable8 = MPCTable{Cells: [mpcBuckets][MPCMaxDepth + 1]MPCCell{\n")
+	fmt.Fprintf(&b, "// mpcTable%d is the fitted Multi-ProbCut table of the %d×%d midgame search (SELECTIVE.md).\n", n, n, n)
+	fmt.Fprintf(&b, "var mpcTable%d = MPCTable{Cells: [mpcBuckets][MPCMaxDepth + 1]MPCCell{\n", n)
 	for bk := range t.Cells {
-		fmt.Fprintf(&b, "\t{ // %d–%d empties\n", bk*mpcBucketWidth, bk*mpcBucketWidth+mpcBucketWidth-1)
+		lo, hi := mpcBucketRange(n, bk)
+		fmt.Fprintf(&b, "\t{ // %d–%d empties\n", lo, hi)
 		for d, c := range t.Cells[bk] {
 			if c.N == 0 {
 				continue
@@ -217,5 +321,29 @@ func (t *MPCTable) GoSource(note string) []byte {
 	return b.Bytes()
 }
 
-// DefaultMPCTable returns a copy of the embedded table.
+// mpcBucketRange returns the fewest and most empty squares of bucket bk on an n×n board
+// (the last bucket's most is the board's squares less one, as on 8×8 before).
+func mpcBucketRange(n, bk int) (lo, hi int) {
+	sq := n * n
+	lo = (bk*sq + mpcBuckets - 1) / mpcBuckets
+	hi = ((bk+1)*sq+mpcBuckets-1)/mpcBuckets - 1
+	return lo, hi
+}
+
+// mpcTableFor returns the embedded table of level 6 on an n×n board, nil for a size without
+// one (the search is then full width). 16×16 has none: at the depths level 6 reaches there
+// in its time (6–7), a fitted table saved only 15% of the nodes (SELECTIVE.md).
+func mpcTableFor(n int) *MPCTable {
+	switch n {
+	case 8:
+		return &mpcTable8
+	case 10:
+		return &mpcTable10
+	case 12:
+		return &mpcTable12
+	}
+	return nil
+}
+
+// DefaultMPCTable returns a copy of the embedded 8×8 table.
 func DefaultMPCTable() MPCTable { return mpcTable8 }

@@ -16,6 +16,9 @@ type searcherN struct {
 	midMask uint64
 	ev      *evalTable
 	exactAt int
+	// mpc and mpcT are searcher8's: the selective search's table and threshold.
+	mpc  *MPCTable
+	mpcT float64
 }
 
 type midEntryN struct {
@@ -27,7 +30,7 @@ type midEntryN struct {
 }
 
 func newSearcherN(cfg *config, g *geomN, ev *evalTable) *searcherN {
-	s := &searcherN{control: newControl(cfg, pollEveryN), g: g, ev: ev, exactAt: cfg.exactAt}
+	s := &searcherN{control: newControl(cfg, pollEveryN), g: g, ev: ev, exactAt: cfg.exactAt, mpc: cfg.mpc, mpcT: cfg.mpcT}
 	s.mid = make([]midEntryN, 1<<(cfg.tableBits-2))
 	s.midMask = uint64(len(s.mid) - 1)
 	return s
@@ -211,6 +214,11 @@ func (s *searcherN) pvs(p, o setN, depth, alpha, beta int) int {
 				return lo
 			}
 			alpha, beta = max(alpha, lo), min(beta, hi)
+		}
+	}
+	if s.mpc != nil && depth >= mpcMinDepth {
+		if v, cut := s.mpcCut(p, o, n, depth, alpha, beta); cut {
+			return v
 		}
 	}
 	mode := 1

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reversibot/reversi/engine/ai"
@@ -26,7 +28,11 @@ type mpcState struct {
 // self-play games and fit the Multi-ProbCut table (engine/ai/SELECTIVE.md).
 func runMPC(args []string) int {
 	cfg := ai.DefaultMPCGenConfig
+	if n := sizeArg(args); n != 8 {
+		cfg = ai.DefaultMPCGenConfigN(n)
+	}
 	fl := flag.NewFlagSet("mpc", flag.ContinueOnError)
+	fl.IntVar(&cfg.Size, "size", cfg.Size, "board size (8: the defaults of the 8×8 table; 10, 12, 16: of the large boards')")
 	fl.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of the games")
 	fl.IntVar(&cfg.Games, "games", cfg.Games, "self-play games to sample")
 	fl.IntVar(&cfg.Every, "every", cfg.Every, "take one position in this many (at random)")
@@ -36,8 +42,11 @@ func runMPC(args []string) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if cfg.Depth < 3 || cfg.Depth > ai.MPCMaxDepth || cfg.Games < 1 {
-		fmt.Fprintln(os.Stderr, "tune mpc: bad -depth or -games")
+	if cfg.Size == 8 {
+		cfg.Size = 0
+	}
+	if cfg.Depth < 3 || cfg.Depth > ai.MPCMaxDepth || cfg.Games < 1 || cfg.Size != 0 && (cfg.Size <= 8 || cfg.Size > 16) {
+		fmt.Fprintln(os.Stderr, "tune mpc: bad -depth, -games or -size")
 		return 2
 	}
 	st := mpcState{Cfg: cfg}
@@ -105,9 +114,14 @@ func runMPC(args []string) int {
 			fmt.Fprintf(os.Stderr, "mpc: %d games, %d positions, %v\n", st.Games, len(st.Samples), time.Since(start).Round(time.Second))
 		}
 	}
-	t := ai.FitMPC(st.Samples)
-	note := fmt.Sprintf("tune mpc -seed %d -games %d -every %d -depth %d: %d positions", cfg.Seed, cfg.Games, cfg.Every, cfg.Depth, len(st.Samples))
-	src := t.GoSource(note)
+	n := max(cfg.Size, 8)
+	t := ai.FitMPC(n, st.Samples)
+	sizeFlag := ""
+	if n != 8 {
+		sizeFlag = fmt.Sprintf(" -size %d", n)
+	}
+	note := fmt.Sprintf("tune mpc%s -seed %d -games %d -every %d -depth %d: %d positions", sizeFlag, cfg.Seed, cfg.Games, cfg.Every, cfg.Depth, len(st.Samples))
+	src := t.GoSource(n, note)
 	if *out == "" {
 		os.Stdout.Write(src)
 		return 0
@@ -118,4 +132,20 @@ func runMPC(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "mpc: %s: wrote %s\n", note, *out)
 	return 0
+}
+
+// sizeArg returns the value of a -size flag among args (8 when there is none or it does not
+// parse), so that the other flags' defaults can be the ones of that size.
+func sizeArg(args []string) int {
+	for i, a := range args {
+		a = strings.TrimLeft(a, "-")
+		v, ok := strings.CutPrefix(a, "size=")
+		if !ok && a == "size" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if n, err := strconv.Atoi(v); ok && err == nil {
+			return n
+		}
+	}
+	return 8
 }
