@@ -3,24 +3,26 @@ package ai
 import (
 	"bytes"
 	"compress/flate"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/reversibot/reversi/engine"
 )
 
-// The 8×8 opening book (see BOOK.md): positions of the first plies from the start, each stored
-// once under the 8 symmetries of the square (in its canonical form, the smallest of its eight
+// The opening books (see BOOK.md): one per board size that has one (8×8, and the first plies
+// of the large boards), each holding positions of the first plies from the start, stored once
+// under the 8 symmetries of the square (in its canonical form, the smallest of its eight
 // images), with the moves that the project's own search found within a small margin of the
 // best and their values. Level 6 plays from it for as long as the game stays in it, level 5 for
-// its first plies only (bookPlies), and levels 1–4 never.
+// its first plies only (bookPliesExpert), and levels 1–4 never.
 
 // BookMove is a move of the book with its value.
 type BookMove struct {
@@ -32,18 +34,18 @@ type BookMove struct {
 	Value int
 }
 
-// bookMove is a stored move: the square (bit index, row*8+col) in the canonical position.
+// bookMove is a stored move: the square (its bookBoard's index: row*8+col on 8×8,
+// row<<4|col on the large boards) in the canonical position.
 type bookMove struct {
 	sq    uint8
 	value int16
 }
 
-// bookKey is a canonical position: the side to move's discs, then the opponent's.
-type bookKey [2]uint64
-
-// Book is an 8×8 opening book. A Book is read-only once built or loaded and safe for
-// concurrent use.
+// Book is an opening book of one board size. A Book is read-only once built or loaded and
+// safe for concurrent use.
 type Book struct {
+	// Size is the side of the book's board; 0 stands for 8.
+	Size int
 	// Plies is the depth of the book's tree: it holds positions up to this many plies from the
 	// start.
 	Plies int
@@ -60,6 +62,9 @@ type Book struct {
 
 // Len returns the number of positions in the book.
 func (b *Book) Len() int { return len(b.entries) }
+
+// board returns the book's board.
+func (b *Book) board() bookBoard { return bookBoardFor(max(b.Size, 8)) }
 
 // sym8 applies symmetry s (0…7) of the square to a bitboard: bit 2 mirrors it in the a1–h8
 // diagonal first, bit 0 then mirrors the columns, bit 1 the rows.
@@ -93,48 +98,39 @@ func init() {
 	}
 }
 
-// canonical8 returns the canonical form of (p, o) and the set (a bit per symmetry) of the
-// symmetries that map (p, o) onto it.
-func canonical8(p, o uint64) (bookKey, uint8) {
-	best := bookKey{p, o}
-	set := uint8(1)
-	for s := 1; s < 8; s++ {
-		k := bookKey{sym8(p, s), sym8(o, s)}
-		switch {
-		case k[0] < best[0] || k[0] == best[0] && k[1] < best[1]:
-			best, set = k, 1<<uint(s)
-		case k == best:
-			set |= 1 << uint(s)
-		}
-	}
-	return best, set
-}
+// canonical8 returns the canonical form of the 8×8 position (p, o) and the set (a bit per
+// symmetry) of the symmetries that map it onto it.
+func canonical8(p, o uint64) (bookKey, uint8) { return board8Book{}.canonical(bookKey{p, o}) }
 
-// lookup returns the moves of the book for (p, o) in its own frame, distinct, best first; nil
-// when the position is not in the book. A move that several symmetries of a symmetric
-// position map to different squares appears once per square, so a choice among them varies
-// over every equivalent move.
-func (b *Book) lookup(p, o uint64) []bookMove {
+// lookup is lookupKey for an 8×8 position.
+func (b *Book) lookup(p, o uint64) []bookMove { return b.lookupKey(bookKey{p, o}) }
+
+// lookupKey returns the moves of the book for the position k in its own frame, distinct, best
+// first; nil when the position is not in the book. A move that several symmetries of a
+// symmetric position map to different squares appears once per square, so a choice among
+// them varies over every equivalent move.
+func (b *Book) lookupKey(k bookKey) []bookMove {
 	if b == nil {
 		return nil
 	}
-	k, set := canonical8(p, o)
-	stored, ok := b.entries[k]
+	bd := b.board()
+	ck, set := bd.canonical(k)
+	stored, ok := b.entries[ck]
 	if !ok {
 		return nil
 	}
 	var out []bookMove
-	var seen uint64
+	var seen setN
 	for _, m := range stored {
 		for s := 0; s < 8; s++ {
 			if set&(1<<uint(s)) == 0 {
 				continue
 			}
-			sq := symSquare8(int(m.sq), symInverse8[s])
-			if seen&(1<<uint(sq)) != 0 {
+			sq := bd.symSquare(int(m.sq), bd.symInverse(s))
+			if seen.has(sq) {
 				continue
 			}
-			seen |= 1 << uint(sq)
+			seen = seen.with(sq)
 			out = append(out, bookMove{sq: uint8(sq), value: m.value})
 		}
 	}
@@ -147,16 +143,28 @@ func (b *Book) lookup(p, o uint64) []bookMove {
 	return out
 }
 
+// keyOf returns the book key of p and whether p is a position of the book's size.
+func (b *Book) keyOf(p engine.Position) (bookKey, bool) {
+	if p.Size() != max(b.Size, 8) {
+		return bookKey{}, false
+	}
+	if pl, op, ok := p.Bitboards8(); ok {
+		return bookKey{pl, op}, true
+	}
+	return keyN(toSetN(p.Discs(p.Side())), toSetN(p.Discs(p.Side().Opponent()))), true
+}
+
 // Moves returns the book's moves for the side to move of p, best first (equal values in
-// square order); nil when p is not an 8×8 position of the book.
+// square order); nil when p is not a position of the book (or not of its size).
 func (b *Book) Moves(p engine.Position) []BookMove {
-	pl, op, ok := p.Bitboards8()
+	k, ok := b.keyOf(p)
 	if !ok {
 		return nil
 	}
+	bd := b.board()
 	var out []BookMove
-	for _, m := range b.lookup(pl, op) {
-		out = append(out, BookMove{Move: toSquare8(int(m.sq)), Value: int(m.value)})
+	for _, m := range b.lookupKey(k) {
+		out = append(out, BookMove{Move: bd.square(int(m.sq)), Value: int(m.value)})
 	}
 	return out
 }
@@ -175,10 +183,15 @@ const (
 	bookMaxPlies = 20
 )
 
-// bookChoice returns the book's move for (p, o) at level l, chosen by rng among the moves
-// within the level's margin of the best (the best when rng is nil), and whether there is one.
+// bookChoice is bookChoiceKey for an 8×8 position.
 func (b *Book) bookChoice(p, o uint64, l Level, rng *rand.Rand) (Result, bool) {
-	ply := popcnt(p|o) - 4
+	return b.bookChoiceKey(bookKey{p, o}, popcnt(p|o)-4, l, rng)
+}
+
+// bookChoiceKey returns the book's move for the position k, ply plies from the start, at
+// level l, chosen by rng among the moves within the level's margin of the best (the best when
+// rng is nil), and whether there is one.
+func (b *Book) bookChoiceKey(k bookKey, ply int, l Level, rng *rand.Rand) (Result, bool) {
 	margin := 0
 	switch {
 	case l == LevelMaster:
@@ -188,7 +201,7 @@ func (b *Book) bookChoice(p, o uint64, l Level, rng *rand.Rand) (Result, bool) {
 	default:
 		return Result{}, false
 	}
-	moves := b.lookup(p, o)
+	moves := b.lookupKey(k)
 	if len(moves) == 0 {
 		return Result{}, false
 	}
@@ -200,26 +213,40 @@ func (b *Book) bookChoice(p, o uint64, l Level, rng *rand.Rand) (Result, bool) {
 	if rng != nil && n > 1 {
 		pick = moves[rng.IntN(n)]
 	}
-	if moves8(p, o)&(1<<pick.sq) == 0 {
+	bd := b.board()
+	if !slices.Contains(bd.moves(k), int(pick.sq)) {
 		return Result{}, false // cannot happen with a valid book; fall back to the search
 	}
-	mv := toSquare8(int(pick.sq))
+	mv := bd.square(int(pick.sq))
 	return Result{Move: mv, Score: int(pick.value), PV: []engine.Square{mv}, Book: true}, true
 }
 
 // ErrBookFile is returned for a book file that is not one this version reads.
 var ErrBookFile = errors.New("ai: bad opening book file")
 
-// bookMagic starts a book file.
-const bookMagic = "RVB8\x01"
+// bookMagic starts an 8×8 book file, bookMagicN a large board's (followed by the size byte).
+const (
+	bookMagic  = "RVB8\x01"
+	bookMagicN = "RVBN\x01"
+)
 
-// MarshalBinary encodes the book: bookMagic, then DEFLATE-compressed: Plies, Depth, Margin,
-// Full (uint16 each), the number of positions (uint32), and per position in ascending order of
-// (P, O) the canonical bitboards P, O (uint64), the number of moves (uint8) and per move its
-// square (uint8, row*8+col in the canonical position) and value (int16), all little-endian.
+// MarshalBinary encodes the book: bookMagic (8×8) or bookMagicN and the board's size (one
+// byte), then DEFLATE-compressed: Plies, Depth, Margin, Full (uint16 each), the number of
+// positions (uint32), and per position in ascending order the canonical position (8×8: the
+// bitboards P, O as uint64; large boards: P then O as four uint64 each, laid out like
+// engine.Set), the number of moves (uint8) and per move its square (uint8, the board's index
+// in the canonical position) and value (int16), all little-endian.
 func (b *Book) MarshalBinary() ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString(bookMagic)
+	n := max(b.Size, 8)
+	words := 2
+	if n == 8 {
+		buf.WriteString(bookMagic)
+	} else {
+		buf.WriteString(bookMagicN)
+		buf.WriteByte(byte(n))
+		words = 8
+	}
 	zw, err := flate.NewWriter(&buf, flate.BestCompression)
 	if err != nil {
 		return nil, err
@@ -235,8 +262,10 @@ func (b *Book) MarshalBinary() ([]byte, error) {
 	zw.Write(hdr)
 	for _, k := range keys {
 		ms := b.entries[k]
-		rec := le.AppendUint64(nil, k[0])
-		rec = le.AppendUint64(rec, k[1])
+		var rec []byte
+		for _, w := range k[:words] {
+			rec = le.AppendUint64(rec, w)
+		}
 		rec = append(rec, uint8(len(ms)))
 		for _, m := range ms {
 			rec = append(rec, m.sq)
@@ -258,9 +287,7 @@ func (b *Book) keys() []bookKey {
 	for k := range b.entries {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
-	})
+	sort.Slice(keys, func(i, j int) bool { return keys[i].less(keys[j]) })
 	return keys
 }
 
@@ -268,10 +295,21 @@ func (b *Book) keys() []bookKey {
 // data of another format or a position that is not canonical, has no legal moves or stores an
 // illegal move.
 func (b *Book) UnmarshalBinary(data []byte) error {
-	if !bytes.HasPrefix(data, []byte(bookMagic)) {
+	n, words := 8, 2
+	switch {
+	case bytes.HasPrefix(data, []byte(bookMagic)):
+		data = data[len(bookMagic):]
+	case bytes.HasPrefix(data, []byte(bookMagicN)) && len(data) > len(bookMagicN):
+		n, words = int(data[len(bookMagicN)]), 8
+		data = data[len(bookMagicN)+1:]
+		if n <= 8 || bookBoardFor(n) == nil {
+			return fmt.Errorf("%w: board size %d", ErrBookFile, n)
+		}
+	default:
 		return ErrBookFile
 	}
-	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data[len(bookMagic):])))
+	bd := bookBoardFor(n)
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data)))
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBookFile, err)
 	}
@@ -279,29 +317,45 @@ func (b *Book) UnmarshalBinary(data []byte) error {
 	if len(raw) < 12 {
 		return fmt.Errorf("%w: short header", ErrBookFile)
 	}
-	out := Book{Plies: int(le.Uint16(raw)), Depth: int(le.Uint16(raw[2:])), Margin: int(le.Uint16(raw[4:])),
+	out := Book{Size: n, Plies: int(le.Uint16(raw)), Depth: int(le.Uint16(raw[2:])), Margin: int(le.Uint16(raw[4:])),
 		Full: int(le.Uint16(raw[6:]))}
-	n := int(le.Uint32(raw[8:]))
+	if n == 8 {
+		out.Size = 0
+	}
+	count := int(le.Uint32(raw[8:]))
 	raw = raw[12:]
-	out.entries = make(map[bookKey][]bookMove, n)
-	for i := 0; i < n; i++ {
-		if len(raw) < 17 {
+	rec := 8*words + 1
+	out.entries = make(map[bookKey][]bookMove, min(count, len(raw)/rec+1))
+	var inside setN
+	if n > 8 {
+		inside = geoms[n].inside
+	}
+	for i := 0; i < count; i++ {
+		if len(raw) < rec {
 			return fmt.Errorf("%w: truncated at position %d", ErrBookFile, i)
 		}
-		k := bookKey{le.Uint64(raw), le.Uint64(raw[8:])}
-		c := int(raw[16])
-		raw = raw[17:]
+		var k bookKey
+		for w := 0; w < words; w++ {
+			k[w] = le.Uint64(raw[8*w:])
+		}
+		c := int(raw[rec-1])
+		raw = raw[rec:]
 		if len(raw) < 3*c {
 			return fmt.Errorf("%w: truncated at position %d", ErrBookFile, i)
 		}
-		if ck, _ := canonical8(k[0], k[1]); ck != k || k[0]&k[1] != 0 {
+		overlap := k[0]&k[1] != 0
+		if n > 8 {
+			p, o := k.sets()
+			overlap = !p.and(o).empty() || !p.or(o).andNot(inside).empty()
+		}
+		if ck, _ := bd.canonical(k); ck != k || overlap {
 			return fmt.Errorf("%w: position %d is not canonical", ErrBookFile, i)
 		}
-		legal := moves8(k[0], k[1])
+		legal := bd.moves(k)
 		ms := make([]bookMove, c)
 		for j := range ms {
 			ms[j] = bookMove{sq: raw[3*j], value: int16(le.Uint16(raw[3*j+1:]))}
-			if ms[j].sq >= 64 || legal&(1<<ms[j].sq) == 0 {
+			if !slices.Contains(legal, int(ms[j].sq)) {
 				return fmt.Errorf("%w: position %d stores an illegal move", ErrBookFile, i)
 			}
 		}
@@ -315,12 +369,30 @@ func (b *Book) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-//go:embed book8.bin
-var bookFile []byte
+//go:embed book*.bin
+var bookFiles embed.FS
 
 // DefaultBook returns the embedded 8×8 opening book, loaded once; callers must not modify it.
-func DefaultBook() (*Book, error) { return defaultBook() }
+func DefaultBook() (*Book, error) { return DefaultBookFor(8) }
 
-var defaultBook = sync.OnceValues(func() (*Book, error) {
-	return loadEmbedded[Book](bookFile, "opening book")
-})
+// DefaultBookFor returns the embedded opening book of an n×n board, loaded once, or nil
+// without an error for a size that has none; callers must not modify it.
+func DefaultBookFor(n int) (*Book, error) {
+	if n < 0 || n >= len(defaultBooks) {
+		return nil, nil
+	}
+	return defaultBooks[n]()
+}
+
+var defaultBooks = func() (out [17]func() (*Book, error)) {
+	for n := range out {
+		out[n] = sync.OnceValues(func() (*Book, error) {
+			data, err := bookFiles.ReadFile(fmt.Sprintf("book%d.bin", n))
+			if err != nil {
+				return nil, nil // no book for this size
+			}
+			return loadEmbedded[Book](data, fmt.Sprintf("%d×%d opening book", n, n))
+		})
+	}
+	return out
+}()

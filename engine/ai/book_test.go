@@ -129,12 +129,8 @@ func TestGenerateBookReproduces(t *testing.T) {
 	if b.Len() < 10 {
 		t.Fatalf("tiny book has only %d positions", b.Len())
 	}
-	tables, err := tablesForEval(EvalDefault)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for k, ms := range b.entries {
-		raw, err := searchBookPosition(ctx, cfg, tables[8], k)
+		raw, err := board8Book{}.search(ctx, cfg, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,5 +186,25 @@ func TestGenerateBookReproduces(t *testing.T) {
 	}
 	if _, err := GenerateBook(ctx, BookGenConfig{Plies: 4, Depth: 4, Margin: 150}, cache, nil); err == nil {
 		t.Fatal("a cache of another depth was accepted")
+	}
+}
+
+// TestEmbeddedBookRoundTrip checks that encoding the embedded 8×8 book gives its file back
+// byte for byte, so the format is stable across changes to the code around it.
+func TestEmbeddedBookRoundTrip(t *testing.T) {
+	b, err := DefaultBook()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := bookFiles.ReadFile("book8.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, file) {
+		t.Fatalf("the embedded book encodes to %d bytes that differ from book8.bin (%d bytes)", len(data), len(file))
 	}
 }

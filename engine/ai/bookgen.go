@@ -3,10 +3,7 @@ package ai
 import (
 	"context"
 	"errors"
-	"math/bits"
 	"sort"
-
-	"github.com/reversibot/reversi/engine"
 )
 
 // BookGenConfig sets how GenerateBook builds a book.
@@ -22,12 +19,29 @@ type BookGenConfig struct {
 	// Full is the number of first plies at which every legal move is expanded, not only the
 	// stored ones, so that the book also answers an opponent who leaves its best lines early.
 	Full int
+	// Size is the board's side; 0 stands for 8.
+	Size int
 }
 
-// DefaultBookGenConfig is the configuration of the embedded book (BOOK.md).
+// DefaultBookGenConfig is the configuration of the embedded 8×8 book (BOOK.md).
 var DefaultBookGenConfig = BookGenConfig{Plies: 10, Depth: 12, Margin: 60, Full: 3}
 
-// GenerateBook builds an 8×8 opening book by the package's own search: from the start, level
+// DefaultBookGenConfigN returns the configuration of the embedded book of an n×n board
+// (n > 8): its first 6 plies, searched a little deeper than level 6 reaches there in its
+// time (BOOK.md).
+func DefaultBookGenConfigN(n int) BookGenConfig {
+	depth := 9
+	switch {
+	case n <= 10:
+		depth = 11
+	case n <= 12:
+		depth = 10
+	}
+	return BookGenConfig{Plies: 6, Depth: depth, Margin: 60, Full: 2, Size: n}
+}
+
+// GenerateBook builds an opening book of the board cfg.Size by the package's own search
+// (level 6's evaluation of that size): from the start, level
 // by level of plies, every position (canonical under the symmetries) is searched to
 // cfg.Depth with the root's margin set to cfg.Margin, which gives the exact search value of
 // every move within the margin of the best; those moves are stored and, before cfg.Plies,
@@ -46,22 +60,26 @@ func GenerateBook(ctx context.Context, cfg BookGenConfig, cache *Book, progress 
 	if cfg.Plies < 0 || cfg.Depth < 1 || cfg.Margin < 0 {
 		return nil, errors.New("ai: bad book configuration")
 	}
+	n := max(cfg.Size, 8)
+	bd := bookBoardFor(n)
+	if bd == nil {
+		return nil, errors.New("ai: no book for this board size")
+	}
+	size := cfg.Size
+	if n == 8 {
+		size = 0
+	}
 	if cache == nil {
-		cache = &Book{}
+		cache = &Book{Size: size}
 	}
 	if cache.entries == nil {
 		cache.entries = map[bookKey][]bookMove{}
-		cache.Depth, cache.Margin = cfg.Depth, cfg.Margin
+		cache.Size, cache.Depth, cache.Margin = size, cfg.Depth, cfg.Margin
 	}
-	if cache.Depth != cfg.Depth || cache.Margin != cfg.Margin {
-		return nil, errors.New("ai: book cache made with another depth or margin")
+	if cache.Depth != cfg.Depth || cache.Margin != cfg.Margin || cache.Size != size {
+		return nil, errors.New("ai: book cache made with another size, depth or margin")
 	}
-	tables, err := tablesForEval(EvalDefault)
-	if err != nil {
-		return nil, err
-	}
-	sp, so, _ := engine.MustStart(8).Bitboards8()
-	k0, _ := canonical8(sp, so)
+	k0, _ := bd.canonical(bd.start())
 	level := []bookKey{k0}
 	var levels [][]bookKey
 	seen := map[bookKey]bool{k0: true}
@@ -72,7 +90,8 @@ func GenerateBook(ctx context.Context, cfg BookGenConfig, cache *Book, progress 
 		for i, k := range level {
 			ms, ok := cache.entries[k]
 			if !ok {
-				if ms, err = searchBookPosition(ctx, cfg, tables[8], k); err != nil {
+				var err error
+				if ms, err = bd.search(ctx, cfg, k); err != nil {
 					return nil, err
 				}
 				cache.entries[k] = ms
@@ -87,17 +106,16 @@ func GenerateBook(ctx context.Context, cfg BookGenConfig, cache *Book, progress 
 			expand := ms
 			if ply < cfg.Full {
 				expand = nil
-				for mv := moves8(k[0], k[1]); mv != 0; mv &= mv - 1 {
-					expand = append(expand, bookMove{sq: uint8(bits.TrailingZeros64(mv))})
+				for _, sq := range bd.moves(k) {
+					expand = append(expand, bookMove{sq: uint8(sq)})
 				}
 			}
 			for _, m := range expand {
-				f := flips8(k[0], k[1], int(m.sq))
-				np, no := k[1]&^f, k[0]|f|1<<m.sq
-				if moves8(np, no) == 0 {
+				child := bd.play(k, int(m.sq))
+				if len(bd.moves(child)) == 0 {
 					continue
 				}
-				ck, _ := canonical8(np, no)
+				ck, _ := bd.canonical(child)
 				if !seen[ck] {
 					seen[ck] = true
 					next = append(next, ck)
@@ -106,24 +124,28 @@ func GenerateBook(ctx context.Context, cfg BookGenConfig, cache *Book, progress 
 		}
 		level = next
 	}
-	book := &Book{Plies: cfg.Plies, Depth: cfg.Depth, Margin: cfg.Margin, Full: cfg.Full, entries: map[bookKey][]bookMove{}}
+	book := &Book{Size: size, Plies: cfg.Plies, Depth: cfg.Depth, Margin: cfg.Margin, Full: cfg.Full, entries: map[bookKey][]bookMove{}}
 	for ply := len(levels) - 1; ply >= 0; ply-- {
 		for _, k := range levels[ply] {
-			raw := cache.entries[k]
-			ms := make([]bookMove, len(raw))
-			for i, m := range raw {
-				ms[i] = m
-				f := flips8(k[0], k[1], int(m.sq))
-				ck, _ := canonical8(k[1]&^f, k[0]|f|1<<m.sq)
-				if child, ok := book.entries[ck]; ok && len(child) > 0 {
-					ms[i].value = -child[0].value
-				}
-			}
-			sortBookMoves(ms)
-			book.entries[k] = ms
+			book.entries[k] = backedUp(bd, book, k, cache.entries[k])
 		}
 	}
 	return book, nil
+}
+
+// backedUp returns the moves raw of position k with the values of those whose position after
+// them book holds replaced by minus that position's best value (negamax), best first.
+func backedUp(bd bookBoard, book *Book, k bookKey, raw []bookMove) []bookMove {
+	ms := make([]bookMove, len(raw))
+	for i, m := range raw {
+		ms[i] = m
+		ck, _ := bd.canonical(bd.play(k, int(m.sq)))
+		if child, ok := book.entries[ck]; ok && len(child) > 0 {
+			ms[i].value = -child[0].value
+		}
+	}
+	sortBookMoves(ms)
+	return ms
 }
 
 // sortBookMoves orders moves best first, equal values by square.
@@ -134,33 +156,4 @@ func sortBookMoves(ms []bookMove) {
 		}
 		return ms[i].sq < ms[j].sq
 	})
-}
-
-// searchBookPosition searches the position k to cfg.Depth and returns its moves within
-// cfg.Margin of the best with their exact search values, best first.
-func searchBookPosition(ctx context.Context, cfg BookGenConfig, ev *evalTable, k bookKey) ([]bookMove, error) {
-	c := &config{ctx: ctx, depth: cfg.Depth, jump: defaultJump(8), margin: max(cfg.Margin, 1), tableBits: 18, mustScore: true}
-	c.start = c.now(0)
-	s := newSearcher8(c, ev)
-	s.run(k[0], k[1])
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(s.lastRoot) == 0 {
-		return nil, errors.New("ai: book search found no move")
-	}
-	best := -infScore
-	for _, m := range s.lastRoot {
-		if m.exact {
-			best = max(best, m.score)
-		}
-	}
-	var ms []bookMove
-	for _, m := range s.lastRoot {
-		if m.exact && m.score >= best-cfg.Margin {
-			ms = append(ms, bookMove{sq: uint8(m.sq), value: int16(m.score)})
-		}
-	}
-	sortBookMoves(ms)
-	return ms, nil
 }

@@ -188,21 +188,23 @@ func levelEval(e Eval, l Level, size int) Eval {
 }
 
 // fromBook returns the opening book's move for level l on p, and whether the book answers:
-// on 8×8, at levels 5 and 6 only, unless opt switches the book off (Book.bookChoice says how
-// much of it each level uses). A book that failed to load answers nothing.
+// on a size with a book (DefaultBookFor), at levels 5 and 6 only, unless opt switches the
+// book off (Book.bookChoiceKey says how much of it each level uses). A book that failed to
+// load answers nothing.
 func fromBook(p engine.Position, l Level, rng *rand.Rand, opt Options) (Result, bool) {
-	if opt.NoBook || l < LevelExpert {
+	ply := p.Size()*p.Size() - 4 - p.Empties()
+	if opt.NoBook || l < LevelExpert || ply > bookMaxPlies {
 		return Result{}, false
 	}
-	pl, op, ok := p.Bitboards8()
-	if !ok || popcnt(pl|op)-4 > bookMaxPlies {
+	b, err := DefaultBookFor(p.Size())
+	if err != nil || b == nil {
 		return Result{}, false
 	}
-	b, err := DefaultBook()
-	if err != nil {
+	k, ok := b.keyOf(p)
+	if !ok {
 		return Result{}, false
 	}
-	return b.bookChoice(pl, op, l, rng)
+	return b.bookChoiceKey(k, ply, l, rng)
 }
 
 // beginner plays a random legal move, except that near the end it never picks a losing move

@@ -19,6 +19,9 @@ type searcherN struct {
 	// mpc and mpcT are searcher8's: the selective search's table and threshold.
 	mpc  *MPCTable
 	mpcT float64
+	// lastRoot holds the root moves and scores of the last finished iteration (the book
+	// generator reads them).
+	lastRoot []rootMoveN
 }
 
 type midEntryN struct {
@@ -313,6 +316,7 @@ func (s *searcherN) run(p, o setN) Result {
 			break
 		}
 		res = s.result(p, o, root, best, d, exact)
+		s.lastRoot = append(s.lastRoot[:0], root...)
 		if exact || s.outOfTime(iterStart) {
 			break
 		}

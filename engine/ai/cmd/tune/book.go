@@ -14,14 +14,18 @@ import (
 	"github.com/reversibot/reversi/engine/ai"
 )
 
-// runBook implements "tune book": it builds the 8×8 opening book with the package's own search
-// (ai.GenerateBook) and writes it to -out. With -dir, the raw search results are kept in
+// runBook implements "tune book": it builds the opening book of a board size (8×8 unless
+// -size says otherwise) with the package's own search (ai.GenerateBook) and writes it to -out. With -dir, the raw search results are kept in
 // DIR/book-cache.bin (saved every few positions and when stopped), so a run stopped by Ctrl-C
 // or killed resumes where it was.
 func runBook(args []string) int {
 	cfg := ai.DefaultBookGenConfig
+	if n := sizeArg(args); n != 8 {
+		cfg = ai.DefaultBookGenConfigN(n)
+	}
 	fs := flag.NewFlagSet("book", flag.ContinueOnError)
-	out := fs.String("out", "", "book file to write (e.g. engine/ai/book8.bin; required)")
+	fs.IntVar(&cfg.Size, "size", cfg.Size, "board size (8, or 10, 12, 16 with their own defaults)")
+	out := fs.String("out", "", "book file to write (e.g. engine/ai/book8.bin, book16.bin; required)")
 	dir := fs.String("dir", "", "directory for the resumable state (keep it outside the repository; empty: none)")
 	fs.IntVar(&cfg.Plies, "plies", cfg.Plies, "depth of the book's tree in plies from the start")
 	fs.IntVar(&cfg.Depth, "depth", cfg.Depth, "search depth of every position")
@@ -33,6 +37,9 @@ func runBook(args []string) int {
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "tune book: -out is required")
 		return 2
+	}
+	if cfg.Size == 8 {
+		cfg.Size = 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
