@@ -202,17 +202,31 @@ func MPCGame(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error) 
 			continue
 		}
 		sr := newSearcher8(&config{ctx: ctx, tableBits: 18}, tables[8])
-		smp := MPCSample{Empties: e}
-		for d := 0; d <= cfg.Depth; d++ {
+		smp, ok := cfg.sample(e, func(d int) (int, bool) {
 			v := sr.pvs(s.P, s.O, d, -infScore, infScore)
-			if sr.abort {
-				return nil, ctx.Err()
-			}
-			smp.Scores = append(smp.Scores, int16(v))
+			return v, !sr.abort
+		})
+		if !ok {
+			return nil, ctx.Err()
 		}
 		out = append(out, smp)
 	}
 	return out, nil
+}
+
+// sample returns the sample of a position with e empty squares, searched by search (full
+// window, the value at depth d and whether the search finished) at every depth 0…cfg.Depth;
+// false if a search was stopped.
+func (cfg MPCGenConfig) sample(e int, search func(d int) (int, bool)) (MPCSample, bool) {
+	smp := MPCSample{Empties: e}
+	for d := 0; d <= cfg.Depth; d++ {
+		v, ok := search(d)
+		if !ok {
+			return MPCSample{}, false
+		}
+		smp.Scores = append(smp.Scores, int16(v))
+	}
+	return smp, true
 }
 
 // takes reports whether a position with e empty squares is in the range cfg samples.
@@ -243,13 +257,12 @@ func mpcGameN(ctx context.Context, cfg MPCGenConfig, g int) ([]MPCSample, error)
 			continue
 		}
 		sr := newSearcherN(&config{ctx: ctx, tableBits: 18}, geo, tables[n])
-		smp := MPCSample{Empties: e}
-		for d := 0; d <= cfg.Depth; d++ {
+		smp, ok := cfg.sample(e, func(d int) (int, bool) {
 			v := sr.pvs(p, o, d, -infScore, infScore)
-			if sr.abort {
-				return nil, ctx.Err()
-			}
-			smp.Scores = append(smp.Scores, int16(v))
+			return v, !sr.abort
+		})
+		if !ok {
+			return nil, ctx.Err()
 		}
 		out = append(out, smp)
 	}
