@@ -122,6 +122,9 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 		return last1(p, o, bits.TrailingZeros64(empty))
 	case e&(e-1) == 0:
 		return s.solve2(p, o, alpha, beta, bits.TrailingZeros64(empty), bits.TrailingZeros64(e))
+	case e&(e-1)&(e&(e-1)-1) == 0:
+		a, b, c := parity3(bits.TrailingZeros64(empty), bits.TrailingZeros64(e), bits.TrailingZeros64(e&(e-1)))
+		return s.solve3(p, o, alpha, beta, a, b, c, passed)
 	}
 	s.nodes++
 	best := -65
@@ -153,6 +156,70 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 	}
 	return best
 }
+
+// quadrantOf8 is the index in quadrant8 of a square's quadrant.
+func quadrantOf8(sq int) int { return sq>>5<<1 | sq>>2&1 }
+
+// parity3 orders three empty squares for the search: a square alone in its quadrant (an odd
+// one) before two that share one.
+func parity3(a, b, c int) (int, int, int) {
+	qa, qb, qc := quadrantOf8(a), quadrantOf8(b), quadrantOf8(c)
+	switch {
+	case qa == qb && qb != qc:
+		return c, a, b
+	case qa == qc && qb != qc:
+		return b, a, c
+	}
+	return a, b, c
+}
+
+// solve3 is the exact score with exactly three empty squares, tried in the order a, b, c,
+// fail-soft in (alpha, beta); passed says the opponent has just passed.
+func (s *searcher8) solve3(p, o uint64, alpha, beta int, a, b, c int, passed bool) int {
+	s.nodes++
+	best := -65
+	for _, sq := range [3]int{a, b, c} {
+		if o&adjacent8[sq] == 0 {
+			continue
+		}
+		f := flips8(p, o, sq)
+		if f == 0 {
+			continue
+		}
+		x, y := a, b
+		switch sq {
+		case a:
+			x, y = b, c
+		case b:
+			x, y = a, c
+		}
+		if x > y {
+			x, y = y, x // solve2 tries the lower square first, as the search always has
+		}
+		v := -s.solve2(o&^f, p|f|1<<uint(sq), -beta, -max(alpha, best), x, y)
+		if v > best {
+			best = v
+			if v >= beta {
+				return v
+			}
+		}
+	}
+	if best != -65 {
+		return best
+	}
+	if passed {
+		return final8(p, o)
+	}
+	return -s.solve3(o, p, -beta, -alpha, a, b, c, true)
+}
+
+// adjacent8 holds, per square, the squares next to it.
+var adjacent8 = func() (t [64]uint64) {
+	for sq := range t {
+		t[sq] = neighbours8(1 << uint(sq))
+	}
+	return t
+}()
 
 // solve2 is the exact score with exactly two empty squares, a and b, fail-soft in
 // (alpha, beta).
