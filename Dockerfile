@@ -4,7 +4,11 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/reversibot ./cmd/reversibot
+# x86-64-v3 (Haswell, 2013, and later: every current server) lets the compiler use LZCNT,
+# TZCNT and BMI, which the AI's bitboard code leans on: about 13% less CPU in the exact
+# solver (engine/ai/SOLVER.md). Older machines: --build-arg GOAMD64=v1. Ignored off amd64.
+ARG GOAMD64=v3
+RUN CGO_ENABLED=0 GOAMD64=${GOAMD64} go build -trimpath -ldflags="-s -w" -o /out/reversibot ./cmd/reversibot
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/reversibot /reversibot
