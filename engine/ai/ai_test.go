@@ -62,6 +62,32 @@ func TestLevelValid(t *testing.T) {
 	}
 }
 
+// TestLevelEval checks which evaluation each level plays by default: the patterns on 8×8, the
+// linear evaluation on the large boards (their patterns have not won the level-6 match yet),
+// and an explicit choice always.
+func TestLevelEval(t *testing.T) {
+	cases := []struct {
+		e    Eval
+		l    Level
+		size int
+		want Eval
+	}{
+		{EvalDefault, LevelBeginner, 8, EvalDefault},
+		{EvalDefault, LevelMaster, 8, EvalDefault},
+		{EvalDefault, LevelMaster, 16, EvalLinear},
+		{EvalDefault, LevelExpert, 16, EvalLinear},
+		{EvalDefault, LevelMaster, 10, EvalLinear},
+		{EvalDefault, LevelMaster, 12, EvalLinear},
+		{EvalLinear, LevelMaster, 16, EvalLinear},
+		{EvalPattern, LevelBeginner, 12, EvalPattern},
+	}
+	for _, c := range cases {
+		if got := levelEval(c.e, c.l, c.size); got != c.want {
+			t.Errorf("levelEval(%v, %v, %d) = %v, want %v", c.e, c.l, c.size, got, c.want)
+		}
+	}
+}
+
 func TestChooseLegalEverySizeAndLevel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, size := range []int{4, 6, 8, 10, 12, 14, 16} {

@@ -45,7 +45,7 @@ func TestChooseHonoursBudget(t *testing.T) {
 	for _, c := range cases {
 		p := midgame(t, rng, c.size, c.plies)
 		evals := []Eval{EvalLinear}
-		if c.size == 8 {
+		if c.size == 8 || c.size == 16 {
 			evals = append(evals, EvalPattern)
 		}
 		for _, ev := range evals {
