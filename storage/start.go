@@ -153,7 +153,7 @@ func (s *Store) StartGame(ctx context.Context, g *game.Game, h game.Hosting) (ex
 	markTTL := max(s.opt.FinishedTTL, s.opt.IdleTTL).Milliseconds() // outlives the game it marks
 
 	for range 5 {
-		c.ID = newID()
+		c.ID = s.opt.NewID()
 		keys[0] = s.k.game(c.ID)
 		res, err := startGame.Run(ctx, s.rdb, keys, data, ttl, c.ID, s.k.gamePrefix(), len(h.Chats),
 			inline, h.RematchOf, markTTL).Slice()

@@ -56,6 +56,10 @@ type Options struct {
 	GroupTopTTL time.Duration // a group's leaderboard after its last rated game; default 180 days
 	AsideTTL    time.Duration // game records SetAside moved out of play; default 30 days
 
+	// NewID draws the id of each new game: ten letters and digits (game.ValidID), drawn again
+	// when taken. Nil means random; tests set it to give ids a shape they need.
+	NewID func() string
+
 	// Observe, when set, is told the latency and error of every Redis command or pipeline the
 	// store sends (pipelines are named "pipeline"), for metrics.
 	Observe func(command string, took time.Duration, err error)
@@ -77,6 +81,9 @@ func (o *Options) fill() {
 	def(&o.AsideTTL, DefaultAsideTTL)
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.NewID == nil {
+		o.NewID = newID
 	}
 }
 

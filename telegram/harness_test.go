@@ -90,10 +90,17 @@ const (
 // polling bot pacing itself by the same limits. mod may change the options.
 func newHarness(t testing.TB, mod ...func(*options)) *harness {
 	t.Helper()
+	return newHarnessOver(t, storage.Options{}, mod...)
+}
+
+// newHarnessOver is newHarness with a store made with so (its clock is the harness's).
+func newHarnessOver(t testing.TB, so storage.Options, mod ...func(*options)) *harness {
+	t.Helper()
 	srv := telegramtest.Start(t, telegramtest.WithFloodLimits(telegramtest.DefaultFloodLimits.Faster(speedup)))
 	h := &harness{t: t, srv: srv, clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
-	h.store = storagetest.New(t, storage.Options{Now: h.clock.Now})
+	so.Now = h.clock.Now
+	h.store = storagetest.New(t, so)
 	h.opts = options{Options: telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(),
 		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), Now: h.clock.Now,
 		Pace: botapi.DefaultPaceLimits.Faster(paceSpeedup)}, Store: h.store,

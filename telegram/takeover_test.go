@@ -1,10 +1,13 @@
 package telegram_test
 
 import (
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -48,7 +51,11 @@ type takeoverScene struct {
 
 func newTakeoverScene(t *testing.T, title string) *takeoverScene {
 	s := &takeoverScene{}
-	s.h = newHarness(t, withHandledLog(&s.l))
+	// Every game id looks like an inline invitation's creator tag ("u" and base-36 letters),
+	// as one id in 62 does: a forged Join naming one must still be refused as foreign.
+	var n atomic.Int64
+	tagLike := func() string { return fmt.Sprintf("u%09d", n.Add(1)) }
+	s.h = newHarnessOver(t, storage.Options{NewID: tagLike}, withHandledLog(&s.l))
 	s.alice, s.bob, s.mallory = s.h.user("Alice", "en"), s.h.user("Bob", "en"), s.h.user("Mallory", "en")
 	s.chat = s.h.srv.NewGroup(title, s.alice, s.bob, s.mallory).ID()
 	return s

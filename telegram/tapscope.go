@@ -45,10 +45,10 @@ func gameScoped(t *tap, c render.Callback) bool {
 
 // scopeTap checks that the message t was tapped on belongs to the game c names, and sets
 // t.game to that game as just read (and t.stray for a message of the game's chat that is not
-// one of its boards). On an inline message a Join with an invitation (a creator tag) and a
-// Cancel without a game name the message's game: c.Game is set to it. It returns false when it
-// has answered the tap and the handler must do nothing more; true with t.game nil only for a
-// Join with an invitation on an inline message that has no game yet.
+// one of its boards). On an inline message a Join with an invitation (a creator tag the bot
+// signed) and a Cancel without a game name the message's game: c.Game is set to it. It returns
+// false when it has answered the tap and the handler must do nothing more; true with t.game nil
+// only for a Join with an invitation on an inline message that has no game yet.
 func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
 	if t.ref.InlineID != "" {
 		return ts.scopeInline(ctx, t, c)
@@ -76,8 +76,7 @@ func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool,
 // game is over and the message shows a newer one now (its binding names the rematch). A Join
 // with an invitation, and a Cancel naming no game, act on the game the message is bound to.
 func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
-	_, invite := parseCreatorTag(c.Game)
-	if invite && c.Action == render.ActionJoin || c.Game == "" && c.Action == render.ActionCancel {
+	if ts.invitationJoin(ctx, *c) || c.Game == "" && c.Action == render.ActionCancel {
 		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
 		if corrupt(err) {
 			_, err = ts.bot.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
@@ -115,6 +114,20 @@ func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bo
 	}
 	t.game = g
 	return true, nil
+}
+
+// invitationJoin reports whether c is a Join with an invitation: data the bot signed, or a
+// creator tag that names no game (openInvitation refuses it aloud). One game id in 62 looks
+// like a creator tag ("u" and base-36 letters): a Join naming such a game names that game.
+func (ts *taps) invitationJoin(ctx context.Context, c render.Callback) bool {
+	if _, tag := parseCreatorTag(c.Game); !tag || c.Action != render.ActionJoin {
+		return false
+	}
+	if _, signed := readInvitation(ts.inline.signer(), c); signed {
+		return true
+	}
+	_, err := ts.bot.svc.Lookup(ctx, c.Game)
+	return errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid)
 }
 
 // tappedGame reads the game id names; false when it has answered the tap instead (no such
