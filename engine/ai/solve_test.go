@@ -149,3 +149,13 @@ func TestLastFlipCount8(t *testing.T) {
 		}
 	}
 }
+
+// TestQuadrantOf8 checks quadrantOf8 against the masks the parity ordering counts with.
+func TestQuadrantOf8(t *testing.T) {
+	for sq := 0; sq < 64; sq++ {
+		q := quadrantOf8(sq)
+		if q < 0 || q >= len(quadrant8) || quadrant8[q]&(1<<uint(sq)) == 0 {
+			t.Errorf("quadrantOf8(%d) = %d, whose mask %#x lacks the square", sq, q, quadrant8[q&3])
+		}
+	}
+}
