@@ -15,15 +15,15 @@ var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f0000
 // transposition table.
 const (
 	shallowEmpties = 6
-	hashEmpties    = 9
+	hashEmpties    = 8
 	// etcEmpties: from here on a node first looks its replies up in the table (enhanced
 	// transposition cut-off).
 	etcEmpties = 12
 	// deepOrderEmpties: from here on moves are ordered with the evaluation too.
 	deepOrderEmpties = 14
 	// searchOrderEmpties: from here on moves are ordered by a shallow search of depth
-	// 2 + (empties − searchOrderEmpties)/2.
-	searchOrderEmpties = 16
+	// 1 + (empties − searchOrderEmpties)/2 (and the pre-search's cut-off searches 4 plies).
+	searchOrderEmpties = 17
 	// selEmpties: from here on the selective pre-search tries its probabilistic cut-off.
 	selEmpties = 12
 )
@@ -263,8 +263,9 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool) int 
 	if s.abort {
 		return 0
 	}
-	// Stability cut-off: the opponent's stable discs bound what p can reach.
-	if alpha >= 20 {
+	// Stability cut-off: the opponent's stable discs bound what p can reach (only worth its
+	// cost where the window asks for a win).
+	if alpha >= 0 {
 		if top := 64 - 2*popcnt(stable8(o, p)); top <= alpha {
 			return top
 		}
@@ -467,11 +468,11 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list []move8) int {
 		if deep {
 			var v int
 			if n >= searchOrderEmpties && om != 0 {
-				v = s.pvs(no, np, 2+(n-searchOrderEmpties)/2, -infScore, infScore)
+				v = s.pvs(no, np, 1+(n-searchOrderEmpties)/2, -infScore, infScore)
 			} else {
 				v = eval8(s.ev, no, np, om)
 			}
-			key = -(popcnt(om)+popcnt(om&0x8100000000000081))*32 - v/4
+			key = -(popcnt(om)+popcnt(om&0x8100000000000081))*32 - v/2
 		}
 		if odd&(1<<uint(sq)) != 0 {
 			key += 8
