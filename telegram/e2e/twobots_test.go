@@ -520,7 +520,11 @@ func TestTwoBotsOneRedis(t *testing.T) {
 		t.Errorf("%d error lines in the bots' logs", n)
 	}
 	for _, call := range c.srv.CallLog() {
-		if call.Code != http.StatusOK && !strings.Contains(call.Description, "message is not modified") {
+		// A 429 is logged, not failed (startLimited): at this speed a loaded machine's jitter
+		// can spend a budget's margin, and the bot waits and sends again; pace_test.go proves
+		// the pacing free of 429s at a lower speed.
+		if call.Code != http.StatusOK && call.Code != http.StatusTooManyRequests &&
+			!strings.Contains(call.Description, "message is not modified") {
 			t.Errorf("Bot API call %s failed: %d %s", call.Method, call.Code, call.Description)
 		}
 	}
