@@ -45,8 +45,8 @@ func gameScoped(t *tap, c render.Callback) bool {
 
 // scopeTap checks that the message t was tapped on belongs to the game c names, and sets
 // t.game to that game as just read (and t.stray for a message of the game's chat that is not
-// one of its boards). On an inline message a Join with an invitation (a creator tag the bot
-// signed) and a Cancel without a game name the message's game: c.Game is set to it. It returns
+// one of its boards). On an inline message a Join with an invitation (invitationJoin) and a
+// Cancel without a game name the message's game: c.Game is set to it. It returns
 // false when it has answered the tap and the handler must do nothing more; true with t.game nil
 // only for a Join with an invitation on an inline message that has no game yet.
 func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
