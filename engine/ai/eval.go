@@ -148,6 +148,7 @@ func absInt(x int) int {
 // defaultTables returns the tables of the embedded weights.
 func defaultTables() ([17]*evalTable, error) {
 	evalOnce.Do(func() {
+		decodes.Add(1)
 		w, err := DefaultWeights()
 		if err != nil {
 			evalErr = err

@@ -365,6 +365,7 @@ func loadEmbedded[T any, PT interface {
 	*T
 	encoding.BinaryUnmarshaler
 }](data []byte, what string) (*T, error) {
+	decodes.Add(1)
 	v := PT(new(T))
 	if err := v.UnmarshalBinary(data); err != nil {
 		return nil, fmt.Errorf("ai: embedded %s: %w", what, err)
