@@ -129,7 +129,10 @@ var (
 
 // assetsFor returns the assets of a valid size, drawing them on first use.
 func assetsFor(size int) *assets {
-	assetsOnce[size].Do(func() { assetsOf[size] = makeAssets(size) })
+	assetsOnce[size].Do(func() {
+		drawn.Add(1)
+		assetsOf[size] = makeAssets(size)
+	})
 	return assetsOf[size]
 }
 

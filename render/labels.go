@@ -115,6 +115,7 @@ func isHint(k spriteKind) bool { return k >= spriteHintBlack && k <= spriteSugge
 func (a *assets) labelSprite(k spriteKind, i int) []uint8 {
 	set := &a.labels[k-spriteHintBlack]
 	set.once[i].Do(func() {
+		drawn.Add(1)
 		set.badgeOnce.Do(func() { set.badge = drawBadge(a.l, k) })
 		set.pix[i] = drawLabel(a.l, a.labelFont, k, set.badge, MoveLabel(i))
 	})
