@@ -40,6 +40,7 @@ import (
 	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
+	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/webapp"
@@ -148,6 +149,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("open storage: %w", err)
 	}
 	m.Store = store
+	go m.preload(cfg.Role != RoleWorker)
 	if cfg.Role == RoleWorker {
 		return m.runWorker()
 	}
@@ -376,6 +378,22 @@ func (m *Main) Close() error {
 // workerDrain is how long a stopping worker lets its searches in flight finish and post their
 // answers: above the slowest search (2 s).
 const workerDrain = 3 * time.Second
+
+// preload decodes the AI's embedded tables and, when pictures is set, draws the parts of the
+// board pictures, while the program starts: left to the first move and the first picture of
+// each size, they would keep that player waiting 0.05–0.4 s. Requests that come sooner wait
+// for what they need, as they would have without it.
+func (m *Main) preload(pictures bool) {
+	start := time.Now()
+	if err := ai.Preload(); err != nil {
+		m.Log.Error("the AI's embedded tables are broken", "err", err)
+		return
+	}
+	if pictures {
+		render.Preload(game.Sizes)
+	}
+	m.Log.Info("preloaded the AI's tables and the board pictures", "ms", time.Since(start).Milliseconds())
+}
 
 // runWorker starts the AI worker (ROLE=worker): it answers the AI jobs that bots with
 // AI_MODE=remote post, AI_WORKERS at a time, and serves /metrics and /healthz.
