@@ -109,6 +109,12 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts[0].NoBook, opts[1].NoBook = !*bookA, !*bookB
 	opts[0].NoMPC, opts[1].NoMPC = !*mpcA, !*mpcB
 	opts[0].MPCT = *mpcT
+	// Decode the weights and books now, so that no move's time includes it (the bot does the
+	// same at start).
+	if err := ai.Preload(); err != nil {
+		fmt.Fprintln(stderr, "reversi match:", err)
+		return 1
+	}
 	type pair struct{ a, b ai.Level }
 	var pairs []pair
 	if *ladder {

@@ -41,6 +41,11 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reversi nboard: -level must be 1 to 6")
 		return 2
 	}
+	// Decode the weights and books before the first "go", whose time a GUI counts.
+	if err := ai.Preload(); err != nil {
+		fmt.Fprintln(stderr, "reversi nboard:", err)
+		return 1
+	}
 	s := *seed
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
