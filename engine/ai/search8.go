@@ -121,15 +121,31 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 			return v
 		}
 	}
-	var list [32]move8
-	cnt := s.orderMid(p, o, moves, ttMove, depth, list[:0])
 	alpha0 := alpha
 	best, bestMove := -infScore, -1
+	// The table's move first, before paying for the ordering of the others (an evaluation of
+	// every child from depth 3): where it refutes, as it mostly does at a cut node, that is
+	// saved.
+	if ttMove >= 0 && moves&(1<<uint(ttMove)) != 0 {
+		f := flips8(p, o, ttMove)
+		v := -s.pvs(o&^f, p|f|1<<uint(ttMove), depth-1, -beta, -alpha)
+		if s.abort {
+			return 0
+		}
+		best, bestMove = v, ttMove
+		alpha = max(alpha, v)
+		moves &^= 1 << uint(ttMove)
+	}
+	var list [32]move8
+	cnt := 0
+	if best < beta {
+		cnt = s.orderMid(p, o, moves, depth, list[:0])
+	}
 	for i := 0; i < cnt; i++ {
 		m := &list[i]
 		np, no := p|m.flips|1<<uint(m.sq), o&^m.flips
 		var v int
-		if i == 0 {
+		if i == 0 && bestMove < 0 {
 			v = -s.pvs(no, np, depth-1, -beta, -alpha)
 		} else {
 			v = -s.pvs(no, np, depth-1, -alpha-1, -alpha)
@@ -163,9 +179,10 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 	return best
 }
 
-// orderMid sorts the moves for the midgame search: the table move first, then by a shallow
-// evaluation when the remaining depth pays for it, else by mobility and square value.
-func (s *searcher8) orderMid(p, o, moves uint64, ttMove, depth int, list []move8) int {
+// orderMid sorts the moves for the midgame search (the table's move is searched before it):
+// by a shallow evaluation when the remaining depth pays for it, else by mobility and square
+// value.
+func (s *searcher8) orderMid(p, o, moves uint64, depth int, list []move8) int {
 	for moves != 0 {
 		sq := bits.TrailingZeros64(moves)
 		moves &= moves - 1
@@ -173,8 +190,6 @@ func (s *searcher8) orderMid(p, o, moves uint64, ttMove, depth int, list []move8
 		np, no := p|f|1<<uint(sq), o&^f
 		var key int
 		switch {
-		case sq == ttMove:
-			key = 1 << 20
 		case depth >= 3:
 			om := moves8(no, np)
 			if om == 0 {
@@ -220,7 +235,7 @@ func (s *searcher8) run(p, o uint64) Result {
 	}
 	var root []rootMove8
 	var list [32]move8
-	cnt := s.orderMid(p, o, moves, -1, 1, list[:0])
+	cnt := s.orderMid(p, o, moves, 1, list[:0])
 	for i := 0; i < cnt; i++ {
 		root = append(root, rootMove8{sq: list[i].sq, flips: list[i].flips})
 	}
