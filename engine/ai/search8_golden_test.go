@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var updateSearchGolden = flag.Bool("update-search", false, "rewrite testdata/search8-golden.txt from today's search")
+var updateSearchGolden = flag.Bool("update-search", false, "rewrite testdata/search8-golden.txt and searchn-golden.txt from today's search")
 
 const searchGolden = "testdata/search8-golden.txt"
 
@@ -33,28 +33,62 @@ func TestSearch8Golden(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
 	}
-	if *updateSearchGolden {
-		if err := os.WriteFile(searchGolden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+	checkGolden(t, searchGolden, got, *updateSearchGolden)
+}
+
+// TestSearchNGolden is TestSearch8Golden for the large boards' searcher: positions of 10×10,
+// 12×12 and 16×16 searched to a fixed depth, full width, with the move, score and node count
+// of each pinned, so that a change meant to leave the tree alone (a cheaper way to the same
+// order) is seen to.
+func TestSearchNGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 18 large-board positions")
+	}
+	rng := rand.New(rand.NewPCG(9, 18))
+	var got []string
+	for _, size := range []int{10, 12, 16} {
+		for i := 0; i < 6; i++ {
+			p := midgame(t, rng, size, 6+size*size*i/8)
+			cfg := &config{depth: 4, jump: 10, tableBits: 16, mustScore: true, eval: EvalLinear}
+			r, err := run(cfg, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
+		}
+	}
+	checkGolden(t, searchGoldenN, got, *updateSearchGolden)
+}
+
+const searchGoldenN = "testdata/searchn-golden.txt"
+
+// checkGolden compares got, line by line, with the golden file at path, or rewrites the file
+// when update is set.
+func checkGolden(t *testing.T, path string, got []string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	f, err := os.Open(searchGolden)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	i := 0
 	for ; sc.Scan(); i++ {
 		if i >= len(got) {
-			t.Fatalf("%s has more than %d lines", searchGolden, len(got))
+			t.Fatalf("%s has more than %d lines", path, len(got))
 		}
 		if want := sc.Text(); got[i] != want {
 			t.Errorf("position %d:\n got %s\nwant %s", i, got[i], want)
 		}
 	}
 	if i != len(got) {
-		t.Errorf("%s has %d lines, want %d", searchGolden, i, len(got))
+		t.Errorf("%s has %d lines, want %d", path, i, len(got))
 	}
 }
