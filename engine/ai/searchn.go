@@ -79,15 +79,13 @@ func (s *searcherN) play(p, o setN, m *moveN) (setN, setN) {
 // list returns the moves of p, sorted by key (best first), in space taken from the arena;
 // the caller gives it back with release. mode 0: square order only; 1: fewest opponent
 // replies; 2: shallow evaluation.
-func (s *searcherN) list(p, o, moves setN, ttMove, mode int) []moveN {
+func (s *searcherN) list(p, o, moves setN, mode int) []moveN {
 	start := len(s.arena)
 	for w := 0; w < 4; w++ {
 		for x := moves[w]; x != 0; x &= x - 1 {
 			sq := w*64 + bits.TrailingZeros64(x)
 			m := moveN{flips: s.g.flips(p, o, sq), sq: sq}
-			if sq == ttMove {
-				m.key = 1 << 20
-			} else if mode > 0 {
+			if mode > 0 {
 				np, no := s.play(p, o, &m)
 				om := s.g.moves(no, np)
 				if mode == 2 && !om.empty() {
@@ -142,7 +140,7 @@ func (s *searcherN) solve(p, o setN, alpha, beta int) int {
 	if s.empties(p, o) > 6 {
 		mode = 1
 	}
-	list := s.list(p, o, moves, -1, mode)
+	list := s.list(p, o, moves, mode)
 	defer s.release(list)
 	best := -infScore
 	for i := range list {
@@ -228,30 +226,46 @@ func (s *searcherN) pvs(p, o setN, depth, alpha, beta int) int {
 	if depth >= 3 {
 		mode = 2
 	}
-	list := s.list(p, o, moves, ttMove, mode)
-	defer s.release(list)
 	alpha0 := alpha
 	best, bestMove := -infScore, -1
-	for i := range list {
-		np, no := s.play(p, o, &list[i])
-		var v int
-		if i == 0 {
-			v = -s.pvs(no, np, depth-1, -beta, -alpha)
-		} else {
-			v = -s.pvs(no, np, depth-1, -alpha-1, -alpha)
-			if v > alpha && v < beta && !s.abort {
-				v = -s.pvs(no, np, depth-1, -beta, -v)
-			}
-		}
+	// The table's move first, before paying for the ordering of the others (a move generation
+	// for every child, an evaluation too from depth 3): where it refutes, as it mostly does at
+	// a cut node, that is saved.
+	if ttMove >= 0 && moves.has(ttMove) {
+		m := moveN{flips: s.g.flips(p, o, ttMove), sq: ttMove}
+		np, no := s.play(p, o, &m)
+		v := -s.pvs(no, np, depth-1, -beta, -alpha)
 		if s.abort {
 			return 0
 		}
-		if v > best {
-			best, bestMove = v, list[i].sq
-			if v > alpha {
-				alpha = v
-				if v >= beta {
-					break
+		best, bestMove = v, ttMove
+		alpha = max(alpha, v)
+		moves = moves.andNot(setN{}.with(ttMove))
+	}
+	if best < beta {
+		list := s.list(p, o, moves, mode)
+		defer s.release(list)
+		for i := range list {
+			np, no := s.play(p, o, &list[i])
+			var v int
+			if i == 0 && bestMove < 0 {
+				v = -s.pvs(no, np, depth-1, -beta, -alpha)
+			} else {
+				v = -s.pvs(no, np, depth-1, -alpha-1, -alpha)
+				if v > alpha && v < beta && !s.abort {
+					v = -s.pvs(no, np, depth-1, -beta, -v)
+				}
+			}
+			if s.abort {
+				return 0
+			}
+			if v > best {
+				best, bestMove = v, list[i].sq
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						break
+					}
 				}
 			}
 		}
@@ -290,7 +304,7 @@ func (s *searcherN) run(p, o setN) Result {
 		return r
 	}
 	var root []rootMoveN
-	list := s.list(p, o, moves, -1, 1)
+	list := s.list(p, o, moves, 1)
 	for _, m := range list {
 		root = append(root, rootMoveN{m: m})
 	}
