@@ -122,7 +122,7 @@ func (b boardNBook) start() bookKey {
 }
 
 // keyN is the book key of the sets p (side to move) and o.
-func keyN(p, o setN) bookKey { return bookKey{p[0], p[1], p[2], p[3], o[0], o[1], o[2], o[3]} }
+func keyN(p, o setN) bookKey { return bookKey{p.w0, p.w1, p.w2, p.w3, o.w0, o.w1, o.w2, o.w3} }
 
 // sets returns the two sets of a large-board key.
 func (k bookKey) sets() (p, o setN) {
@@ -138,7 +138,7 @@ func (b boardNBook) canonical(k bookKey) (bookKey, uint8) {
 func (b boardNBook) symSet(x setN, s int) setN {
 	var out setN
 	for w := 0; w < 4; w++ {
-		for m := x[w]; m != 0; m &= m - 1 {
+		for m := x.word(w); m != 0; m &= m - 1 {
 			out = out.with(b.symSquare(w*64+bits.TrailingZeros64(m), s))
 		}
 	}
@@ -175,7 +175,7 @@ func (b boardNBook) moves(k bookKey) []int {
 	m := b.g.moves(p, o)
 	var out []int
 	for w := 0; w < 4; w++ {
-		for x := m[w]; x != 0; x &= x - 1 {
+		for x := m.word(w); x != 0; x &= x - 1 {
 			out = append(out, w*64+bits.TrailingZeros64(x))
 		}
 	}

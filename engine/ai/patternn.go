@@ -213,10 +213,10 @@ func (g *patternGeomN) cornerBlock(x setN, c int) uint64 {
 	}
 	// Rows r0…r0+7 are the 128 bits from bit 16·r0 on.
 	w, off := r0>>2, uint(r0&3)*16
-	lo, hi := x[w], x[w+1]
+	lo, hi := x.word(w), x.word(w+1)
 	if off != 0 {
 		lo = lo>>off | hi<<(64-off)
-		hi = hi>>off | x[w+2]<<(64-off)
+		hi = hi>>off | x.word(w+2)<<(64-off)
 	}
 	b := packRows16(lo>>uint(c0)) | packRows16(hi>>uint(c0))<<32
 	if c&1 != 0 {

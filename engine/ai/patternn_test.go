@@ -203,7 +203,7 @@ func TestFitPatternsNReproducesTarget(t *testing.T) {
 	for len(samples) < 1200 {
 		p := midgame(t, rng, n, 4+rng.IntN(240))
 		pl, op := toSetN(p.Discs(p.Side())), toSetN(p.Discs(p.Side().Opponent()))
-		samples = append(samples, PatternSampleN{P: engine.Set(pl), O: engine.Set(op), Score: int16(want.eval(geo, pl, op, geo.moves(pl, op)))})
+		samples = append(samples, PatternSampleN{P: pl.words(), O: op.words(), Score: int16(want.eval(geo, pl, op, geo.moves(pl, op)))})
 	}
 	zero, _ := NewPatternWeightsN(n)
 	if rms := PatternRMSN(zero, samples); rms < 5 {

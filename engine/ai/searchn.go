@@ -41,10 +41,11 @@ func newSearcherN(cfg *config, g *geomN, ev *evalTable) *searcherN {
 
 func hashN(p, o setN) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
-	for i := 0; i < 4; i++ {
-		h = (h ^ p[i]) * 0xbf58476d1ce4e5b9
-		h = (h ^ o[i]) * 0x94d049bb133111eb
-	}
+	const m1, m2 = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
+	h = ((h^p.w0)*m1 ^ o.w0) * m2
+	h = ((h^p.w1)*m1 ^ o.w1) * m2
+	h = ((h^p.w2)*m1 ^ o.w2) * m2
+	h = ((h^p.w3)*m1 ^ o.w3) * m2
 	return h ^ h>>31
 }
 
@@ -82,7 +83,7 @@ func (s *searcherN) play(p, o setN, m *moveN) (setN, setN) {
 func (s *searcherN) list(p, o, moves setN, mode int) []moveN {
 	start := len(s.arena)
 	for w := 0; w < 4; w++ {
-		for x := moves[w]; x != 0; x &= x - 1 {
+		for x := moves.word(w); x != 0; x &= x - 1 {
 			sq := w*64 + bits.TrailingZeros64(x)
 			m := moveN{flips: s.g.flips(p, o, sq), sq: sq}
 			if mode > 0 {
