@@ -77,20 +77,24 @@ func BenchmarkSearch8(b *testing.B) {
 		pos = append(pos, midgame(b, rng, 8, 16+2*i))
 	}
 	for _, ev := range []Eval{EvalLinear, EvalPattern} {
-		b.Run(ev.String(), func(b *testing.B) {
-			var nodes uint64
-			for i := 0; i < b.N; i++ {
-				cfg := &config{depth: 8, tableBits: 18, mustScore: true, eval: ev}
-				r, err := run(cfg, pos[i%len(pos)])
-				if err != nil {
-					b.Fatal(err)
-				}
-				nodes += r.Nodes
-			}
-			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-		})
+		b.Run(ev.String(), func(b *testing.B) { benchSearch(b, pos, 8, ev) })
 	}
+}
+
+// benchSearch searches the positions in turn, full width to depth with evaluation ev, and
+// reports the nodes of a search and the nodes a second.
+func benchSearch(b *testing.B, pos []engine.Position, depth int, ev Eval) {
+	var nodes uint64
+	for i := 0; i < b.N; i++ {
+		cfg := &config{depth: depth, tableBits: 18, mustScore: true, eval: ev}
+		r, err := run(cfg, pos[i%len(pos)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 // BenchmarkSearchN is BenchmarkSearch8 for the large boards' searcher: midgame positions of
@@ -103,18 +107,6 @@ func BenchmarkSearchN(b *testing.B) {
 		for i := 0; i < 8; i++ {
 			pos = append(pos, midgame(b, rng, n, n*n/4+4*i))
 		}
-		b.Run(fmt.Sprintf("%dx%d", n, n), func(b *testing.B) {
-			var nodes uint64
-			for i := 0; i < b.N; i++ {
-				cfg := &config{depth: 5, tableBits: 18, mustScore: true, eval: EvalLinear}
-				r, err := run(cfg, pos[i%len(pos)])
-				if err != nil {
-					b.Fatal(err)
-				}
-				nodes += r.Nodes
-			}
-			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-		})
+		b.Run(fmt.Sprintf("%dx%d", n, n), func(b *testing.B) { benchSearch(b, pos, 5, EvalLinear) })
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/reversibot/reversi/engine"
 )
 
 var updateSearchGolden = flag.Bool("update-search", false, "rewrite testdata/search8-golden.txt and searchn-golden.txt from today's search")
@@ -23,16 +25,11 @@ func TestSearch8Golden(t *testing.T) {
 		t.Skip("searches 24 positions to depth 8")
 	}
 	rng := rand.New(rand.NewPCG(8, 17))
-	var got []string
+	var pos []engine.Position
 	for i := 0; i < 24; i++ {
-		p := midgame(t, rng, 8, 8+2*i)
-		cfg := &config{depth: 8, jump: 10, tableBits: 18, mustScore: true, eval: EvalPattern}
-		r, err := run(cfg, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
+		pos = append(pos, midgame(t, rng, 8, 8+2*i))
 	}
+	got := searchLines(t, pos, &config{depth: 8, jump: 10, tableBits: 18, mustScore: true, eval: EvalPattern})
 	checkGolden(t, searchGolden, got, *updateSearchGolden)
 }
 
@@ -45,22 +42,33 @@ func TestSearchNGolden(t *testing.T) {
 		t.Skip("searches 18 large-board positions")
 	}
 	rng := rand.New(rand.NewPCG(9, 18))
-	var got []string
+	var pos []engine.Position
 	for _, size := range []int{10, 12, 16} {
 		for i := 0; i < 6; i++ {
-			p := midgame(t, rng, size, 6+size*size*i/8)
-			cfg := &config{depth: 4, jump: 10, tableBits: 16, mustScore: true, eval: EvalLinear}
-			r, err := run(cfg, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
+			pos = append(pos, midgame(t, rng, size, 6+size*size*i/8))
 		}
 	}
+	got := searchLines(t, pos, &config{depth: 4, jump: 10, tableBits: 16, mustScore: true, eval: EvalLinear})
 	checkGolden(t, searchGoldenN, got, *updateSearchGolden)
 }
 
 const searchGoldenN = "testdata/searchn-golden.txt"
+
+// searchLines searches each position with a copy of cfg and describes the result in a line:
+// the position, move, score, depth, exactness and nodes.
+func searchLines(t *testing.T, pos []engine.Position, cfg *config) []string {
+	t.Helper()
+	var out []string
+	for _, p := range pos {
+		c := *cfg
+		r, err := run(&c, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
+	}
+	return out
+}
 
 // checkGolden compares got, line by line, with the golden file at path, or rewrites the file
 // when update is set.
