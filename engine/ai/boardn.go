@@ -38,11 +38,8 @@ func (a setN) word(i int) uint64 {
 	return a.w3
 }
 
-// words returns the four words in order.
-func (a setN) words() [4]uint64 { return [4]uint64{a.w0, a.w1, a.w2, a.w3} }
-
-// setOf makes a set of four words laid out as engine.Set.
-func setOf(w [4]uint64) setN { return setN{w[0], w[1], w[2], w[3]} }
+// words returns the set as an engine.Set (toSetN's inverse).
+func (a setN) words() engine.Set { return engine.Set{a.w0, a.w1, a.w2, a.w3} }
 
 func (a setN) has(i int) bool { return a.word(i>>6)>>(uint(i)&63)&1 != 0 }
 func (a setN) with(i int) setN {
@@ -146,12 +143,12 @@ func newGeom(n int) *geomN {
 
 // moves returns the legal moves of p against o.
 func (g *geomN) moves(p, o setN) setN {
-	return setOf(engine.MovesN(g.n, p.words(), o.words()))
+	return toSetN(engine.MovesN(g.n, p.words(), o.words()))
 }
 
 // flips returns the discs of o flipped by p playing on the empty square sq.
 func (g *geomN) flips(p, o setN, sq int) setN {
-	return setOf(engine.FlipsN(g.n, p.words(), o.words(), engine.Square(sq)))
+	return toSetN(engine.FlipsN(g.n, p.words(), o.words(), engine.Square(sq)))
 }
 
 // neighbours returns the squares of the board next to a square of x, x excluded.
@@ -256,4 +253,4 @@ func (g *geomN) features(p, o, pm, om setN, f *[numFeatures]int32) {
 }
 
 // toSetN converts an engine set.
-func toSetN(s engine.Set) setN { return setOf(s) }
+func toSetN(s engine.Set) setN { return setN{s[0], s[1], s[2], s[3]} }
