@@ -86,7 +86,6 @@ func checkGolden(t *testing.T, path string, got []string, update bool) {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
 	i := 0
 	for ; sc.Scan(); i++ {
 		if i >= len(got) {
