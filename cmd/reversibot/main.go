@@ -392,7 +392,7 @@ func (m *Main) preload(pictures bool) {
 	if pictures {
 		render.Preload(game.Sizes)
 	}
-	m.Log.Info("preloaded the AI's tables and the board pictures", "ms", time.Since(start).Milliseconds())
+	m.Log.Info("preloaded the AI's tables", "pictures", pictures, "ms", time.Since(start).Milliseconds())
 }
 
 // runWorker starts the AI worker (ROLE=worker): it answers the AI jobs that bots with
