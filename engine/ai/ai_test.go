@@ -62,9 +62,9 @@ func TestLevelValid(t *testing.T) {
 	}
 }
 
-// TestLevelEval checks which evaluation each level plays by default: the patterns on 8×8, the
-// linear evaluation on the large boards (their patterns have not won the level-6 match yet),
-// and an explicit choice always.
+// TestLevelEval checks which evaluation each level plays by default: the patterns on 8×8 and
+// at level 6 on the large boards (where a size without weights reads the linear evaluation),
+// the linear evaluation below level 6 on the large boards, and an explicit choice always.
 func TestLevelEval(t *testing.T) {
 	cases := []struct {
 		e    Eval
@@ -74,10 +74,10 @@ func TestLevelEval(t *testing.T) {
 	}{
 		{EvalDefault, LevelBeginner, 8, EvalDefault},
 		{EvalDefault, LevelMaster, 8, EvalDefault},
-		{EvalDefault, LevelMaster, 16, EvalLinear},
+		{EvalDefault, LevelMaster, 16, EvalDefault},
 		{EvalDefault, LevelExpert, 16, EvalLinear},
-		{EvalDefault, LevelMaster, 10, EvalLinear},
-		{EvalDefault, LevelMaster, 12, EvalLinear},
+		{EvalDefault, LevelMaster, 10, EvalDefault},
+		{EvalDefault, LevelExpert, 12, EvalLinear},
 		{EvalLinear, LevelMaster, 16, EvalLinear},
 		{EvalPattern, LevelBeginner, 12, EvalPattern},
 	}

@@ -172,11 +172,11 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 }
 
 // minPatternLevelN is the lowest level that plays the large boards with the pattern
-// evaluation by default (EvalDefault); the levels below keep the linear one, whose strength
-// the ladder (LADDER.md) was measured with. It is above every level for now: the first
-// 16×16 weights have not yet won the match that would switch them on (PATTERNS.md), so they
-// play only when asked for (EvalPattern).
-const minPatternLevelN = MaxLevel + 1
+// evaluation by default (EvalDefault) on the sizes that have weights (DefaultPatternWeightsN);
+// the levels below keep the linear one, whose strength the ladder (LADDER.md) was measured
+// with. Level 6 plays it: with the second 16×16 weights it beat level 6 with the linear
+// evaluation in the match PATTERNS.md gives.
+const minPatternLevelN = LevelMaster
 
 // levelEval returns the evaluation level l searches with on a board of the given size when
 // asked for e.

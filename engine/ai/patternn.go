@@ -42,7 +42,9 @@ const (
 	scalarNMobility        // legal moves, side to move minus opponent
 	scalarNPotMob          // empty squares next to opponent discs minus next to own discs
 	scalarNDiscs           // discs, side to move minus opponent
-	scalarNEdge            // discs on the edges, side to move minus opponent
+	scalarNEdge            // discs on the edges but the corners, side to move minus opponent
+	scalarNStable          // discs held stable by the edges and corners alone, side to move minus opponent
+	scalarNParity          // +1 when the number of empty squares is odd, −1 otherwise
 	numScalarsN
 )
 
@@ -238,12 +240,16 @@ func packRows16(x uint64) uint64 {
 // scalars returns the scalar terms of (p, o) given both sides' legal moves.
 func (g *patternGeomN) scalars(geo *geomN, p, o, pm, om setN) [numScalarsN]int32 {
 	empty := geo.inside.andNot(p.or(o))
+	var none linesN
+	sp, so := geo.stableIn(p, &none), geo.stableIn(o, &none)
 	return [numScalarsN]int32{
 		scalarNBias:     1,
 		scalarNMobility: int32(pm.count() - om.count()),
 		scalarNPotMob:   int32(geo.neighbours(o).and(empty).count() - geo.neighbours(p).and(empty).count()),
 		scalarNDiscs:    int32(p.count() - o.count()),
 		scalarNEdge:     int32(p.and(geo.edges).count() - o.and(geo.edges).count()),
+		scalarNStable:   int32(sp.count() - so.count()),
+		scalarNParity:   int32(empty.count()&1*2 - 1),
 	}
 }
 

@@ -289,3 +289,110 @@ func positionN(t testing.TB, n int, p, o setN) engine.Position {
 	}
 	return pos
 }
+
+// naiveAnchoredN returns, square by square, the discs of p that the edges and corners alone
+// hold: a disc stays when, along each of its four lines, it is on the board's border or next
+// to a disc that stays, repeated until nothing changes.
+func naiveAnchoredN(n int, p setN) setN {
+	on := func(c, r int) bool { return c >= 0 && r >= 0 && c < n && r < n }
+	var s setN
+	for changed := true; changed; {
+		changed = false
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				if !p.has(idx(c, r)) || s.has(idx(c, r)) {
+					continue
+				}
+				held := true
+				for _, d := range [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+					a, b := [2]int{c + d[0], r + d[1]}, [2]int{c - d[0], r - d[1]}
+					if on(a[0], a[1]) && on(b[0], b[1]) && !s.has(idx(a[0], a[1])) && !s.has(idx(b[0], b[1])) {
+						held = false
+						break
+					}
+				}
+				if held {
+					s, changed = s.with(idx(c, r)), true
+				}
+			}
+		}
+	}
+	return s
+}
+
+// TestPatternNScalars compares the scalar terms with a square-by-square count on every large
+// size, on random boards and on positions of random games (where corners are taken and
+// anchored discs grow along the edges).
+func TestPatternNScalars(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	anchored := 0
+	for _, n := range largeSizes {
+		geo := geoms[n]
+		for i := 0; i < 200; i++ {
+			var p, o setN
+			if i%2 == 0 {
+				p, o = randomBoardN(rng, n)
+			} else {
+				pos := midgame(t, rng, n, n*n/2+rng.IntN(n*n/2-4))
+				p, o = toSetN(pos.Discs(pos.Side())), toSetN(pos.Discs(pos.Side().Opponent()))
+			}
+			pm, om := geo.moves(p, o), geo.moves(o, p)
+			var want [numScalarsN]int32
+			want[scalarNBias] = 1
+			empties := 0
+			for r := 0; r < n; r++ {
+				for c := 0; c < n; c++ {
+					sq := idx(c, r)
+					sign := int32(0)
+					switch {
+					case p.has(sq):
+						sign = 1
+					case o.has(sq):
+						sign = -1
+					default:
+						empties++
+						for _, nb := range [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+							cc, rr := c+nb[0], r+nb[1]
+							if cc < 0 || rr < 0 || cc >= n || rr >= n {
+								continue
+							}
+							if o.has(idx(cc, rr)) {
+								want[scalarNPotMob]++
+								break
+							}
+						}
+						for _, nb := range [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+							cc, rr := c+nb[0], r+nb[1]
+							if cc < 0 || rr < 0 || cc >= n || rr >= n {
+								continue
+							}
+							if p.has(idx(cc, rr)) {
+								want[scalarNPotMob]--
+								break
+							}
+						}
+					}
+					want[scalarNDiscs] += sign
+					if border, corner := c == 0 || r == 0 || c == n-1 || r == n-1, (c == 0 || c == n-1) && (r == 0 || r == n-1); border && !corner {
+						want[scalarNEdge] += sign
+					}
+				}
+			}
+			want[scalarNMobility] = int32(pm.count() - om.count())
+			sp, so := naiveAnchoredN(n, p), naiveAnchoredN(n, o)
+			want[scalarNStable] = int32(sp.count() - so.count())
+			anchored += sp.count() + so.count()
+			want[scalarNParity] = int32(empties%2*2 - 1)
+			if got := patternNGeoms[n].scalars(geo, p, o, pm, om); got != want {
+				t.Fatalf("%d×%d p=%x o=%x: scalars %v, want %v", n, n, p, o, got, want)
+			}
+			// The anchored discs are a subset of the stable ones.
+			if full := geo.stable(p, o); !sp.andNot(full).empty() {
+				t.Fatalf("%d×%d p=%x o=%x: anchored %x outside stable %x", n, n, p, o, sp, full)
+			}
+		}
+	}
+	if anchored < 100 {
+		t.Errorf("only %d anchored discs in all the boards: the test does not reach the stable term", anchored)
+	}
+}
