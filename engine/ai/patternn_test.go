@@ -328,6 +328,18 @@ func TestPatternNScalars(t *testing.T) {
 	anchored := 0
 	for _, n := range largeSizes {
 		geo := geoms[n]
+		// nextTo reports whether a square of x touches (c, r).
+		nextTo := func(x setN, c, r int) bool {
+			for dr := -1; dr <= 1; dr++ {
+				for dc := -1; dc <= 1; dc++ {
+					cc, rr := c+dc, r+dr
+					if (dc != 0 || dr != 0) && cc >= 0 && rr >= 0 && cc < n && rr < n && x.has(idx(cc, rr)) {
+						return true
+					}
+				}
+			}
+			return false
+		}
 		for i := 0; i < 200; i++ {
 			var p, o setN
 			if i%2 == 0 {
@@ -351,25 +363,11 @@ func TestPatternNScalars(t *testing.T) {
 						sign = -1
 					default:
 						empties++
-						for _, nb := range [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
-							cc, rr := c+nb[0], r+nb[1]
-							if cc < 0 || rr < 0 || cc >= n || rr >= n {
-								continue
-							}
-							if o.has(idx(cc, rr)) {
-								want[scalarNPotMob]++
-								break
-							}
+						if nextTo(o, c, r) {
+							want[scalarNPotMob]++
 						}
-						for _, nb := range [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
-							cc, rr := c+nb[0], r+nb[1]
-							if cc < 0 || rr < 0 || cc >= n || rr >= n {
-								continue
-							}
-							if p.has(idx(cc, rr)) {
-								want[scalarNPotMob]--
-								break
-							}
+						if nextTo(p, c, r) {
+							want[scalarNPotMob]--
 						}
 					}
 					want[scalarNDiscs] += sign
