@@ -174,8 +174,8 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 // minPatternLevelN is the lowest level that plays the large boards with the pattern
 // evaluation by default (EvalDefault) on the sizes that have weights (DefaultPatternWeightsN);
 // the levels below keep the linear one, whose strength the ladder (LADDER.md) was measured
-// with. Level 6 plays it: with the second 16×16 weights it beat level 6 with the linear
-// evaluation in the match PATTERNS.md gives.
+// with. Level 6 plays it: with the 10×10, 12×12 and second 16×16 weights it beat level 6 with
+// the linear evaluation in the matches PATTERNS.md gives.
 const minPatternLevelN = LevelMaster
 
 // levelEval returns the evaluation level l searches with on a board of the given size when

@@ -12,10 +12,16 @@ import (
 // and the phases fractions of the board, so the tables carry over; PATTERNS.md gives the
 // matches that decided it).
 
+//go:embed patterns10.bin
+var patternFile10 []byte
+
+//go:embed patterns12.bin
+var patternFile12 []byte
+
 //go:embed patterns16.bin
 var patternFile16 []byte
 
-var patternNFiles = map[int][]byte{16: patternFile16}
+var patternNFiles = map[int][]byte{10: patternFile10, 12: patternFile12, 16: patternFile16}
 
 var patternNBorrow = map[int]int{}
 
