@@ -170,8 +170,8 @@ const (
 	// phase (weights.json).
 	EvalLinear
 	// EvalPattern is the pattern evaluation: patterns8.bin on 8×8, the large-board patterns
-	// (patterns16.bin, DefaultPatternWeightsN) on the large sizes that have them, EvalLinear
-	// on the others.
+	// (patterns10.bin, patterns12.bin, patterns16.bin: DefaultPatternWeightsN) on the large
+	// sizes that have them, EvalLinear on the others (14×14).
 	EvalPattern
 )
 
