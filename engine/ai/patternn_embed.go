@@ -6,11 +6,8 @@ import (
 	"sync"
 )
 
-// The embedded large-board pattern weights: one file a trained size. patternNBorrow names,
-// for every large size that uses the pattern evaluation without weights of its own, the
-// trained size whose weights it reads (the patterns are the same corner regions on every size
-// and the phases fractions of the board, so the tables carry over; PATTERNS.md gives the
-// matches that decided it).
+// The embedded large-board pattern weights: one file a trained size, each fitted to that
+// size's own games (another size's weights were measured to play worse: PATTERNS.md).
 
 //go:embed patterns10.bin
 var patternFile10 []byte
@@ -22,8 +19,6 @@ var patternFile12 []byte
 var patternFile16 []byte
 
 var patternNFiles = map[int][]byte{10: patternFile10, 12: patternFile12, 16: patternFile16}
-
-var patternNBorrow = map[int]int{}
 
 var defaultPatternsN = sync.OnceValues(func() (map[int]*PatternWeightsN, error) {
 	out := map[int]*PatternWeightsN{}
@@ -41,20 +36,13 @@ var defaultPatternsN = sync.OnceValues(func() (map[int]*PatternWeightsN, error) 
 })
 
 // DefaultPatternWeightsN returns the embedded pattern weights that evaluate an n×n board
-// (n > 8), loaded once, and whether that size uses the pattern evaluation at all; callers
-// must not modify them. The weights are of size n or, for a size that borrows, of the size
-// it borrows from (their Size says which). It fails only if an embedded file is broken.
+// (n > 8), loaded once, and whether that size has any (and so uses the pattern evaluation at
+// all); callers must not modify them. It fails only if an embedded file is broken.
 func DefaultPatternWeightsN(n int) (*PatternWeightsN, bool, error) {
 	all, err := defaultPatternsN()
 	if err != nil {
 		return nil, false, err
 	}
-	if w, ok := all[n]; ok {
-		return w, true, nil
-	}
-	if m, ok := patternNBorrow[n]; ok {
-		w, ok := all[m]
-		return w, ok, nil
-	}
-	return nil, false, nil
+	w, ok := all[n]
+	return w, ok, nil
 }
