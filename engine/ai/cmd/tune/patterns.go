@@ -217,6 +217,9 @@ func runFit(args []string) int {
 	if lin, err := ai.LinearRMS8(test); err == nil && len(test) > 0 {
 		fmt.Fprintf(os.Stderr, "fit: the linear evaluation's rms on the held-out positions: %.3f discs\n", lin)
 	}
+	if emb, err := ai.DefaultPatternWeights8(); err == nil && len(test) > 0 {
+		fmt.Fprintf(os.Stderr, "fit: the embedded pattern weights' rms on the held-out positions: %.3f discs\n", ai.PatternRMS(emb, test))
+	}
 	if *out == "" {
 		return 0
 	}
