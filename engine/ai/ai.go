@@ -68,6 +68,9 @@ type config struct {
 	mustScore  bool            // search even a forced move, for its score
 	tables     *[17]*evalTable // evaluation override (tuning); nil for the embedded weights
 	eval       Eval            // the embedded evaluation to use when tables is nil
+	// probable makes the answer of the selective solve that precedes an exact root iteration
+	// on 8×8 (the pre-search) the search's answer until the exact iteration finishes.
+	probable bool
 	// mpc, when not nil, makes the midgame search selective (Multi-ProbCut) with a
 	// threshold of mpcT standard deviations.
 	mpc  *MPCTable

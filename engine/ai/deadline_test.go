@@ -111,3 +111,38 @@ func TestSolverHonoursDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestProbableKeepsSelectiveSolve cuts the exact root iteration of a 20-empty solve two
+// polling intervals before its end: with probable set (level 6) the answer is the selective
+// solve's, which searched to the end of the game (Depth = empties) but is not exact; without
+// it, the answer falls back to the last midgame iteration.
+func TestProbableKeepsSelectiveSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	p, ok := randomPosition(rng, 8, 20)
+	for !ok || !p.HasMoves() {
+		p, ok = randomPosition(rng, 8, 20)
+	}
+	full, err := run(&config{ctx: context.Background(), jump: 10, tableBits: 16, mustScore: true}, p)
+	if err != nil || !full.Exact {
+		t.Fatalf("unlimited search: %+v, %v", full, err)
+	}
+	for _, probable := range []bool{false, true} {
+		cfg := &config{ctx: context.Background(), jump: 10, tableBits: 16, mustScore: true, nodes: full.Nodes - 2*pollEvery, probable: probable}
+		r, err := run(cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Exact || !legal(p, r.Move) {
+			t.Fatalf("probable=%v: %+v, want a legal move and no exact score", probable, r)
+		}
+		switch {
+		case probable && r.Depth != p.Empties():
+			t.Errorf("probable: depth %d, want the selective solve's %d", r.Depth, p.Empties())
+		case probable && (r.Score%100 != 0 || absInt(r.Score-full.Score) > 1600):
+			t.Errorf("probable: score %d, want a whole disc count near the exact %d", r.Score, full.Score)
+		case !probable && r.Depth >= p.Empties():
+			t.Errorf("without probable: depth %d, want a midgame depth", r.Depth)
+		}
+		t.Logf("probable=%v: %v score %d depth %d (exact %v %d, %d nodes)", probable, r.Move, r.Score, r.Depth, full.Move, full.Score, full.Nodes)
+	}
+}

@@ -161,6 +161,7 @@ func choose(ctx context.Context, p engine.Position, l Level, rng *rand.Rand, clo
 	cfg.deadline = cfg.start.Add(l.searchTime(p.Size()))
 	if l == LevelMaster {
 		cfg.soft = l.Budget(p.Size()) * 2 / 5
+		cfg.probable = true
 		if !opt.NoMPC {
 			cfg.mpc, cfg.mpcT = mpcTableFor(p.Size()), DefaultMPCT
 			if opt.MPCT > 0 {

@@ -256,8 +256,13 @@ func (s *searcher8) run(p, o uint64) Result {
 			// Pre-search: a selective solve gives the exact iteration a close first guess, the
 			// root order and a table of best moves.
 			s.selMargin = preSearchMargin
-			_, ok := s.rootIteration(p, o, root, d)
+			pb, ok := s.rootIteration(p, o, root, d)
 			s.selMargin = 0
+			if ok && s.cfg.probable {
+				// The selective solve's answer stands until the exact one replaces it.
+				res = s.result(p, o, root, pb, d, false)
+				s.lastRoot = append(s.lastRoot[:0], root...)
+			}
 			for i := range root {
 				root[i].exact = false
 			}
