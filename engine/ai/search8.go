@@ -98,9 +98,10 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 	if depth == 0 {
 		return eval8(s.ev, p, o, moves)
 	}
-	e := &s.mid[hash8(p, o)&s.midMask]
+	h := hash8(p, o)
+	e := s.midProbe(p, o, h)
 	ttMove := -1
-	if e.used && e.p == p && e.o == o {
+	if e != nil {
 		ttMove = int(e.move)
 		if int(e.depth) >= depth {
 			lo, hi := int(e.lo), int(e.hi)
@@ -175,8 +176,38 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
-	*e = midEntry{p: p, o: o, lo: int16(lo), hi: int16(hi), depth: int8(depth), move: int8(bestMove), used: true}
+	s.midStore(h, midEntry{p: p, o: o, lo: int16(lo), hi: int16(hi), depth: int8(depth), move: int8(bestMove), used: true})
 	return best
+}
+
+// midProbe returns the midgame table's entry for (p, o) with hash h, or nil.
+func (s *searcher8) midProbe(p, o, h uint64) *midEntry {
+	i := h & s.midMask &^ 1
+	if e := &s.mid[i]; e.used && e.p == p && e.o == o {
+		return e
+	}
+	if e := &s.mid[i+1]; e.used && e.p == p && e.o == o {
+		return e
+	}
+	return nil
+}
+
+// midStore stores n in its two-slot bucket: over the entry of the same position if there is
+// one, else over the one searched less deep, so that the deep results of earlier iterations
+// survive the flood of shallow nodes.
+func (s *searcher8) midStore(h uint64, n midEntry) {
+	i := h & s.midMask &^ 1
+	a, b := &s.mid[i], &s.mid[i+1]
+	switch {
+	case a.used && a.p == n.p && a.o == n.o:
+		*a = n
+	case b.used && b.p == n.p && b.o == n.o:
+		*b = n
+	case a.depth <= b.depth:
+		*a = n
+	default:
+		*b = n
+	}
 }
 
 // orderMid sorts the moves for the midgame search (the table's move is searched before it):
@@ -379,7 +410,7 @@ func (s *searcher8) pv(p, o uint64, pv []engine.Square, depth int) []engine.Squa
 			continue
 		}
 		sq := -1
-		if e := &s.mid[hash8(p, o)&s.midMask]; e.used && e.p == p && e.o == o {
+		if e := s.midProbe(p, o, hash8(p, o)); e != nil {
 			sq = int(e.move)
 		} else if e, _ := s.endSlot(p, o, 0); e != nil {
 			sq = int(e.move)
