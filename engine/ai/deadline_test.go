@@ -36,9 +36,12 @@ func TestChooseHonoursBudget(t *testing.T) {
 		size, plies int
 		perNode     time.Duration
 	}{
-		{8, 10, 10 * time.Microsecond},  // midgame
-		{8, 38, 10 * time.Microsecond},  // 22 empties: level 6 goes for the exact solver
-		{8, 46, 400 * time.Microsecond}, // 14 empties: exact for levels 4–6
+		{8, 10, 10 * time.Microsecond}, // midgame
+		{8, 38, 10 * time.Microsecond}, // 22 empties: level 6 goes for the exact solver
+		// 14 empties: exact for levels 4–6. The 8×8 search polls every pollEvery (256) nodes,
+		// so the cost of a node times 256 must stay within the smallest margin a level has
+		// beyond its deadline (level 4: 15% of 250 ms); 140 µs makes 36 ms.
+		{8, 46, 140 * time.Microsecond},
 		{16, 60, 400 * time.Microsecond},
 	}
 	rng := rand.New(rand.NewPCG(5, 5))

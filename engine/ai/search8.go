@@ -98,6 +98,9 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 	if depth == 0 {
 		return eval8(s.ev, p, o, moves)
 	}
+	if depth == 1 && n-1 > s.exactAt {
+		return s.frontier(p, o, moves, beta)
+	}
 	h := hash8(p, o)
 	e := s.midProbe(p, o, h)
 	ttMove := -1
@@ -208,6 +211,45 @@ func (s *searcher8) midStore(h uint64, n midEntry) {
 	default:
 		*b = n
 	}
+}
+
+// frontier is pvs one ply above the evaluation: it evaluates each reply and returns the best,
+// fail-soft, stopping at the first that reaches beta. At this depth the table and the sorting
+// cost more than they save (on 60 midgame positions searched to depth 14, about 15% of the
+// time, for 20% more nodes), so neither is used; corners are tried first, being the likeliest
+// refutations.
+func (s *searcher8) frontier(p, o, moves uint64, beta int) int {
+	best := s.frontierSet(p, o, moves&corners8, beta, -infScore)
+	if best >= beta {
+		return best
+	}
+	return s.frontierSet(p, o, moves&^corners8, beta, best)
+}
+
+// frontierSet is frontier over the moves in the set, starting from best.
+func (s *searcher8) frontierSet(p, o, moves uint64, beta, best int) int {
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips8(p, o, sq)
+		np, no := p|f|1<<uint(sq), o&^f
+		s.nodes++
+		var v int
+		if om := moves8(no, np); om != 0 {
+			v = -eval8(s.ev, no, np, om)
+		} else if pm := moves8(np, no); pm != 0 {
+			s.nodes++ // the opponent passes
+			v = eval8(s.ev, np, no, pm)
+		} else {
+			v = -final8(no, np) * 100
+		}
+		if v > best {
+			best = v
+			if v >= beta {
+				break
+			}
+		}
+	}
+	return best
 }
 
 // orderMid sorts the moves for the midgame search (the table's move is searched before it):
