@@ -299,7 +299,11 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
 		var behind bool
 		owesAI, behind = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Ply)
-		if behind && ts.bot.boards.Pending(t.ref) {
+		// A board behind its game is about to be redrawn when catchUp has just queued its
+		// redraw (that edit may be done already, so Pending is not asked then: the answer
+		// would depend on timing) or when an edit of it is still queued; when the AI owes a
+		// move, catchUp leaves the redraw to its reply.
+		if behind && (!owesAI || ts.bot.boards.Pending(t.ref)) {
 			t.resolve(ctx)
 			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameRedrawing), false)
 			break
