@@ -216,7 +216,7 @@ func (s *searcher8) midStore(h uint64, n midEntry) {
 // frontier is pvs one ply above the evaluation: it evaluates each reply and returns the best,
 // fail-soft, stopping at the first that reaches beta. At this depth the table and the sorting
 // cost more than they save (on 60 midgame positions searched to depth 14, about 15% of the
-// time, for 20% more nodes), so neither is used; corners are tried first, being the likeliest
+// time, for 16% more nodes), so neither is used; corners are tried first, being the likeliest
 // refutations.
 func (s *searcher8) frontier(p, o, moves uint64, beta int) int {
 	best := s.frontierSet(p, o, moves&corners8, beta, -infScore)
