@@ -98,7 +98,7 @@ func (s *searcher8) pvs(p, o uint64, depth, alpha, beta int) int {
 	if depth == 0 {
 		return eval8(s.ev, p, o, moves)
 	}
-	if depth == 1 && n-1 > s.exactAt {
+	if depth == 1 && n-1 > s.exactAt { // replies the search would solve exactly go the long way
 		return s.frontier(p, o, moves, beta)
 	}
 	h := hash8(p, o)
