@@ -45,26 +45,77 @@ func init() {
 }
 
 // flips8 returns the discs of o flipped by p playing on the empty square sq; zero when the move
-// is illegal. Each direction is branch-free: find the first square along the ray that is not
-// the opponent's, and keep the squares before it when it is p's.
+// is illegal. Each of the four lines through sq is gathered into a byte (its squares in order),
+// two table lookups give the discs it flips, and these are put back in place: about half the
+// time of walking the eight rays one by one (BenchmarkFlips8).
 func flips8(p, o uint64, sq int) uint64 {
-	r := &rays8[sq&63]
-	return up8(p, o, r[0]) | up8(p, o, r[1]) | up8(p, o, r[2]) | up8(p, o, r[3]) |
-		down8(p, o, r[4]) | down8(p, o, r[5]) | down8(p, o, r[6]) | down8(p, o, r[7])
+	sq &= 63
+	col, rowShift := uint(sq&7), uint(sq&^7)
+	row := uint(sq >> 3)
+	// The row: its byte, indexed by column.
+	out := lineOutflank8[col][uint8(o>>rowShift)>>1&63] & uint8(p>>rowShift)
+	f := uint64(lineFlips8[col][out]) << rowShift
+	// The column: bit r of the byte is row r.
+	oc := uint8((o >> col & fileA8) * 0x0102040810204080 >> 56)
+	pc := uint8((p >> col & fileA8) * 0x0102040810204080 >> 56)
+	out = lineOutflank8[row&7][oc>>1&63] & pc
+	f |= colSpread8[lineFlips8[row&7][out]] << col
+	// The diagonals: each square of one lies in its own column, so adding up the rows gives
+	// the line's byte by column; squares off the line read as empty.
+	d := lineDiag8[sq]
+	out = lineOutflank8[col][uint8((o&d)*fileA8>>56)>>1&63] & uint8((p&d)*fileA8>>56)
+	f |= uint64(lineFlips8[col][out]) * fileA8 & d
+	a := lineAnti8[sq]
+	out = lineOutflank8[col][uint8((o&a)*fileA8>>56)>>1&63] & uint8((p&a)*fileA8>>56)
+	f |= uint64(lineFlips8[col][out]) * fileA8 & a
+	return f
 }
 
-// up8 is the flips along a ray of increasing bit indexes.
-func up8(p, o, ray uint64) uint64 {
-	x := ray &^ o
-	t := x & -x & p // the outflanking disc, or 0
-	return ray & (t - 1) & -((t | -t) >> 63)
-}
+// The tables of flips8, for a line of eight squares as a byte and a disc placed at index i:
+// lineOutflank8[i][inner] holds the squares where a disc of the mover closes a run of the
+// opponent's discs starting next to i (at most one each side), given the opponent's discs on
+// the six inner squares (bits 1…6 of the line, as inner); lineFlips8[i][closing] holds the
+// squares between i and the closing squares, the discs flipped. colSpread8 turns a column's
+// byte (bit r is row r) into column a of a bitboard.
+var lineOutflank8, lineFlips8, colSpread8 = lineTables8()
 
-// down8 is the flips along a ray of decreasing bit indexes.
-func down8(p, o, ray uint64) uint64 {
-	x := ray &^ o
-	t := uint64(1) << uint(bits.Len64(x)-1) & p // the outflanking disc, or 0
-	return ray &^ (t<<1 - 1) & -((t | -t) >> 63)
+func lineTables8() (outflank [8][64]uint8, flips [8][256]uint8, spread [256]uint64) {
+	for i := 0; i < 8; i++ {
+		for inner := 0; inner < 64; inner++ {
+			opp := uint8(inner << 1)
+			for _, step := range [2]int{1, -1} {
+				j := i + step
+				for j >= 0 && j < 8 && opp&(1<<uint(j)) != 0 {
+					j += step
+				}
+				if j != i+step && j >= 0 && j < 8 {
+					outflank[i][inner] |= 1 << uint(j)
+				}
+			}
+		}
+		for closing := 0; closing < 256; closing++ {
+			for _, step := range [2]int{1, -1} {
+				j := i + step
+				for j >= 0 && j < 8 && closing&(1<<uint(j)) == 0 {
+					j += step
+				}
+				if j < 0 || j >= 8 {
+					continue // nothing closes this side
+				}
+				for k := i + step; k != j; k += step {
+					flips[i][closing] |= 1 << uint(k)
+				}
+			}
+		}
+	}
+	for b := range spread {
+		for r := 0; r < 8; r++ {
+			if b&(1<<uint(r)) != 0 {
+				spread[b] |= 1 << uint(8*r)
+			}
+		}
+	}
+	return
 }
 
 // moves8 returns the legal moves of p against o.
@@ -79,33 +130,45 @@ func neighbours8(x uint64) uint64 {
 }
 
 // fullLines8 returns, for an occupancy, the squares whose row, column, diagonal and
-// anti-diagonal are each full, as four masks.
+// anti-diagonal are each full, as four masks. A square is on a full line when the squares from
+// it to both ends of the line are occupied; each end is reached in three doubling steps.
 func fullLines8(occ uint64) (row, col, diag, anti uint64) {
-	for i := 0; i < 8; i++ {
-		if m := lineRow8[i*8]; occ&m == m {
-			row |= m
-		}
-		if m := lineCol8[i]; occ&m == m {
-			col |= m
-		}
-	}
-	for i := 0; i < 8; i++ {
-		// diagonals start on row 1 (a1…h1) and on column a (a2…a8).
-		if m := lineDiag8[i]; occ&m == m {
-			diag |= m
-		}
-		if m := lineAnti8[i]; occ&m == m {
-			anti |= m
-		}
-		if i > 0 {
-			if m := lineDiag8[i*8]; occ&m == m {
-				diag |= m
-			}
-			if m := lineAnti8[i*8+7]; occ&m == m {
-				anti |= m
-			}
-		}
-	}
+	const (
+		ranks12 = 0x000000000000ffff
+		ranks14 = 0x00000000ffffffff
+		ranks58 = 0xffffffff00000000
+		ranks78 = 0xffff000000000000
+		filesAB = 0x0303030303030303
+		filesAD = 0x0f0f0f0f0f0f0f0f
+		filesEH = 0xf0f0f0f0f0f0f0f0
+		filesGH = 0xc0c0c0c0c0c0c0c0
+	)
+	// Rows and columns: fold a line onto its first square.
+	t := occ & (occ >> 4)
+	t &= t >> 2
+	t &= t >> 1
+	row = (t & fileA8) * 0xff
+	t = occ & (occ >> 32)
+	t &= t >> 16
+	t &= t >> 8
+	col = (t & rank1) * fileA8
+	// Diagonals: towards h8 (up) and towards a1 (down); a square with no neighbour that far
+	// along reads as full.
+	up := occ & (occ>>9 | rank8 | fileH8)
+	up &= up>>18 | ranks78 | filesGH
+	up &= up>>36 | ranks58 | filesEH
+	down := occ & (occ<<9 | rank1 | fileA8)
+	down &= down<<18 | ranks12 | filesAB
+	down &= down<<36 | ranks14 | filesAD
+	diag = up & down
+	// Anti-diagonals: towards a8 and towards h1.
+	up = occ & (occ>>7 | rank8 | fileA8)
+	up &= up>>14 | ranks78 | filesAB
+	up &= up>>28 | ranks58 | filesAD
+	down = occ & (occ<<7 | rank1 | fileH8)
+	down &= down<<14 | ranks12 | filesGH
+	down &= down<<28 | ranks14 | filesEH
+	anti = up & down
 	return
 }
 
