@@ -12,9 +12,13 @@ type searcher8 struct {
 	control
 	end     []endEntry
 	endMask uint64
-	mid     []midEntry
-	midMask uint64
-	ev      *evalTable
+	// near is the solver's small table for positions with fewer than nearEmpties empty
+	// squares: it fits the core's own cache, where probes of the big table miss.
+	near     []endEntry
+	nearMask uint64
+	mid      []midEntry
+	midMask  uint64
+	ev       *evalTable
 	// exactAt: the midgame search switches to the exact solver when at most this many squares
 	// are empty.
 	exactAt int
@@ -44,6 +48,8 @@ func newSearcher8(cfg *config, ev *evalTable) *searcher8 {
 	s := &searcher8{control: newControl(cfg, pollEvery), ev: ev, exactAt: cfg.exactAt, mpc: cfg.mpc, mpcT: cfg.mpcT}
 	s.end = make([]endEntry, 1<<cfg.tableBits)
 	s.endMask = uint64(len(s.end) - 1)
+	s.near = make([]endEntry, 1<<min(cfg.tableBits, nearBits))
+	s.nearMask = uint64(len(s.near) - 1)
 	s.mid = make([]midEntry, 1<<(cfg.tableBits-1))
 	s.midMask = uint64(len(s.mid) - 1)
 	return s

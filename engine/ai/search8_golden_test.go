@@ -20,8 +20,9 @@ const searchGolden = "testdata/search8-golden.txt"
 // and compares move, score, depth and node count with testdata/search8-golden.txt, written by
 // the search before Multi-ProbCut existed (commit f250ef3): the selective search, switched
 // off, must leave the full-width search exactly as it was. Only the node counts were rewritten
-// since, when the midgame table went to two-slot buckets and when depth-1 nodes stopped using
-// the table and sorting (the same moves and scores both times).
+// since, when the midgame table went to two-slot buckets, when depth-1 nodes stopped using
+// the table and sorting, and when the solver took a small table for its last plies and the
+// stability cut-off at 4–5 empty squares (the same moves and scores each time).
 func TestSearch8Golden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("searches 24 positions to depth 8")
