@@ -15,7 +15,7 @@ var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f0000
 // transposition table.
 const (
 	shallowEmpties = 6
-	hashEmpties    = 8
+	hashEmpties    = 7
 	// etcEmpties: from here on a node first looks its replies up in the table (enhanced
 	// transposition cut-off).
 	etcEmpties = 12
@@ -30,6 +30,9 @@ const (
 	// entries (768 KB).
 	nearEmpties = 11
 	nearBits    = 15
+	// potentialEmpties: from here on the fastest-first key also counts the empty squares
+	// next to the mover's discs.
+	potentialEmpties = 10
 	// shallowStableAlpha: from this alpha on, nodes of the last few empty squares try the
 	// stability cut-off too (below it the cut-off is rare: on FFO #40, #41 and #44 thresholds of
 	// 14 to 24 saved 2.2% of the instructions, 0 and 10 less).
@@ -478,7 +481,8 @@ var squareValue8 = [64]int{
 }
 
 // orderEnd fills list with the moves sorted fastest-first: fewest replies for the opponent
-// (corners counted twice), then parity and square value.
+// (corners counted twice), then parity and square value; with shallowEmpties empty squares,
+// by parity and the empty squares next to the mover's discs instead of replies.
 func (s *searcher8) orderEnd(p, o, moves uint64, list []move8) int {
 	odd := oddEmpties(^(p | o))
 	n := popcnt(^(p | o))
@@ -488,6 +492,17 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list []move8) int {
 		moves &= moves - 1
 		f := flips8(p, o, sq)
 		np, no := p|f|1<<uint(sq), o&^f
+		if n <= shallowEmpties {
+			// The children are searched by solveShallow, which takes no list of replies:
+			// counting them would cost more than the order they give saves. Order by parity,
+			// then by the empty squares next to our discs, then by the square.
+			key := squareValue8[sq] - 8*popcnt(neighbours8(np)&^no)
+			if odd&(1<<uint(sq)) != 0 {
+				key += 64
+			}
+			list = append(list, move8{flips: f, sq: sq, key: key, replies: unknownMoves})
+			continue
+		}
 		om := moves8(no, np)
 		key := -(popcnt(om)+popcnt(om&0x8100000000000081))*64 + squareValue8[sq]
 		if deep {
@@ -502,8 +517,11 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list []move8) int {
 		if odd&(1<<uint(sq)) != 0 {
 			key += 8
 		}
-		// Fewer empty squares next to our discs leaves the opponent fewer future moves.
-		key -= popcnt(neighbours8(np) &^ no)
+		// Fewer empty squares next to our discs leaves the opponent fewer future moves (only
+		// worth its cost where subtrees are large).
+		if n >= potentialEmpties {
+			key -= popcnt(neighbours8(np) &^ no)
+		}
 		list = append(list, move8{flips: f, sq: sq, key: key, replies: om})
 	}
 	// Insertion sort, best key first.
