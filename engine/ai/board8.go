@@ -16,11 +16,7 @@ const (
 	rank8  = 0xff00000000000000
 )
 
-// rays8[sq][d] holds the squares met walking from sq in direction d, sq excluded. Directions
-// 0…3 step to higher bit indexes, 4…7 to lower ones.
-var rays8 [64][8]uint64
-
-// Masks of every row, column and diagonal through a square, for stability.
+// Masks of every row, column and diagonal through a square, for flips and stability.
 var (
 	lineRow8, lineCol8, lineDiag8, lineAnti8 [64]uint64
 )
@@ -29,18 +25,19 @@ func init() {
 	dirs := [8][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, 0}, {0, -1}, {-1, -1}, {1, -1}}
 	for sq := 0; sq < 64; sq++ {
 		c0, r0 := sq&7, sq>>3
+		// rays[d]: the squares met walking from sq in direction d, sq excluded; d and d+4 are
+		// opposite.
+		var rays [8]uint64
 		for d, v := range dirs {
-			var ray uint64
 			for c, r := c0+v[0], r0+v[1]; c >= 0 && c < 8 && r >= 0 && r < 8; c, r = c+v[0], r+v[1] {
-				ray |= 1 << uint(r*8+c)
+				rays[d] |= 1 << uint(r*8+c)
 			}
-			rays8[sq][d] = ray
 		}
 		b := uint64(1) << uint(sq)
-		lineRow8[sq] = rays8[sq][0] | rays8[sq][4] | b
-		lineCol8[sq] = rays8[sq][1] | rays8[sq][5] | b
-		lineDiag8[sq] = rays8[sq][2] | rays8[sq][6] | b
-		lineAnti8[sq] = rays8[sq][3] | rays8[sq][7] | b
+		lineRow8[sq] = rays[0] | rays[4] | b
+		lineCol8[sq] = rays[1] | rays[5] | b
+		lineDiag8[sq] = rays[2] | rays[6] | b
+		lineAnti8[sq] = rays[3] | rays[7] | b
 	}
 }
 
@@ -56,17 +53,14 @@ func flips8(p, o uint64, sq int) uint64 {
 	out := lineOutflank8[col][uint8(o>>rowShift)>>1&63] & uint8(p>>rowShift)
 	f := uint64(lineFlips8[col][out]) << rowShift
 	// The column: bit r of the byte is row r.
-	oc := uint8((o >> col & fileA8) * 0x0102040810204080 >> 56)
-	pc := uint8((p >> col & fileA8) * 0x0102040810204080 >> 56)
-	out = lineOutflank8[row&7][oc>>1&63] & pc
+	out = lineOutflank8[row&7][uint8(gatherCol8(o, col))>>1&63] & uint8(gatherCol8(p, col))
 	f |= colSpread8[lineFlips8[row&7][out]] << col
-	// The diagonals: each square of one lies in its own column, so adding up the rows gives
-	// the line's byte by column; squares off the line read as empty.
+	// The diagonals: bytes by column (gatherDiag); squares off the line read as empty.
 	d := lineDiag8[sq]
-	out = lineOutflank8[col][uint8((o&d)*fileA8>>56)>>1&63] & uint8((p&d)*fileA8>>56)
+	out = lineOutflank8[col][uint8(gatherDiag(o, d))>>1&63] & uint8(gatherDiag(p, d))
 	f |= uint64(lineFlips8[col][out]) * fileA8 & d
 	a := lineAnti8[sq]
-	out = lineOutflank8[col][uint8((o&a)*fileA8>>56)>>1&63] & uint8((p&a)*fileA8>>56)
+	out = lineOutflank8[col][uint8(gatherDiag(o, a))>>1&63] & uint8(gatherDiag(p, a))
 	f |= uint64(lineFlips8[col][out]) * fileA8 & a
 	return f
 }
@@ -232,14 +226,20 @@ func gather8(x uint64, sq, l int) uint8 {
 	case 0:
 		return uint8(x >> uint(sq&^7))
 	case 1:
-		return uint8(((x >> uint(sq&7)) & fileA8) * 0x0102040810204080 >> 56)
+		return uint8(gatherCol8(x, uint(sq&7)))
 	case 2:
-		return uint8((x & lineDiag8[sq]) * fileA8 >> 56)
+		return uint8(gatherDiag(x, lineDiag8[sq]))
 	}
-	return uint8((x & lineAnti8[sq]) * fileA8 >> 56)
+	return uint8(gatherDiag(x, lineAnti8[sq]))
 }
 
+// gatherCol8 packs column col of x into a byte, bit r for row r.
+func gatherCol8(x uint64, col uint) uint64 { return (x >> col & fileA8) * 0x0102040810204080 >> 56 }
+
 // lastFlipCount8 is the number of discs p flips by playing sq when sq is the only empty square.
+// It gathers the lines as gather8 does, written out so that it stays small enough to be inlined
+// into last1 (calling gatherCol8 and gatherDiag puts it over the inliner's budget, which costs
+// about 1% of the solver's instructions).
 func lastFlipCount8(p uint64, sq int) int {
 	t := &lastFlips8[sq]
 	return int(t[0][uint8(p>>uint(sq&^7))]) +

@@ -142,8 +142,8 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 		return s.solve3(p, o, alpha, beta, a, b, c, passed)
 	}
 	s.nodes++
-	if alpha >= shallowStableAlpha { // the stability cut-off, as in solveDeep
-		if top := 64 - 2*popcnt(stable8(o, p)); top <= alpha {
+	if alpha >= shallowStableAlpha {
+		if top := stableTop8(p, o); top <= alpha {
 			return top
 		}
 	}
@@ -273,6 +273,10 @@ func (s *searcher8) solve2(p, o uint64, alpha, beta int, a, b int) int {
 	return worst
 }
 
+// stableTop8 is the best final score p can reach against o's stable discs (the stability
+// cut-off: a node whose alpha is at least this returns it).
+func stableTop8(p, o uint64) int { return 64 - 2*popcnt(stable8(o, p)) }
+
 // unknownMoves stands for a set of moves not computed yet (no position has every square free).
 const unknownMoves = ^uint64(0)
 
@@ -289,7 +293,7 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool, move
 	// Stability cut-off: the opponent's stable discs bound what p can reach (only worth its
 	// cost where the window asks for a win).
 	if alpha >= 0 {
-		if top := 64 - 2*popcnt(stable8(o, p)); top <= alpha {
+		if top := stableTop8(p, o); top <= alpha {
 			return top
 		}
 	}
