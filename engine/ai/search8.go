@@ -30,6 +30,11 @@ type searcher8 struct {
 	// threshold of mpcT standard deviations.
 	mpc  *MPCTable
 	mpcT float64
+	// endLists holds the solver's move list of each number of empty squares: a node's list lives
+	// until it returns and its children have fewer empty squares, so one per number suffices, and
+	// the lists need not be cleared for every node (zeroing a local list cost 2.4% of the
+	// solver's instructions).
+	endLists [61][32]move8
 	// lastRoot holds the root moves and scores of the last finished iteration (the book
 	// generator reads them).
 	lastRoot []rootMove8

@@ -364,7 +364,7 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool, move
 		}
 	}
 	if best < beta && moves != 0 {
-		var list [32]move8
+		list := &s.endLists[n]
 		cnt := s.orderEnd(p, o, moves, list[:0])
 		for i := 0; i < cnt; i++ {
 			m := &list[i]
