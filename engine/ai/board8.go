@@ -50,40 +50,41 @@ func flips8(p, o uint64, sq int) uint64 {
 	col, rowShift := uint(sq&7), uint(sq&^7)
 	row := uint(sq >> 3)
 	// The row: its byte, indexed by column.
-	out := lineOutflank8[col][uint8(o>>rowShift)>>1&63] & uint8(p>>rowShift)
+	out := lineOutflank8[col][uint8(o>>rowShift)] & uint8(p>>rowShift)
 	f := uint64(lineFlips8[col][out]) << rowShift
 	// The column: bit r of the byte is row r.
-	out = lineOutflank8[row&7][uint8(gatherCol8(o, col))>>1&63] & uint8(gatherCol8(p, col))
+	out = lineOutflank8[row&7][uint8(gatherCol8(o, col))] & uint8(gatherCol8(p, col))
 	f |= colSpread8[lineFlips8[row&7][out]] << col
 	// The diagonals: bytes by column (gatherDiag); squares off the line read as empty.
 	d := lineDiag8[sq]
-	out = lineOutflank8[col][uint8(gatherDiag(o, d))>>1&63] & uint8(gatherDiag(p, d))
+	out = lineOutflank8[col][uint8(gatherDiag(o, d))] & uint8(gatherDiag(p, d))
 	f |= uint64(lineFlips8[col][out]) * fileA8 & d
 	a := lineAnti8[sq]
-	out = lineOutflank8[col][uint8(gatherDiag(o, a))>>1&63] & uint8(gatherDiag(p, a))
+	out = lineOutflank8[col][uint8(gatherDiag(o, a))] & uint8(gatherDiag(p, a))
 	f |= uint64(lineFlips8[col][out]) * fileA8 & a
 	return f
 }
 
 // The tables of flips8, for a line of eight squares as a byte and a disc placed at index i:
-// lineOutflank8[i][inner] holds the squares where a disc of the mover closes a run of the
-// opponent's discs starting next to i (at most one each side), given the opponent's discs on
-// the six inner squares (bits 1…6 of the line, as inner); lineFlips8[i][closing] holds the
-// squares between i and the closing squares, the discs flipped. colSpread8 turns a column's
-// byte (bit r is row r) into column a of a bitboard.
+// lineOutflank8[i][opp] holds the squares where a disc of the mover closes a run of the
+// opponent's discs starting next to i (at most one each side), given the opponent's discs opp
+// (only the six inner squares matter: a run that reaches an end is not closed; indexing by the
+// whole byte saves masking it); lineFlips8[i][closing] holds the squares between i and the
+// closing squares, the discs flipped. colSpread8 turns a column's byte (bit r is row r) into
+// column a of a bitboard.
 var lineOutflank8, lineFlips8, colSpread8 = lineTables8()
 
-func lineTables8() (outflank [8][64]uint8, flips [8][256]uint8, spread [256]uint64) {
+func lineTables8() (outflank [8][256]uint8, flips [8][256]uint8, spread [256]uint64) {
 	for i := 0; i < 8; i++ {
-		for inner := 0; inner < 64; inner++ {
-			opp := uint8(inner << 1)
+		for all := 0; all < 256; all++ {
+			opp := uint8(all) & 0x7e
 			for _, step := range [2]int{1, -1} {
 				j := i + step
 				for j >= 0 && j < 8 && opp&(1<<uint(j)) != 0 {
 					j += step
 				}
 				if j != i+step && j >= 0 && j < 8 {
-					outflank[i][inner] |= 1 << uint(j)
+					outflank[i][all] |= 1 << uint(j)
 				}
 			}
 		}
