@@ -34,7 +34,7 @@ type searcher8 struct {
 	// until it returns and its children have fewer empty squares, so one per number suffices, and
 	// the lists need not be cleared for every node (zeroing a local list cost 2.4% of the
 	// solver's instructions).
-	endLists [61][32]move8
+	endLists [61]endList
 	// lastRoot holds the root moves and scores of the last finished iteration (the book
 	// generator reads them).
 	lastRoot []rootMove8
