@@ -340,11 +340,17 @@ func TestStableDiscsNeverFlip(t *testing.T) {
 			if sb != g.stable(black, white) || sw != g.stable(white, black) {
 				t.Fatalf("%v: stableBoth disagrees with stable", p)
 			}
+			var solverB, solverW setN // the solver's stronger bound (8×8 only)
 			if size == 8 {
 				b8, w8 := pack(black), pack(white)
 				if pack(sb) != stable8(b8, w8) || pack(sw) != stable8(w8, b8) {
 					t.Fatalf("%v: stable8 disagrees with the generic version", p)
 				}
+				sb8, sw8 := solverStable8(b8, w8), solverStable8(w8, b8)
+				if sb8&pack(sb) != pack(sb) || sw8&pack(sw) != pack(sw) {
+					t.Fatalf("%v: solverStable8 misses discs stable8 finds", p)
+				}
+				solverB, solverW = unpack(sb8), unpack(sw8)
 			}
 			for q := p; !q.GameOver(); {
 				ms := q.LegalMoves()
@@ -356,9 +362,23 @@ func TestStableDiscsNeverFlip(t *testing.T) {
 				if toSetN(q.Discs(engine.Black)).and(sb) != sb || toSetN(q.Discs(engine.White)).and(sw) != sw {
 					t.Fatalf("%v: a stable disc flipped on the way to %v", p, q)
 				}
+				if toSetN(q.Discs(engine.Black)).and(solverB) != solverB || toSetN(q.Discs(engine.White)).and(solverW) != solverW {
+					t.Fatalf("%v: a disc solverStable8 counts stable flipped on the way to %v", p, q)
+				}
 			}
 		}
 	}
+}
+
+// unpack turns a bitboard into a generic set of an 8×8 board.
+func unpack(x uint64) setN {
+	var s setN
+	for sq := 0; sq < 64; sq++ {
+		if x&(1<<uint(sq)) != 0 {
+			s = s.with(int(toSquare8(sq)))
+		}
+	}
+	return s
 }
 
 // pack turns a generic set of an 8×8 board into a bitboard.

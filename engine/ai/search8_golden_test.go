@@ -21,8 +21,9 @@ const searchGolden = "testdata/search8-golden.txt"
 // the search before Multi-ProbCut existed (commit f250ef3): the selective search, switched
 // off, must leave the full-width search exactly as it was. Only the node counts were rewritten
 // since, when the midgame table went to two-slot buckets, when depth-1 nodes stopped using
-// the table and sorting, and when the solver took a small table for its last plies and the
-// stability cut-off at 4–5 empty squares (the same moves and scores each time).
+// the table and sorting, when the solver took a small table for its last plies and the
+// stability cut-off at 4–5 empty squares, and when its cut-off took the edges' stable discs
+// from a table (the same moves and scores each time).
 func TestSearch8Golden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("searches 24 positions to depth 8")

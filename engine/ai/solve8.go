@@ -143,7 +143,7 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 	}
 	s.nodes++
 	if alpha >= shallowStableAlpha {
-		if top := stableTop8(p, o); top <= alpha {
+		if top, ok := stableCut8(p, o, alpha); ok {
 			return top
 		}
 	}
@@ -273,9 +273,16 @@ func (s *searcher8) solve2(p, o uint64, alpha, beta int, a, b int) int {
 	return worst
 }
 
-// stableTop8 is the best final score p can reach against o's stable discs (the stability
-// cut-off: a node whose alpha is at least this returns it).
-func stableTop8(p, o uint64) int { return 64 - 2*popcnt(stable8(o, p)) }
+// stableCut8 is the stability cut-off: the best final score p can reach against o's stable
+// discs, and whether it is at most alpha (the node may then return it). Unless o has enough
+// discs for such a bound, it answers no without looking for stable ones.
+func stableCut8(p, o uint64, alpha int) (int, bool) {
+	if 64-2*popcnt(o) > alpha {
+		return 0, false
+	}
+	top := 64 - 2*popcnt(solverStable8(o, p))
+	return top, top <= alpha
+}
 
 // unknownMoves stands for a set of moves not computed yet (no position has every square free).
 const unknownMoves = ^uint64(0)
@@ -293,7 +300,7 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool, move
 	// Stability cut-off: the opponent's stable discs bound what p can reach (only worth its
 	// cost where the window asks for a win).
 	if alpha >= 0 {
-		if top := stableTop8(p, o); top <= alpha {
+		if top, ok := stableCut8(p, o, alpha); ok {
 			return top
 		}
 	}
