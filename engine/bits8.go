@@ -10,6 +10,11 @@ const (
 	innerCols8 = notFileA8 & notFileH8
 )
 
+// innerColsMask8 is innerCols8 read from memory: given the constant, the compiler reassociates
+// every oh & x into o & x & constant, which undoes the sharing of oh and nearly doubles
+// Moves8's instructions.
+var innerColsMask8 uint64 = innerCols8
+
 // Moves8 returns the legal moves (as an 8×8 bitboard) of the player whose discs are p against
 // an opponent whose discs are o. It is the hot path of the 8×8 search.
 func Moves8(p, o uint64) uint64 {
@@ -17,7 +22,7 @@ func Moves8(p, o uint64) uint64 {
 	// steps a run of up to 2 is found, then pre (o squares whose neighbour is o) lets two more
 	// steps of two cover runs of up to 6, the longest possible. Both directions of an axis share
 	// pre (shifted).
-	oh := o & innerCols8
+	oh := o & innerColsMask8
 
 	// Horizontal (±1).
 	l := oh & (p << 1)
