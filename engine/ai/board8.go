@@ -310,7 +310,7 @@ func gatherCol8(x uint64, col uint) uint64 { return (x >> col & fileA8) * 0x0102
 // into last1 (calling gatherCol8 and gatherDiag puts it over the inliner's budget, which costs
 // about 1% of the solver's instructions).
 func lastFlipCount8(p uint64, sq int) int {
-	t := &lastFlips8[sq]
+	t := &lastFlips8[sq&63]
 	return int(t[0][uint8(p>>uint(sq&^7))]) +
 		int(t[1][uint8(((p>>uint(sq&7))&fileA8)*0x0102040810204080>>56)]) +
 		int(t[2][uint8((p&lineDiag8[sq])*fileA8>>56)]) +

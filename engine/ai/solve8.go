@@ -199,7 +199,7 @@ func (s *searcher8) solve3(p, o uint64, alpha, beta int, a, b, c int, passed boo
 	s.nodes++
 	best := -65
 	for _, sq := range [3]int{a, b, c} {
-		if o&adjacent8[sq] == 0 {
+		if o&adjacent8[sq&63] == 0 {
 			continue
 		}
 		f := flips8(p, o, sq)
@@ -474,9 +474,13 @@ type move8 struct {
 	flips uint64
 	sq    int
 	key   int
-	// replies is the opponent's moves after this one (filled by orderEnd only, so that the
-	// solver need not find them again).
-	replies uint64
+}
+
+// endMove8 is a move of the solver's lists: its flips, and the opponent's moves after it (so
+// that the solver need not find them again), or unknownMoves.
+type endMove8 struct {
+	flips, replies uint64
+	sq             int
 }
 
 // squareValue8 orders moves that are otherwise equal: corners first, X-squares last.
@@ -495,7 +499,7 @@ var squareValue8 = [64]int{
 // key shifted left by 5 bits with 31 − its index in moves below (so that equal keys keep the
 // order of the squares); the index is 31 − order[i]&31.
 type endList struct {
-	moves [32]move8
+	moves [32]endMove8
 	order [32]int
 }
 
@@ -521,7 +525,7 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 			if odd&(1<<uint(sq)) != 0 {
 				key += 64
 			}
-			list.moves[cnt] = move8{flips: f, sq: sq, replies: unknownMoves}
+			list.moves[cnt&31] = endMove8{flips: f, replies: unknownMoves, sq: sq}
 			list.order[cnt] = key<<5 | (31 - cnt)
 			cnt++
 			continue
@@ -545,7 +549,7 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 		if n >= potentialEmpties {
 			key -= popcnt(neighbours8(np) &^ no)
 		}
-		list.moves[cnt] = move8{flips: f, sq: sq, replies: om}
+		list.moves[cnt&31] = endMove8{flips: f, replies: om, sq: sq}
 		list.order[cnt] = key<<5 | (31 - cnt)
 		cnt++
 	}
