@@ -374,7 +374,7 @@ func (s *searcher8) solveDeep(p, o uint64, alpha, beta, n int, passed bool, move
 		list := &s.endLists[n]
 		cnt := s.orderEnd(p, o, moves, list)
 		for i := 0; i < cnt; i++ {
-			m := &list.moves[31-list.order[i]&31]
+			m := &list.moves[63-list.order[i]&63]
 			v := s.solveChild(p|m.flips|1<<uint(m.sq), o&^m.flips, alpha, beta, n-1, !searched, m.replies)
 			searched = true
 			if s.abort {
@@ -495,12 +495,13 @@ var squareValue8 = [64]int{
 	18, 4, 16, 12, 12, 16, 4, 18,
 }
 
-// endList is the solver's list of the moves of one node: order holds, best first, each move's
-// key shifted left by 5 bits with 31 − its index in moves below (so that equal keys keep the
-// order of the squares); the index is 31 − order[i]&31.
+// endList is the solver's list of the moves of one node (room for every square, since no
+// position has more moves than empty squares): order holds, best first, each move's key
+// shifted left by 6 bits with 63 − its index in moves below (so that equal keys keep the
+// order of the squares); the index is 63 − order[i]&63.
 type endList struct {
-	moves [32]endMove8
-	order [32]int
+	moves [64]endMove8
+	order [64]int
 }
 
 // orderEnd fills list with the moves sorted fastest-first, and returns their number: fewest
@@ -525,8 +526,8 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 			if odd&(1<<uint(sq)) != 0 {
 				key += 64
 			}
-			list.moves[cnt&31] = endMove8{flips: f, replies: unknownMoves, sq: sq}
-			list.order[cnt] = key<<5 | (31 - cnt)
+			list.moves[cnt&63] = endMove8{flips: f, replies: unknownMoves, sq: sq}
+			list.order[cnt&63] = key<<6 | (63 - cnt)
 			cnt++
 			continue
 		}
@@ -549,8 +550,8 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 		if n >= potentialEmpties {
 			key -= popcnt(neighbours8(np) &^ no)
 		}
-		list.moves[cnt&31] = endMove8{flips: f, replies: om, sq: sq}
-		list.order[cnt] = key<<5 | (31 - cnt)
+		list.moves[cnt&63] = endMove8{flips: f, replies: om, sq: sq}
+		list.order[cnt&63] = key<<6 | (63 - cnt)
 		cnt++
 	}
 	// Insertion sort, best key first.
