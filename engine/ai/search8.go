@@ -465,7 +465,7 @@ func (s *searcher8) pv(p, o uint64, pv []engine.Square, depth int) []engine.Squa
 		sq := -1
 		if e := s.midProbe(p, o, hash8(p, o)); e != nil {
 			sq = int(e.move)
-		} else if e, _ := s.endSlot(p, o, 0); e != nil {
+		} else if e, _ := s.endSlot(p, o, popcnt(^(p | o))); e != nil {
 			sq = int(e.move)
 		}
 		if sq < 0 || moves&(1<<uint(sq)) == 0 {
