@@ -518,37 +518,36 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 		moves &= moves - 1
 		f := flips8(p, o, sq)
 		np, no := p|f|1<<uint(sq), o&^f
+		var key int
+		om := unknownMoves
 		if n <= shallowEmpties {
 			// The children are searched by solveShallow, which takes no list of replies:
 			// counting them would cost more than the order they give saves. Order by parity,
 			// then by the empty squares next to our discs, then by the square.
-			key := squareValue8[sq] - 8*popcnt(neighbours8(np)&^no)
+			key = squareValue8[sq] - 8*popcnt(neighbours8(np)&^no)
 			if odd&(1<<uint(sq)) != 0 {
 				key += 64
 			}
-			list.moves[cnt&63] = endMove8{flips: f, replies: unknownMoves, sq: sq}
-			list.order[cnt&63] = key<<6 | (63 - cnt)
-			cnt++
-			continue
-		}
-		om := moves8(no, np)
-		key := -(popcnt(om)+popcnt(om&0x8100000000000081))*64 + squareValue8[sq]
-		if deep {
-			var v int
-			if n >= searchOrderEmpties && om != 0 {
-				v = s.pvs(no, np, 1+(n-searchOrderEmpties)/2, -infScore, infScore)
-			} else {
-				v = eval8(s.ev, no, np, om)
+		} else {
+			om = moves8(no, np)
+			key = -(popcnt(om)+popcnt(om&0x8100000000000081))*64 + squareValue8[sq]
+			if deep {
+				var v int
+				if n >= searchOrderEmpties && om != 0 {
+					v = s.pvs(no, np, 1+(n-searchOrderEmpties)/2, -infScore, infScore)
+				} else {
+					v = eval8(s.ev, no, np, om)
+				}
+				key = -(popcnt(om)+popcnt(om&0x8100000000000081))*32 - v/2
 			}
-			key = -(popcnt(om)+popcnt(om&0x8100000000000081))*32 - v/2
-		}
-		if odd&(1<<uint(sq)) != 0 {
-			key += 8
-		}
-		// Fewer empty squares next to our discs leaves the opponent fewer future moves (only
-		// worth its cost where subtrees are large).
-		if n >= potentialEmpties {
-			key -= popcnt(neighbours8(np) &^ no)
+			if odd&(1<<uint(sq)) != 0 {
+				key += 8
+			}
+			// Fewer empty squares next to our discs leaves the opponent fewer future moves
+			// (only worth its cost where subtrees are large).
+			if n >= potentialEmpties {
+				key -= popcnt(neighbours8(np) &^ no)
+			}
 		}
 		list.moves[cnt&63] = endMove8{flips: f, replies: om, sq: sq}
 		list.order[cnt&63] = key<<6 | (63 - cnt)
