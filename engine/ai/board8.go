@@ -180,13 +180,19 @@ func stable8(p, o uint64) uint64 {
 	col |= rank1 | rank8
 	diag |= edge
 	anti |= edge
-	var s uint64
+	return spreadStable8(0, p, row, col, diag, anti)
+}
+
+// spreadStable8 grows s, stable discs of one side, by the discs of cand whose four lines are
+// each full (the squares of row, col, diag and anti) or hold a disc of s next to them, until
+// nothing more is added.
+func spreadStable8(s, cand, row, col, diag, anti uint64) uint64 {
 	for {
 		h := row | (s<<1)&^fileA8 | (s>>1)&^fileH8
 		v := col | s<<8 | s>>8
 		d := diag | (s<<9)&^fileA8 | (s>>9)&^fileH8
 		a := anti | (s<<7)&^fileH8 | (s>>7)&^fileA8
-		n := p & h & v & d & a
+		n := s | cand&h&v&d&a
 		if n == s {
 			return s
 		}
@@ -212,17 +218,7 @@ func solverStable8(p, o uint64) uint64 {
 	if s == 0 {
 		return 0 // nothing anchors a stable disc inside
 	}
-	for {
-		h := row | (s<<1)&^fileA8 | (s>>1)&^fileH8
-		v := col | s<<8 | s>>8
-		d := diag | (s<<9)&^fileA8 | (s>>9)&^fileH8
-		a := anti | (s<<7)&^fileH8 | (s>>7)&^fileA8
-		n := s | inner&h&v&d&a
-		if n == s {
-			return s
-		}
-		s = n
-	}
+	return spreadStable8(s, inner, row, col, diag, anti)
 }
 
 // edgeStable8[p][o] holds, for a line of eight squares with the mover's discs p and the
