@@ -221,6 +221,10 @@ func solverStable8(p, o uint64) uint64 {
 	return spreadStable8(s, inner, row, col, diag, anti)
 }
 
+// lineFlipsAt8 is the discs of o that p flips by placing a disc on square i of a line of
+// eight squares (bit i of each byte), by the tables of flips8.
+func lineFlipsAt8(i int, p, o uint8) uint8 { return lineFlips8[i][lineOutflank8[i][o]&p] }
+
 // edgeStable8[p][o] holds, for a line of eight squares with the mover's discs p and the
 // opponent's o (bit i is square i), the discs of p that stay p whatever discs either side
 // places on the line's empty squares, in any order, legal or not on the full board.
@@ -239,10 +243,10 @@ var edgeStable8 = func() *[256][256]uint8 {
 				continue
 			}
 			// p places on i: its discs stay, and must be stable in what follows.
-			f := lineFlips8[i][lineOutflank8[i][o]&p]
+			f := lineFlipsAt8(i, p, o)
 			s &= stable(p|x|f, o&^f)
 			// o places on i: the discs it flips are lost.
-			f = lineFlips8[i][lineOutflank8[i][p]&o]
+			f = lineFlipsAt8(i, o, p)
 			s &= stable(p&^f, o|x|f)
 		}
 		t[p][o], known[p][o] = s, true

@@ -97,10 +97,10 @@ func TestEdgeStable8(t *testing.T) {
 						continue
 					}
 					if rng.IntN(2) == 0 {
-						f := lineFlips8[i][lineOutflank8[i][co]&cp]
+						f := lineFlipsAt8(i, cp, co)
 						cp, co = cp|x|f, co&^f
 					} else {
-						f := lineFlips8[i][lineOutflank8[i][cp]&co]
+						f := lineFlipsAt8(i, co, cp)
 						cp, co = cp&^f, co|x|f
 					}
 					if cp&s != s {
