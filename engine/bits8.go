@@ -15,9 +15,9 @@ const (
 // Moves8's instructions.
 var innerColsMask8 uint64 = innerCols8
 
-// Moves8 returns the legal moves (as an 8×8 bitboard) of the player whose discs are p against
-// an opponent whose discs are o. It is the hot path of the 8×8 search.
-func Moves8(p, o uint64) uint64 {
+// moves8Scalar is Moves8 in plain 64-bit operations: what Moves8 is when the build has no vector
+// instructions, and the reference the vector version is tested against.
+func moves8Scalar(p, o uint64) uint64 {
 	// Each direction pair fills runs of o outward from p in doubling steps: after the first two
 	// steps a run of up to 2 is found, then pre (o squares whose neighbour is o) lets two more
 	// steps of two cover runs of up to 6, the longest possible. Both directions of an axis share
