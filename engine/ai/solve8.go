@@ -83,15 +83,15 @@ func hash8(p, o uint64) uint64 {
 	return h ^ h>>32
 }
 
-// oddEmpties returns the empty squares that lie in quadrants holding an odd number of them.
+// oddEmpties returns the empty squares that lie in quadrants holding an odd number of them. It
+// folds each quadrant's parity into its corner bit (columns within a row, then rows), and the
+// multiplication copies each corner bit over its 4×4 quadrant (the four products never overlap).
 func oddEmpties(empty uint64) uint64 {
-	var odd uint64
-	for _, q := range quadrant8 {
-		if popcnt(empty&q)&1 == 1 {
-			odd |= q & empty
-		}
-	}
-	return odd
+	x := empty ^ empty>>1
+	x ^= x >> 2
+	x ^= x >> 8
+	x ^= x >> 16
+	return (x & 0x0000001100000011 * 0x0f0f0f0f) & empty
 }
 
 // solve returns the exact score of (p, o) within the window (alpha, beta), fail-soft.

@@ -159,3 +159,23 @@ func TestQuadrantOf8(t *testing.T) {
 		}
 	}
 }
+
+// TestOddEmpties holds the folded parity of oddEmpties to counting each quadrant's empty squares.
+func TestOddEmpties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := 0; i < 100000; i++ {
+		empty := rng.Uint64()
+		for k := i % 4; k > 0; k-- {
+			empty &= rng.Uint64()
+		}
+		var want uint64
+		for _, q := range quadrant8 {
+			if popcnt(empty&q)%2 == 1 {
+				want |= q & empty
+			}
+		}
+		if got := oddEmpties(empty); got != want {
+			t.Fatalf("oddEmpties(%#x) = %#x, want %#x", empty, got, want)
+		}
+	}
+}
