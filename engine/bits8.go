@@ -12,7 +12,7 @@ const (
 
 // innerColsMask8 is innerCols8 read from memory: given the constant, the compiler reassociates
 // every oh & x into o & x & constant, which undoes the sharing of oh and nearly doubles
-// Moves8's instructions.
+// moves8Scalar's instructions.
 var innerColsMask8 uint64 = innerCols8
 
 // moves8Scalar is Moves8 in plain 64-bit operations: what Moves8 is when the build has no vector
