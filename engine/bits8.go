@@ -113,9 +113,10 @@ func down8(p, o, ray uint64) uint64 {
 	return ray & -(out << 1)
 }
 
-// Flips8 returns the discs of o that a disc placed by p on bit sq (row*8+col, 0…63) flips; zero
-// when the move is illegal (an occupied sq is not checked).
-func Flips8(p, o uint64, sq int) uint64 {
+// flips8Rays is Flips8 walking the eight rays from sq in plain 64-bit operations: what Flips8 is
+// when the build has no vector instructions, and the reference the vector version is tested
+// against.
+func flips8Rays(p, o uint64, sq int) uint64 {
 	r := &rays8[sq&63]
 	return up8(p, o, r[0]) | up8(p, o, r[1]) | up8(p, o, r[2]) | up8(p, o, r[3]) |
 		down8(p, o, r[4]) | down8(p, o, r[5]) | down8(p, o, r[6]) | down8(p, o, r[7])

@@ -516,7 +516,7 @@ func (s *searcher8) orderEnd(p, o, moves uint64, list *endList) int {
 	for moves != 0 {
 		sq := bits.TrailingZeros64(moves)
 		moves &= moves - 1
-		f := flips8(p, o, sq)
+		f := orderFlips8(p, o, sq)
 		np, no := p|f|1<<uint(sq), o&^f
 		var key int
 		om := unknownMoves

@@ -62,3 +62,58 @@ func FuzzMoves8(f *testing.F) {
 		}
 	})
 }
+
+// refFlips8 finds the discs p's move on sq flips with the plain reference board.
+func refFlips8(p, o uint64, sq int) uint64 {
+	b := refBoard{size: 8, turn: refBlack}
+	for i := 0; i < 64; i++ {
+		switch {
+		case p&(1<<uint(i)) != 0:
+			b.cells[i/8][i%8] = refBlack
+		case o&(1<<uint(i)) != 0:
+			b.cells[i/8][i%8] = refWhite
+		}
+	}
+	var f uint64
+	for _, s := range b.flips(refBlack, sq%8, sq/8) {
+		f |= 1 << uint(bit8(s))
+	}
+	return f
+}
+
+// TestFlips8Reference holds Flips8 (the vector form in a GOEXPERIMENT=simd GOAMD64=v3 build) and
+// flips8Rays to the reference for a placement on an empty square of random boards.
+func TestFlips8Reference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for i := 0; i < 50000; i++ {
+		filled := rng.Uint64() | rng.Uint64()
+		if i%4 == 0 {
+			filled &= rng.Uint64()
+		}
+		sq := rng.IntN(64)
+		filled &^= 1 << uint(sq)
+		side := rng.Uint64()
+		p, o := filled&side, filled&^side
+		want := refFlips8(p, o, sq)
+		if got := Flips8(p, o, sq); got != want {
+			t.Fatalf("Flips8(%#x, %#x, %d) = %#x, want %#x", p, o, sq, got, want)
+		}
+		if got := flips8Rays(p, o, sq); got != want {
+			t.Fatalf("flips8Rays(%#x, %#x, %d) = %#x, want %#x", p, o, sq, got, want)
+		}
+	}
+}
+
+// FuzzFlips8 compares Flips8 with the reference on any two boards and an empty square.
+func FuzzFlips8(f *testing.F) {
+	f.Add(uint64(0x0000000810000000), uint64(0x0000001008000000), 19)
+	f.Add(uint64(0x8100000000000081), uint64(0x7effffffffffff7e), 0)
+	f.Fuzz(func(t *testing.T, p, o uint64, sq int) {
+		sq &= 63
+		p &^= 1 << uint(sq)
+		o &^= p | 1<<uint(sq)
+		if got, want := Flips8(p, o, sq), refFlips8(p, o, sq); got != want {
+			t.Fatalf("Flips8(%#x, %#x, %d) = %#x, want %#x", p, o, sq, got, want)
+		}
+	})
+}
