@@ -14,15 +14,14 @@ var (
 	dirOppMasks8 = archsimd.LoadUint64x4Array(&[4]uint64{innerCols8, ^uint64(0), innerCols8, innerCols8})
 )
 
-// Moves8 returns the legal moves (as an 8×8 bitboard) of the player whose discs are p against
-// an opponent whose discs are o. It is the hot path of the 8×8 search. This build fills the four
-// axes at once in AVX2 lanes, the same doubling steps as moves8Scalar.
-func Moves8(p, o uint64) uint64 {
-	pv := archsimd.BroadcastUint64x4(p)
+// runsFrom8 returns, along each lane's axis, the runs of o's discs that start next to a disc of
+// from, toward higher bits (l) and toward lower bits (r): two single steps find runs of up to
+// 2, then pre (o's discs whose neighbour is o's) lets two steps of two reach 6, the longest.
+func runsFrom8(from archsimd.Uint64x4, o uint64) (l, r archsimd.Uint64x4) {
 	ov := archsimd.BroadcastUint64x4(o).And(dirOppMasks8)
 	step, step2 := dirSteps8, dirSteps8x2
-	l := ov.And(pv.ShiftLeft(step))
-	r := ov.And(pv.ShiftRight(step))
+	l = ov.And(from.ShiftLeft(step))
+	r = ov.And(from.ShiftRight(step))
 	l = l.Or(ov.And(l.ShiftLeft(step)))
 	r = r.Or(ov.And(r.ShiftRight(step)))
 	pl := ov.And(ov.ShiftLeft(step))
@@ -31,6 +30,15 @@ func Moves8(p, o uint64) uint64 {
 	r = r.Or(pr.And(r.ShiftRight(step2)))
 	l = l.Or(pl.And(l.ShiftLeft(step2)))
 	r = r.Or(pr.And(r.ShiftRight(step2)))
+	return l, r
+}
+
+// Moves8 returns the legal moves (as an 8×8 bitboard) of the player whose discs are p against
+// an opponent whose discs are o. It is the hot path of the 8×8 search. This build fills the four
+// axes at once in AVX2 lanes, the same doubling steps as moves8Scalar.
+func Moves8(p, o uint64) uint64 {
+	l, r := runsFrom8(archsimd.BroadcastUint64x4(p), o)
+	step := dirSteps8
 	m := l.ShiftLeft(step).Or(r.ShiftRight(step))
 	h := m.GetLo().Or(m.GetHi())
 	return (h.GetElem(0) | h.GetElem(1)) &^ (p | o)
@@ -43,20 +51,9 @@ func Moves8(p, o uint64) uint64 {
 // lookup's, so it pays where flips are computed for many moves in a row (ordering them), less
 // where each is waited on.
 func Flips8(p, o uint64, sq int) uint64 {
-	xv := archsimd.BroadcastUint64x4(1 << uint(sq&63))
+	l, r := runsFrom8(archsimd.BroadcastUint64x4(1<<uint(sq&63)), o)
 	pv := archsimd.BroadcastUint64x4(p)
-	ov := archsimd.BroadcastUint64x4(o).And(dirOppMasks8)
-	step, step2 := dirSteps8, dirSteps8x2
-	l := ov.And(xv.ShiftLeft(step))
-	r := ov.And(xv.ShiftRight(step))
-	l = l.Or(ov.And(l.ShiftLeft(step)))
-	r = r.Or(ov.And(r.ShiftRight(step)))
-	pl := ov.And(ov.ShiftLeft(step))
-	pr := pl.ShiftRight(step)
-	l = l.Or(pl.And(l.ShiftLeft(step2)))
-	r = r.Or(pr.And(r.ShiftRight(step2)))
-	l = l.Or(pl.And(l.ShiftLeft(step2)))
-	r = r.Or(pr.And(r.ShiftRight(step2)))
+	step := dirSteps8
 	var zero archsimd.Uint64x4
 	openL := l.ShiftLeft(step).And(pv).Equal(zero).ToInt64x4().AsUint64x4()
 	openR := r.ShiftRight(step).And(pv).Equal(zero).ToInt64x4().AsUint64x4()

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// refMoves8 finds the legal moves of p against o with the plain reference board.
-func refMoves8(p, o uint64) uint64 {
+// refBoard8 puts p's discs (as black, to move) and o's on the plain reference board.
+func refBoard8(p, o uint64) refBoard {
 	b := refBoard{size: 8, turn: refBlack}
 	for sq := 0; sq < 64; sq++ {
 		switch {
@@ -16,6 +16,12 @@ func refMoves8(p, o uint64) uint64 {
 			b.cells[sq/8][sq%8] = refWhite
 		}
 	}
+	return b
+}
+
+// refMoves8 finds the legal moves of p against o with the plain reference board.
+func refMoves8(p, o uint64) uint64 {
+	b := refBoard8(p, o)
 	var m uint64
 	for row := 0; row < 8; row++ {
 		for col := 0; col < 8; col++ {
@@ -65,15 +71,7 @@ func FuzzMoves8(f *testing.F) {
 
 // refFlips8 finds the discs p's move on sq flips with the plain reference board.
 func refFlips8(p, o uint64, sq int) uint64 {
-	b := refBoard{size: 8, turn: refBlack}
-	for i := 0; i < 64; i++ {
-		switch {
-		case p&(1<<uint(i)) != 0:
-			b.cells[i/8][i%8] = refBlack
-		case o&(1<<uint(i)) != 0:
-			b.cells[i/8][i%8] = refWhite
-		}
-	}
+	b := refBoard8(p, o)
 	var f uint64
 	for _, s := range b.flips(refBlack, sq%8, sq/8) {
 		f |= 1 << uint(bit8(s))
