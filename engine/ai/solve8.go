@@ -6,10 +6,6 @@ import "math/bits"
 // the side to move with the empty squares given to the winner; the search is fail-soft
 // negamax with principal-variation windows.
 
-// quadrant8 masks the four 4×4 quadrants; a move into a quadrant with an odd number of empty
-// squares is tried first (parity ordering).
-var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f00000000, 0xf0f0f0f000000000}
-
 // Solver thresholds: below shallowEmpties the solver walks the empty squares in parity order
 // without sorting (the last two have a routine of their own); from hashEmpties on it uses the
 // transposition table.
@@ -177,7 +173,9 @@ func (s *searcher8) solveShallow(p, o uint64, alpha, beta int, empty uint64, pas
 	return best
 }
 
-// quadrantOf8 is the index in quadrant8 of a square's quadrant.
+// quadrantOf8 numbers a square's 4×4 quadrant: 0 and 1 for the lower rows (columns a–d, e–h),
+// 2 and 3 for the upper rows. Moves into a quadrant with an odd number of empty squares are
+// tried first (parity ordering).
 func quadrantOf8(sq int) int { return sq>>5<<1 | sq>>2&1 }
 
 // parity3 orders three empty squares for the search: a square alone in its quadrant (an odd

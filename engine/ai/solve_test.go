@@ -150,7 +150,11 @@ func TestLastFlipCount8(t *testing.T) {
 	}
 }
 
-// TestQuadrantOf8 checks quadrantOf8 against the masks the parity ordering counts with.
+// quadrant8 masks the four 4×4 quadrants in quadrantOf8's numbering: the plain definition that
+// quadrantOf8 and oddEmpties are checked against.
+var quadrant8 = [4]uint64{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f00000000, 0xf0f0f0f000000000}
+
+// TestQuadrantOf8 checks quadrantOf8 against the quadrant masks.
 func TestQuadrantOf8(t *testing.T) {
 	for sq := 0; sq < 64; sq++ {
 		q := quadrantOf8(sq)
