@@ -204,6 +204,12 @@ func (c *cluster) press(u *telegramtest.User, m telegramtest.Message, sq engine.
 		c.t.Fatalf("board has no legal-move button for %v (reference says legal):%s", sq, dump(m))
 	}
 	qid, err := u.Press(m, b.CallbackData)
+	for tries := 0; err != nil && tries < 3; tries++ {
+		// An edit of the other bot drawn from an older state landed after m was read: the
+		// button is gone until the recheck draws the board again (boards.CheckDelay).
+		m = c.waitPly(m, boardPly(m))
+		qid, err = u.Press(m, b.CallbackData)
+	}
 	if err != nil {
 		c.t.Fatalf("Press %v: %v", sq, err)
 	}
@@ -286,9 +292,15 @@ func (c *cluster) check(id string, ref *replica, boards ...telegramtest.Message)
 	}
 	wantBoard := positionText(ref.g.Position())
 	for _, b := range boards {
-		cur, _ := c.srv.Message(b.ChatID, b.ID)
-		if got := shownBoard(cur); got != wantBoard {
-			c.t.Errorf("final board in chat %d\n got %s\nwant %s", b.ChatID, got, wantBoard)
+		// An edit of the other bot drawn from an older state may land last; its recheck
+		// draws the board again a moment later (boards.CheckDelay).
+		var cur telegramtest.Message
+		err := c.srv.WaitFor(guard(c.t), func(v telegramtest.View) bool {
+			cur, _ = v.Message(b.ChatID, b.ID)
+			return shownBoard(cur) == wantBoard
+		})
+		if err != nil {
+			c.t.Errorf("final board in chat %d\n got %s\nwant %s", b.ChatID, shownBoard(cur), wantBoard)
 		}
 		if rec := ref.g.Record(); shownRecord(cur.Content()) != strings.ReplaceAll(rec, "pass", "") {
 			c.t.Errorf("final board in chat %d lacks the record %s:%s", cur.ChatID, rec, dump(cur))
@@ -369,8 +381,7 @@ func (c *cluster) pick(g *peopleGame) (engine.Color, engine.Square, telegramtest
 	side := g.ref.toMove()
 	legal := g.ref.legal()
 	sq := legal[g.rng.IntN(len(legal))]
-	board, _ := c.srv.Message(g.boards[side].ChatID, g.boards[side].ID)
-	return side, sq, board
+	return side, sq, c.waitPly(g.boards[side], len(g.ref.moves))
 }
 
 // played records sq in the reference and waits until both boards show it.
@@ -446,7 +457,7 @@ func (c *cluster) playAI(seed uint64, u *telegramtest.User) {
 	for !ref.g.Over() {
 		legal := ref.legal()
 		sq := legal[rng.IntN(len(legal))]
-		cur, _ := c.srv.Message(board.ChatID, board.ID)
+		cur := c.waitPly(board, len(ref.moves))
 		if ans := c.tap(u, cur, sq); ans.ShowAlert {
 			t.Fatalf("move %v refused: %q", sq, ans.Text)
 		}
