@@ -27,8 +27,8 @@ func TestPaceSharedByProcessesOnRedis(t *testing.T) {
 	pa := botapi.NewPacer(botapi.PaceOptions{Limits: limits, Budgets: ba, Clock: ca})
 	pb := botapi.NewPacer(botapi.PaceOptions{Limits: limits, Budgets: bb, Clock: cb})
 	chat := botapi.ChatOf(-42)
-	mustWait(t, ca, pa, chat, botapi.PaceBoard)
-	mustWait(t, cb, pb, chat, botapi.PaceBoard)
+	mustWait(t, pa, chat, botapi.PaceBoard)
+	mustWait(t, pb, chat, botapi.PaceBoard)
 
 	// The burst is spent by the two: the second process waits for the refill.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -40,7 +40,7 @@ func TestPaceSharedByProcessesOnRedis(t *testing.T) {
 	if err := s.result(t); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait = %v, want context.Canceled", err)
 	}
-	mustWait(t, cb, pb, botapi.ChatOf(-43), botapi.PaceBoard)
+	mustWait(t, pb, botapi.ChatOf(-43), botapi.PaceBoard)
 
 	// A 429 seen by one process holds the chat in the other.
 	other := botapi.ChatOf(-44)
