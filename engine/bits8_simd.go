@@ -8,11 +8,6 @@ import "simd/archsimd"
 // axis, stepping by dirSteps8[i] squares (row, column, diagonal, anti-diagonal), so one
 // instruction moves all four axes a step. Built only with GOEXPERIMENT=simd and GOAMD64=v3
 // (AVX2).
-//
-// Each function clears the vector registers' upper halves (VZEROUPPER) before it returns: the
-// compiled Go around them uses legacy SSE instructions, and on Intel cores since Skylake each
-// of those waits on the dirty upper half of its register otherwise (FFO #45, #48 and #49 took
-// 16% longer without it).
 var (
 	dirSteps8    = archsimd.LoadUint64x4Array(&[4]uint64{1, 8, 9, 7})
 	dirSteps8x2  = archsimd.LoadUint64x4Array(&[4]uint64{2, 16, 18, 14})
@@ -38,16 +33,24 @@ func runsFrom8(from archsimd.Uint64x4, o uint64) (l, r archsimd.Uint64x4) {
 	return l, r
 }
 
+// orLanes returns the OR of v's four lanes, the end of every vector function here. It clears
+// the vector registers' upper halves (VZEROUPPER) on the way out: the compiled Go around these
+// functions uses legacy SSE instructions, and on Intel cores since Skylake each of those waits
+// on the dirty upper half of its register otherwise (FFO #45, #48 and #49 took 16% longer
+// without it).
+func orLanes(v archsimd.Uint64x4) uint64 {
+	h := v.GetLo().Or(v.GetHi())
+	archsimd.ClearAVXUpperBits()
+	return h.GetElem(0) | h.GetElem(1)
+}
+
 // Moves8 returns the legal moves (as an 8×8 bitboard) of the player whose discs are p against
 // an opponent whose discs are o. It is the hot path of the 8×8 search. This build fills the four
 // axes at once in AVX2 lanes, the same doubling steps as moves8Scalar.
 func Moves8(p, o uint64) uint64 {
 	l, r := runsFrom8(archsimd.BroadcastUint64x4(p), o)
 	step := dirSteps8
-	m := l.ShiftLeft(step).Or(r.ShiftRight(step))
-	h := m.GetLo().Or(m.GetHi())
-	archsimd.ClearAVXUpperBits()
-	return (h.GetElem(0) | h.GetElem(1)) &^ (p | o)
+	return orLanes(l.ShiftLeft(step).Or(r.ShiftRight(step))) &^ (p | o)
 }
 
 // Flips8 returns the discs of o that a disc placed by p on bit sq (row*8+col, 0…63) flips; zero
@@ -63,8 +66,5 @@ func Flips8(p, o uint64, sq int) uint64 {
 	var zero archsimd.Uint64x4
 	openL := l.ShiftLeft(step).And(pv).Equal(zero).ToInt64x4().AsUint64x4()
 	openR := r.ShiftRight(step).And(pv).Equal(zero).ToInt64x4().AsUint64x4()
-	f := l.AndNot(openL).Or(r.AndNot(openR))
-	h := f.GetLo().Or(f.GetHi())
-	archsimd.ClearAVXUpperBits()
-	return h.GetElem(0) | h.GetElem(1)
+	return orLanes(l.AndNot(openL).Or(r.AndNot(openR)))
 }
