@@ -84,7 +84,6 @@ const (
 const DefaultAPIURL = "https://api.telegram.org"
 
 var (
-	tokenPattern  = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]{20,}$`)
 	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
 	// miniAppPattern is a Mini App's short name as BotFather takes it.
 	miniAppPattern = regexp.MustCompile(`^[A-Za-z0-9_]{3,30}$`)
@@ -122,8 +121,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		switch {
 		case c.Token == "":
 			errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN is required: the token BotFather gave you"))
-		case !tokenPattern.MatchString(c.Token):
-			errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN does not look like a bot token (digits, a colon, then letters, digits, _ or -)"))
+		default:
+			if why := tokenProblem(c.Token); why != "" {
+				errs = append(errs, errors.New("TELEGRAM_BOT_TOKEN is not a bot token: "+why))
+			}
 		}
 		switch c.AIMode {
 		case AILocal:

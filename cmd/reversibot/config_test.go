@@ -34,7 +34,8 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		want string
 	}{
 		{"no token", map[string]string{}, "TELEGRAM_BOT_TOKEN is required"},
-		{"bad token", map[string]string{"TELEGRAM_BOT_TOKEN": "secret-ish-value"}, "does not look like a bot token"},
+		{"bad token", map[string]string{"TELEGRAM_BOT_TOKEN": "secret-ish-value"}, "is not a bot token: it has no colon"},
+		{"short token", map[string]string{"TELEGRAM_BOT_TOKEN": "123456:ABC"}, "3 characters long"},
 		{"bad api url", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"},
 		{"bad redis", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "REDIS_URL": "mysql://x"}, "REDIS_URL"},
 		{"webhook without secret", map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "WEBHOOK_URL": "https://example.org/hook"}, "WEBHOOK_SECRET is required"},
