@@ -80,6 +80,7 @@ type intakeConfig struct {
 	Logger      *slog.Logger  // not nil
 	Metrics     *metrics.Metrics
 	Redact      func(error) string // an error's text without secrets, for the log
+	Clock       botapi.Clock       // times the poll loop's rests; nil means the real time
 	// Base is the parent of the handlers' contexts, for its values (its end is not theirs:
 	// Shutdown ends them); nil means context.Background().
 	Base context.Context
@@ -103,6 +104,7 @@ type Intake struct {
 	log    *slog.Logger
 	met    *metrics.Metrics
 	redact func(error) string
+	clock  botapi.Clock // times the poll loop's rests
 
 	// base is the context of handlers: it outlives Poll's and a webhook request's context so
 	// that Shutdown can let in-flight updates finish, and ends when Shutdown gives up waiting.
@@ -130,7 +132,10 @@ func newIntake(c intakeConfig) *Intake {
 	}
 	in := &Intake{src: c.Source, handle: chain(c.Handler, c.Middlewares...), budget: c.Budget,
 		slots: make(chan struct{}, c.MaxHandlers), wait: c.WebhookWait, log: c.Logger, met: c.Metrics,
-		redact: c.Redact}
+		redact: c.Redact, clock: c.Clock}
+	if in.clock == nil {
+		in.clock = botapi.SystemClock()
+	}
 	if c.Base == nil {
 		c.Base = context.Background()
 	}
@@ -171,8 +176,10 @@ func (in *Intake) Stats() IntakeStats {
 // ends or Shutdown is called (at once, returning nil, when Shutdown came first). While every
 // handler is busy it waits (and takes no more updates). An update is confirmed to Telegram
 // (by the offset of the next getUpdates) only after dispatch took it, so a stop never drops a
-// confirmed update. A failed getUpdates is logged and tried again after a wait that doubles
-// up to maxPollBackoff. Updates already taken are still being handled when it returns: call
+// confirmed update. After a failed getUpdates, or one answered with nothing long before its
+// timeout (a proxy, an error page, a misbehaving server), it waits before the next call, a
+// wait that doubles up to maxPollBackoff, and logs the first of such a run and its end, not
+// every call. Updates already taken are still being handled when it returns: call
 // Shutdown to wait for them. It fails only when deleteWebhook does.
 func (in *Intake) Poll(ctx context.Context) error {
 	in.mu.Lock()
@@ -191,28 +198,32 @@ func (in *Intake) Poll(ctx context.Context) error {
 		return err
 	}
 	var offset int64
-	var backoff time.Duration
+	var rest pollRest
 	for ctx.Err() == nil {
-		if backoff > 0 {
-			t := time.NewTimer(backoff)
+		if d := rest.wait; d > 0 {
+			fired, stop := in.clock.Timer(d)
 			select {
 			case <-ctx.Done():
-				t.Stop()
+				stop()
 				return nil
-			case <-t.C:
+			case <-fired:
 			}
 		}
+		asked := in.clock.Now()
 		ups, next, err := in.src.GetUpdates(ctx, botapi.GetUpdatesParams{Offset: offset,
 			Timeout: int((pollTimeout - time.Second) / time.Second), AllowedUpdates: allowedUpdates})
-		if err != nil {
+		switch {
+		case err != nil:
 			if ctx.Err() != nil {
 				return nil
 			}
-			in.log.Warn("telegram", "err", in.redact(err))
-			backoff = min(max(2*backoff, firstPollBackoff), maxPollBackoff)
+			rest.failed(in.log, in.redact(err))
+			continue
+		case len(ups) == 0 && next == offset && in.clock.Now().Sub(asked) < pollTimeout/2:
+			rest.early(in.log)
 			continue
 		}
-		backoff = 0
+		rest.answered(in.log)
 		for _, u := range ups {
 			if in.dispatch(ctx, u) != taken {
 				return nil // shut down, or stopped while waiting for a handler

@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -142,5 +143,90 @@ func TestIntakeWebhook(t *testing.T) {
 	in.Process(context.Background(), tapUpdate(4, 5))
 	if len(h.started) != 0 {
 		t.Fatal("Process handled an update after Shutdown")
+	}
+}
+
+// stepClock is a botapi.Clock on virtual time in which a timer fires at once and moves the
+// time on by its duration: a loop that rests between calls advances it, one that does not
+// leaves it standing.
+type stepClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *stepClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	fired := make(chan time.Time, 1)
+	fired <- c.now
+	return fired, func() bool { return false }
+}
+
+// emptyAtOnce answers every getUpdates at once with nothing (or with err), as a proxy or a
+// misbehaving server may, and ends the poll after calls calls, recording the virtual time of
+// each.
+type emptyAtOnce struct {
+	clock *stepClock
+	err   error
+	calls int
+	stop  context.CancelFunc
+
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (s *emptyAtOnce) DeleteWebhook(context.Context, *tgbot.DeleteWebhookParams) (bool, error) {
+	return true, nil
+}
+
+func (s *emptyAtOnce) GetUpdates(_ context.Context, p botapi.GetUpdatesParams) ([]*models.Update, int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.at = append(s.at, s.clock.Now())
+	if len(s.at) == s.calls {
+		s.stop()
+	}
+	return nil, p.Offset, s.err
+}
+
+// A server that answers getUpdates at once with nothing, or with an error, is called a few
+// times a second at most, and the log says so once.
+func TestIntakePollRestsAfterEarlyEmptyAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+	}{{"empty", nil}, {"error", errors.New("502 Bad Gateway")}} {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &stepClock{now: time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			src := &emptyAtOnce{clock: clock, err: tt.err, calls: 60, stop: cancel}
+			var lines logLines
+			in := newIntake(intakeConfig{Source: src, Handler: func(context.Context, *models.Update) {},
+				Logger: lines.logger(), Clock: clock})
+			if err := in.Poll(ctx); err != nil {
+				t.Fatal(err)
+			}
+			start := src.at[0]
+			for i, at := range src.at {
+				// Within any second after the first, a few calls at most.
+				if i >= 4 && at.Sub(src.at[i-4]) < time.Second {
+					t.Fatalf("calls %d-%d within %v (at %v after the first): no rest", i-4, i, at.Sub(src.at[i-4]), at.Sub(start))
+				}
+			}
+			if last := src.at[len(src.at)-1].Sub(start); last < 60*time.Second {
+				t.Fatalf("60 calls within %v: the loop does not rest long enough", last)
+			}
+			if text := strings.TrimSpace(lines.buf.String()); strings.Count(text, "\n") != 0 || text == "" {
+				t.Fatalf("log for 60 bad answers:\n%s\nwant one line", text)
+			}
+		})
 	}
 }
