@@ -31,7 +31,7 @@ local function state(id)
   if not rec then return 'free' end
   if #rec < %[2]d then return 'bad' end
   local f = string.byte(rec, 1)
-  if f ~= %[3]d and f ~= %[4]d then return 'bad' end
+  if f ~= %[3]d and f ~= %[4]d and f ~= %[8]d then return 'bad' end
   local st = math.floor(string.byte(rec, 11) / 16)
   if st == %[5]d or st == %[6]d then return 'live' end
   if st == %[7]d then return 'free' end
@@ -41,7 +41,7 @@ end
 
 func live(prefixArg int) string {
 	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, game.StatusLobby, game.StatusPlaying,
-		game.StatusFinished)
+		game.StatusFinished, gameFormat3)
 }
 
 // errUnreadable is what a script found wrong with a record it cannot read.
