@@ -20,7 +20,8 @@ var ErrNoMoves = newError(CodeNoMoves, "game: no move was played")
 // (another watcher in a group, another process) costs a read, not a search. Package
 // storage's Store implements it, gametest's Memory too; the Service works without one.
 type Reviews interface {
-	// SaveReview keeps data, the encoded review of game gameID, for ttl.
+	// SaveReview keeps data, the encoded review of game gameID, for ttl and no longer than
+	// the store keeps the game: nothing for a game that is gone.
 	SaveReview(ctx context.Context, gameID string, data []byte, ttl time.Duration) error
 	// LoadReview returns what SaveReview kept for gameID; ErrNotFound when nothing is.
 	LoadReview(ctx context.Context, gameID string) ([]byte, error)

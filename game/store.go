@@ -21,12 +21,16 @@ import (
 // it. A chat has at most one lobby or game in play: StartGame and JoinGame refuse a chat bound
 // to another one with a *BusyError, and they alone decide whether a chat is free, so racing
 // requests leave one game per chat. Games expire by their Status (lobbies soonest, finished
-// games after a while, games in play after a long idle time), and so do their bindings.
+// games after a while, games in play after a long idle time), and so do their bindings. Each
+// user keeps at most UserGames lobbies and finished games: storing one more (a lobby, a game
+// that ends) deletes the user's oldest, with what guards it (caps.go); a game's rematch mark
+// lives no longer than the finished game.
 type Store interface {
 	// StartGame stores g as a new game and binds it where h says. When h.InlineID shows a
 	// game already, or h.RematchOf has its rematch already, nothing is written and that game
-	// comes back as existing (ErrNotFound when that rematch is gone). g is unchanged on
-	// failure; on success it has its ID, Version, Created and Updated.
+	// comes back as existing (ErrNotFound when that rematch is gone). The mark that h.RematchOf
+	// has its rematch lives as long as that finished game (none when it is gone). g is
+	// unchanged on failure; on success it has its ID, Version, Created and Updated.
 	StartGame(ctx context.Context, g *Game, h Hosting) (existing *Game, err error)
 	// JoinGame is UpdateGame that also binds chats (each free or bound to g already).
 	JoinGame(ctx context.Context, g *Game, chats []int64) error
@@ -76,7 +80,8 @@ type PlayerStore interface {
 	// no results.
 	Profile(ctx context.Context, userID int64) (*Profile, error)
 	// RecordResult adds the result of the finished game g to its players' records, once per
-	// game ID. A game between two known people counts for both and moves their Elo ratings
+	// game ID (while the store keeps the game's mark: each player's newest UserResults are
+	// kept). A game between two known people counts for both and moves their Elo ratings
 	// (EloK, InitialRating) and the global leaderboard and, for a group game, the group's; a
 	// game against the AI counts in the person's record against that level only. A game with
 	// OutcomeNone, or with a player who is not known, counts nothing. A game not finished
@@ -133,8 +138,8 @@ type GameStyles interface {
 type Invitations interface {
 	// ClaimInvitation binds the invitation that creator made with nonce to the inline message
 	// inlineID for ttl: true when it was free or is bound to that message already, false when
-	// another message claimed it first. An inline id that cannot be one, or a ttl <= 0, gives
-	// ErrInvalid.
+	// another message claimed it first. It keeps the newest UserInvitations claims of each
+	// creator. An inline id that cannot be one, or a ttl <= 0, gives ErrInvalid.
 	ClaimInvitation(ctx context.Context, creator, nonce int64, inlineID string, ttl time.Duration) (bool, error)
 }
 

@@ -78,6 +78,13 @@ func TestCluster(t *testing.T) {
 	if ex, err := s.StartGame(ctx, sampleGame(0), h); err != nil || ex == nil || ex.ID != re.ID {
 		t.Fatalf("second rematch = %v, %v; want the first, %s", ex, err, re.ID)
 	}
+	// A review kept no longer than its game, an invitation claimed against its creator's cap.
+	if err := s.SaveReview(ctx, lobby.ID, []byte("review"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.ClaimInvitation(ctx, 7, 1, "inl-3", time.Hour); err != nil || !ok {
+		t.Fatalf("ClaimInvitation = %v, %v", ok, err)
+	}
 
 	touch(t, s, 1, 2)
 	grp := finished(cur.ID, 1, 2, game.OutcomeBlack)

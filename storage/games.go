@@ -149,6 +149,8 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 // success g.Version is one more, g.Updated is now, the game's TTL is reset by its status
 // (LobbyTTL, IdleTTL or FinishedTTL), and so is the TTL of every chat and inline binding
 // named in g (hosting chat, players' chats, board messages) that still points at g.
+// Storing a finished game also keeps its rematch mark as long as its record, and the write
+// that ends a game puts it in its people's game ledgers (finish.go, usercap.go).
 // A game that expired or never existed gives ErrNotFound. It costs one Redis round trip.
 func (s *Store) UpdateGame(ctx context.Context, g *game.Game) error {
 	c, data, expect, err := s.nextVersion(g)
@@ -159,13 +161,14 @@ func (s *Store) UpdateGame(ctx context.Context, g *game.Game) error {
 	ms := ttl.Milliseconds()
 
 	bindings := s.bindingKeys(&c)
+	script, casKeys, casArgs := s.casStep(&c, expect, data, ms)
 	var cas *redis.Cmd
 	var refresh []*redis.Cmd
 	run := func(withCAS bool) {
 		refresh = refresh[:0]
 		_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			if withCAS {
-				cas = casGame.EvalSha(ctx, p, []string{s.k.game(g.ID)}, expect[:], data, ms)
+				cas = script.EvalSha(ctx, p, casKeys, casArgs...)
 			}
 			for _, k := range bindings {
 				refresh = append(refresh, expireIfValue.EvalSha(ctx, p, []string{k}, g.ID, ms))
@@ -176,7 +179,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *game.Game) error {
 	run(true)
 	if noScript(cas) {
 		// First use on this server (or after a restart or SCRIPT FLUSH): the CAS did not run.
-		if err := s.loadScripts(ctx, casGame, expireIfValue); err != nil {
+		if err := s.loadScripts(ctx, script, expireIfValue); err != nil {
 			return err
 		}
 		run(true)

@@ -28,15 +28,18 @@ const (
 //	ARGV[5]  black's name     ARGV[6] white's name ("" keeps the stored name)
 //	ARGV[7]  "1" to update the group leaderboard      ARGV[8] its TTL (ms)
 //	ARGV[9]  group leaderboard cap                    ARGV[10] K   ARGV[11] initial rating
+//	KEYS[6], KEYS[7], ARGV[12…15]  the players' result ledgers, as resultLua's mark (usercap.go)
 //	returns  {black's rating before, after, white's before, after}; when the game was
 //	         recorded before, the mark: "rb nb rw nw" as that first recording returned them,
 //	         or "1" (an unrated game, or one recorded before marks kept ratings); or -1 if
 //	         either profile does not exist (the game is marked recorded, unrated)
 //
 // Elo: E = 1/(1+10^((Ro-R)/400)), R' = floor(R + K(S-E) + 0.5).
-var recordPeople = redis.NewScript(`
+var recordPeople = redis.NewScript(resultLua + `
 local prev = redis.call('GET', KEYS[1])
 if prev then return prev end
+mark(KEYS[6], ARGV[12], ARGV[13], ARGV[14], ARGV[15])
+mark(KEYS[7], ARGV[12], ARGV[13], ARGV[14], ARGV[15])
 if redis.call('EXISTS', KEYS[2]) == 0 or redis.call('EXISTS', KEYS[3]) == 0 then
   redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
   return -1
@@ -71,9 +74,11 @@ return {rb, nb, rw, nw}
 //
 //	KEYS[1]  result mark of the game      KEYS[2]  the person's profile hash
 //	ARGV[1]  mark TTL (ms)   ARGV[2] field to increment (a<level>w|l|d)   ARGV[3] name or ""
+//	KEYS[3], ARGV[4…7]  the person's result ledger, as resultLua's mark (usercap.go)
 //	returns  1 recorded, 0 recorded before, -1 no such profile (marked recorded, nothing counted)
-var recordAI = redis.NewScript(`
+var recordAI = redis.NewScript(resultLua + `
 if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+mark(KEYS[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], 'n', ARGV[3]) end
@@ -267,7 +272,8 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) (game.RatingChan
 			}
 		}
 		field := "a" + strconv.Itoa(g.AILevel) + res
-		err := recordAI.Run(ctx, s.rdb, []string{mark, s.k.user(human.UserID)}, markTTL, field, human.Name).Err()
+		err := recordAI.Run(ctx, s.rdb, []string{mark, s.k.user(human.UserID), s.k.userResults(human.UserID)},
+			markTTL, field, human.Name, g.ID, game.UserResults, markTTL, s.k.resultPrefix()).Err()
 		return none, wrap("record result", err)
 	}
 	if b.UserID == 0 || w.UserID == 0 || b.UserID == w.UserID {
@@ -279,9 +285,11 @@ func (s *Store) RecordResult(ctx context.Context, g *game.Game) (game.RatingChan
 		group, groupKey = "1", s.k.top(g.ChatID)
 	}
 	res, err := recordPeople.Run(ctx, s.rdb,
-		[]string{mark, s.k.user(b.UserID), s.k.user(w.UserID), s.k.top(0), groupKey},
+		[]string{mark, s.k.user(b.UserID), s.k.user(w.UserID), s.k.top(0), groupKey,
+			s.k.userResults(b.UserID), s.k.userResults(w.UserID)},
 		markTTL, b.UserID, w.UserID, score, b.Name, w.Name,
-		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, game.EloK, game.InitialRating).Result()
+		group, s.opt.GroupTopTTL.Milliseconds(), groupTopCap, game.EloK, game.InitialRating,
+		g.ID, game.UserResults, markTTL, s.k.resultPrefix()).Result()
 	if err != nil {
 		return none, wrap("record result", err)
 	}

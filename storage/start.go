@@ -31,7 +31,7 @@ local function state(id)
   if not rec then return 'free' end
   if #rec < %[2]d then return 'bad' end
   local f = string.byte(rec, 1)
-  if f ~= %[3]d and f ~= %[4]d then return 'bad' end
+  if f ~= %[3]d and f ~= %[4]d and f ~= %[8]d then return 'bad' end
   local st = math.floor(string.byte(rec, 11) / 16)
   if st == %[5]d or st == %[6]d then return 'live' end
   if st == %[7]d then return 'free' end
@@ -41,7 +41,7 @@ end
 
 func live(prefixArg int) string {
 	return fmt.Sprintf(liveLua, prefixArg, gameHeaderLen, gameFormat, gameFormat2, game.StatusLobby, game.StatusPlaying,
-		game.StatusFinished)
+		game.StatusFinished, gameFormat3)
 }
 
 // errUnreadable is what a script found wrong with a record it cannot read.
@@ -52,7 +52,9 @@ var errUnreadable = invalidf("the record's header is not a game's")
 //	KEYS[1]          the new game's key
 //	KEYS[2..n+1]     the chats' binding keys (n = ARGV[5]); each must be free
 //	KEYS[n+2]        the inline message's binding key, when ARGV[6] is '1'
-//	KEYS[#KEYS]      the rematch mark of ARGV[7], when ARGV[7] is not ''
+//	KEYS[r]          the rematch mark of ARGV[7], when ARGV[7] is not '' (r = #KEYS - l)
+//	KEYS[r+1..]      the game ledgers of its people (l = ARGV[9] of them; usercap.go), when
+//	                 it is stored as a lobby or finished
 //	ARGV[1]          the record (with a nonce unique to the call)
 //	ARGV[2]          TTL of the game and its bindings (ms)
 //	ARGV[3]          the new game's ID
@@ -60,20 +62,25 @@ var errUnreadable = invalidf("the record's header is not a game's")
 //	ARGV[5]          n
 //	ARGV[6]          '1' when an inline binding key follows the chats'
 //	ARGV[7]          the finished game this one is the rematch of, or ''
-//	ARGV[8]          TTL of the rematch mark (ms)
+//	ARGV[8]          the longest TTL of the rematch mark (ms): it lives as long as the record
+//	                 of ARGV[7] (its PTTL now, and finishGame sets it again), never longer
+//	ARGV[9]          l
+//	ARGV[10..13]     the game's ledger member, the ledgers' cap and TTL (ms), gameBase
 //	returns  {1} created; also for a retry of a call that created it (the record is this call's)
 //	         {0} the ID is taken: try another
 //	         {2, i} KEYS[i] is bound to a lobby or a game in play
 //	         {5, i, id} KEYS[i] is bound to game id, whose record cannot be read
 //	         {3, id, record} the inline message shows game id (other than ARGV[7])
 //	         {4, id, record or false} ARGV[7] has its rematch, game id, already
-var startGame = redis.NewScript(live(4) + `
+var startGame = redis.NewScript(live(4) + ledgerLua + dropLua + `
 local cur = redis.call('GET', KEYS[1])
 if cur == ARGV[1] then return {1} end
 if cur then return {0} end
 local n = tonumber(ARGV[5])
+local l = tonumber(ARGV[9])
+local r = #KEYS - l
 if ARGV[7] ~= '' then
-  local id = redis.call('GET', KEYS[#KEYS])
+  local id = redis.call('GET', KEYS[r])
   if id then return {4, id, redis.call('GET', ARGV[4] .. id)} end
 end
 for i = 2, n + 1 do
@@ -94,7 +101,14 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 for i = 2, n + 1 do redis.call('SET', KEYS[i], ARGV[3], 'PX', ARGV[2]) end
 if ARGV[6] == '1' then redis.call('SET', KEYS[n + 2], ARGV[3], 'PX', ARGV[2]) end
-if ARGV[7] ~= '' then redis.call('SET', KEYS[#KEYS], ARGV[3], 'PX', ARGV[8]) end
+if ARGV[7] ~= '' then
+  local left = redis.call('PTTL', ARGV[4] .. ARGV[7])
+  if left == -1 or left > tonumber(ARGV[8]) then left = tonumber(ARGV[8]) end
+  if left > 0 then redis.call('SET', KEYS[r], ARGV[3], 'PX', left) end
+end
+for i = r + 1, #KEYS do
+  for _, m in ipairs(push(KEYS[i], ARGV[10], ARGV[11], ARGV[12])) do drop(ARGV[13], m) end
+end
 return {1}
 `)
 
@@ -107,7 +121,10 @@ return {1}
 //
 // When h.InlineID already shows a game, or h.RematchOf has its rematch already, nothing is
 // written and that game comes back as existing (err nil, g unchanged); a rematch that has
-// expired since gives ErrNotFound.
+// expired since gives ErrNotFound. The mark that h.RematchOf has its rematch lives as long as
+// the record of h.RematchOf, and at most FinishedTTL (none when that record is gone). A game
+// stored as a lobby (or finished) enters its people's game ledgers, which may delete their
+// oldest lobbies and finished games (usercap.go).
 //
 // A game in the way that cannot be read (a chat bound to a record that cannot be a game's, an
 // inline message or a rematch whose record does not decode) makes it fail with a
@@ -150,13 +167,21 @@ func (s *Store) StartGame(ctx context.Context, g *game.Game, h game.Hosting) (ex
 		}
 		keys = append(keys, s.k.rematch(h.RematchOf))
 	}
-	markTTL := max(s.opt.FinishedTTL, s.opt.IdleTTL).Milliseconds() // outlives the game it marks
+	if h.RematchOf == "" {
+		keys = append(keys, s.k.rematch("-")) // a placeholder in the slot, never touched
+	}
+	var ledgers []string
+	if c.Status == game.StatusLobby || c.Status == game.StatusFinished {
+		ledgers = s.ledgersOf(c)
+		keys = append(keys, ledgers...)
+	}
 
 	for range 5 {
 		c.ID = s.opt.NewID()
 		keys[0] = s.k.game(c.ID)
 		res, err := startGame.Run(ctx, s.rdb, keys, data, ttl, c.ID, s.k.gamePrefix(), len(h.Chats),
-			inline, h.RematchOf, markTTL).Slice()
+			inline, h.RematchOf, s.opt.FinishedTTL.Milliseconds(), len(ledgers),
+			ledgerMember(c), game.UserGames, s.ledgerTTL(), s.k.gameBase()).Slice()
 		if err != nil {
 			return nil, wrap("start game", err)
 		}

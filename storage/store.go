@@ -323,8 +323,12 @@ func unavailable(err error) bool {
 //	P {g}g:ID:aside      string  a game record SetAside took out of play, AsideTTL (aside.go)
 //	P {g}c:CHAT          string  game ID bound to a chat
 //	P {g}i:INLINE        string  game ID bound to an inline message
-//	P {g}rm:ID           string  ID of the rematch of finished game ID (start.go)
-//	P iv:{USER:NONCE}    string  the inline message an invitation opened (invitations.go)
+//	P {g}rm:ID           string  ID of the rematch of finished game ID, as long as that game's
+//	                             record (start.go, finish.go)
+//	P {g}rv:ID           string  the review of finished game ID, as long as its record (reviews.go)
+//	P {g}u:USER          zset    the user's lobbies and finished games, capped (usercap.go)
+//	P iv:{USER}:NONCE    string  the inline message an invitation opened (invitations.go)
+//	P iv:{USER}          zset    the nonces of the user's claimed invitations, capped
 //	P cl:{chatID}        string  a chat's language
 //	P db:{BLOCK}         string  dedupe bitmap of update_ids BLOCK*128000 on, one bit each (dedupe.go)
 //	P {p}u:USER          hash    profile: n name, lg lang, w l d r, a<level>w/l/d
@@ -332,6 +336,7 @@ func unavailable(err error) bool {
 //	P {p}top:CHAT        zset    a group's leaderboard
 //	P {p}res:ID          string  RecordResult done for game ID: "rb nb rw nw", the ratings before
 //	                             and after of a rated game between people, else "1"
+//	P {p}rs:USER         zset    the games whose result marks the user has, capped (usercap.go)
 //	P {mm}q:SIZE         zset    matchmaking queue for a size, score = deadline (ms)
 //	P {mm}w:USER         string  "SIZE:" + encoded Waiter, TTL = QueueTTL + game.QueueGrace
 //	P {mm}r:TOKEN        string  the opponent one Enqueue call took, TTL 1 min (for retries)
@@ -360,7 +365,8 @@ func (k keys) top(chatID int64) string {
 	}
 	return k.p + "{p}top:" + itoa(chatID)
 }
-func (k keys) result(gameID string) string     { return k.p + "{p}res:" + gameID }
+func (k keys) result(gameID string) string     { return k.resultPrefix() + gameID }
+func (k keys) resultPrefix() string            { return k.p + "{p}res:" }
 func (k keys) queue(size int) string           { return k.queuePrefix() + strconv.Itoa(size) }
 func (k keys) queuePrefix() string             { return k.p + "{mm}q:" }
 func (k keys) waiterPrefix() string            { return k.p + "{mm}w:" }

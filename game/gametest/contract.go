@@ -39,6 +39,8 @@ func TestStore(t *testing.T, newStore func(t *testing.T) game.Store) {
 		{"RacingEnqueues", testRacingEnqueues},
 		{"Invitations", testInvitations},
 		{"Reviews", testReviews},
+		{"UserGames", testUserGames},
+		{"ClaimCap", testClaimCap},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -496,6 +498,7 @@ func TestPlayerStore(t *testing.T, newStore func(t *testing.T) game.PlayerStore)
 	t.Run("AIResults", func(t *testing.T) { testAIResults(t, newStore(t)) })
 	t.Run("Choices", func(t *testing.T) { testChoices(t, newStore(t)) })
 	t.Run("TurnNotices", func(t *testing.T) { testTurnNotices(t, newStore(t)) })
+	t.Run("ResultCap", func(t *testing.T) { testResultCap(t, newStore(t)) })
 }
 
 // testTurnNotices: each swap returns the notice recorded before it, per user.
@@ -604,8 +607,8 @@ func testInvitations(t *testing.T, s game.Store) {
 	}
 }
 
-// testReviews: a review kept is read back as it was, a game without one has none, and bad
-// arguments are refused. Stores that are no game.Reviews skip it.
+// testReviews: a review kept is read back as it was, a game without one has none, a game that
+// is gone keeps none, and bad arguments are refused. Stores that are no game.Reviews skip it.
 func testReviews(t *testing.T, s game.Store) {
 	rv, ok := s.(game.Reviews)
 	if !ok {
@@ -615,11 +618,19 @@ func testReviews(t *testing.T, s game.Store) {
 		t.Fatalf("LoadReview of a game never reviewed = %v, want ErrNotFound", err)
 	}
 	data := []byte{0, 1, 2, 0xff, 'r'}
-	if err := rv.SaveReview(bg, "Reviewed1", data, time.Hour); err != nil {
+	// A review is kept no longer than its game: none for a game that is gone.
+	if err := rv.SaveReview(bg, "NoGame1", data, time.Hour); err != nil {
+		t.Fatalf("SaveReview of a game that is gone: %v", err)
+	}
+	if _, err := rv.LoadReview(bg, "NoGame1"); !errors.Is(err, game.ErrNotFound) {
+		t.Fatalf("LoadReview of a game that is gone = %v, want ErrNotFound", err)
+	}
+	g := finishFor(t, s, 1, -100, game.Hosting{})
+	if err := rv.SaveReview(bg, g.ID, data, time.Hour); err != nil {
 		t.Fatalf("SaveReview: %v", err)
 	}
 	data[0] = 9 // the store keeps its own copy
-	got, err := rv.LoadReview(bg, "Reviewed1")
+	got, err := rv.LoadReview(bg, g.ID)
 	if err != nil || string(got) != "\x00\x01\x02\xffr" {
 		t.Fatalf("LoadReview = %q, %v", got, err)
 	}

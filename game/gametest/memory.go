@@ -32,8 +32,9 @@ type MemoryOptions struct {
 // Memory is a game.Store, game.PlayerStore and game.Leases that keeps everything in memory, with
 // the semantics of package storage's Redis store: every method is one atomic step (under one
 // lock), UpdateGame and JoinGame are a compare-and-set on Game.Version, StartGame and JoinGame
-// keep one lobby or game in play per chat, and games, bindings, queue entries and leases expire
-// by the injected clock. It is safe for concurrent use; the zero value is not: use NewMemory.
+// keep one lobby or game in play per chat, games, bindings, queue entries and leases expire
+// by the injected clock, and what one user makes it keep is capped as there (game.UserGames,
+// memory_caps.go). It is safe for concurrent use; the zero value is not: use NewMemory.
 //
 // Beyond the stores' methods it can plant records that cannot be read (PutGame, PutUnreadable)
 // and show what SetAside kept (AsideRecord), for tests of how the hosting service copes.
@@ -57,6 +58,7 @@ type Memory struct {
 	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
 	reviews  map[string]kept    // game ID -> its review
 	lastGame map[int64]binding  // chat -> the game that finished last there
+	caps     ledgers            // what each user made it keep (memory_caps.go)
 }
 
 // kept is a value kept until it expires.
@@ -281,7 +283,12 @@ func (m *Memory) StartGame(_ context.Context, g *game.Game, h game.Hosting) (*ga
 		m.inlines[h.InlineID] = binding{id: c.ID, expires: now.Add(ttl)}
 	}
 	if h.RematchOf != "" {
-		m.rematch[h.RematchOf] = binding{id: c.ID, expires: now.Add(max(m.opt.FinishedTTL, m.opt.IdleTTL))}
+		if until := m.rematchUntil(h.RematchOf, now); !until.IsZero() {
+			m.rematch[h.RematchOf] = binding{id: c.ID, expires: until}
+		}
+	}
+	if c.Status == game.StatusLobby || c.Status == game.StatusFinished {
+		m.enter(c)
 	}
 	*g = *c
 	return nil, nil
@@ -312,10 +319,22 @@ func (m *Memory) next(g *game.Game) (*game.Game, error) {
 }
 
 // store writes c, the next version of its game, and resets the expiry of the bindings it names
-// that still point at it. m.mu is held.
+// that still point at it; a finished game's rematch mark lives as long as its record, and a
+// game that ends now enters its people's ledgers. m.mu is held.
 func (m *Memory) store(c *game.Game) {
 	exp := m.now().Add(m.ttlFor(c.Status))
+	ends := false
+	if c.Status == game.StatusFinished {
+		prev := m.games[c.ID]
+		ends = prev == nil || prev.g == nil || prev.g.Status != game.StatusFinished
+		if b, ok := m.rematch[c.ID]; ok && m.now().Before(b.expires) {
+			m.rematch[c.ID] = binding{id: b.id, expires: exp}
+		}
+	}
 	m.games[c.ID] = &record{g: c.Clone(), expires: exp}
+	if ends {
+		m.enter(c)
+	}
 	refresh := func(chat int64) {
 		if chat != 0 && m.boundChat(chat) == c.ID {
 			m.chats[chat] = binding{id: c.ID, expires: exp}
@@ -718,7 +737,7 @@ func (m *Memory) ClaimInvitation(_ context.Context, creator, nonce int64, inline
 	if !game.ValidInlineID(inlineID) || ttl <= 0 {
 		return false, fmt.Errorf("%w: claim invitation %d/%d for %q", game.ErrInvalid, creator, nonce, inlineID)
 	}
-	key := strconv.FormatInt(creator, 10) + ":" + strconv.FormatInt(nonce, 10)
+	key := claimKey(creator, nonce)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
@@ -726,18 +745,23 @@ func (m *Memory) ClaimInvitation(_ context.Context, creator, nonce int64, inline
 		return b.id == inlineID, nil
 	}
 	m.invites[key] = binding{id: inlineID, expires: now.Add(ttl)}
+	m.keepClaim(creator, nonce)
 	return true, nil
 }
 
-// SaveReview keeps the review of gameID for ttl (ErrInvalid for a ttl <= 0 or an id that
-// cannot be a game's).
+// SaveReview keeps the review of gameID for ttl and no longer than the game, nothing for a
+// game that is gone (ErrInvalid for a ttl <= 0 or an id that cannot be a game's).
 func (m *Memory) SaveReview(_ context.Context, gameID string, data []byte, ttl time.Duration) error {
 	if !game.ValidID(gameID) || ttl <= 0 {
 		return fmt.Errorf("%w: save review of %q for %v", game.ErrInvalid, gameID, ttl)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.reviews[gameID] = kept{data: slices.Clone(data), expires: m.now().Add(ttl)}
+	r := m.live(gameID)
+	if r == nil {
+		return nil
+	}
+	m.reviews[gameID] = kept{data: slices.Clone(data), expires: minTime(r.expires, m.now().Add(ttl))}
 	return nil
 }
 
@@ -832,6 +856,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) (game.RatingChang
 		if b.UserID == 0 {
 			human, black = w, false
 		}
+		m.markResult(g.ID, human.UserID)
 		p := m.profiles[human.UserID]
 		if p == nil {
 			return game.RatingChange{}, nil
@@ -854,6 +879,7 @@ func (m *Memory) RecordResult(_ context.Context, g *game.Game) (game.RatingChang
 		}
 		return game.RatingChange{}, nil
 	}
+	m.markResult(g.ID, b.UserID, w.UserID)
 	pb, pw := m.profiles[b.UserID], m.profiles[w.UserID]
 	if pb == nil || pw == nil {
 		return game.RatingChange{}, nil
