@@ -71,8 +71,19 @@ func (p *Players) Top(ctx context.Context, chatID int64, n int) ([]RankEntry, er
 	return p.st.Top(ctx, chatID, n)
 }
 
-// SwapTurnNotice records msgID as the newest "your move" notice in the user's private chat and
-// returns the previous one (0: none), which the caller deletes (see PlayerStore).
-func (p *Players) SwapTurnNotice(ctx context.Context, userID int64, msgID int) (int, error) {
-	return p.st.SwapTurnNotice(ctx, userID, msgID)
+// SwapTurnNotice records n as the newest turn notice in the user's private chat and returns
+// the previous one (the zero TurnNotice: none), which the caller deletes (see PlayerStore).
+func (p *Players) SwapTurnNotice(ctx context.Context, userID int64, n TurnNotice) (TurnNotice, error) {
+	return p.st.SwapTurnNotice(ctx, userID, n)
+}
+
+// NewestTurnNotice returns the user's newest turn notice (the zero TurnNotice: none).
+func (p *Players) NewestTurnNotice(ctx context.Context, userID int64) (TurnNotice, error) {
+	return p.st.NewestTurnNotice(ctx, userID)
+}
+
+// DropTurnNotice forgets n if it is still the user's newest turn notice and reports whether it
+// did, so that the caller, and only it, deletes the message (see PlayerStore).
+func (p *Players) DropTurnNotice(ctx context.Context, userID int64, n TurnNotice) (bool, error) {
+	return p.st.DropTurnNotice(ctx, userID, n)
 }

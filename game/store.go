@@ -104,11 +104,16 @@ type PlayerStore interface {
 	// SetChatLang stores the language of a chat; "" forgets the choice. A language longer
 	// than MaxLang bytes gives ErrInvalid.
 	SetChatLang(ctx context.Context, chatID int64, lang string) error
-	// SwapTurnNotice records msgID as the newest turn notice in the user's private chat and
-	// returns the one recorded before (0: none), in one step, so that of two notices sent at
-	// once each replaces exactly one. It is kept for TurnNoticeTTL (a bot may delete a
-	// message for 48 hours).
-	SwapTurnNotice(ctx context.Context, userID int64, msgID int) (prev int, err error)
+	// SwapTurnNotice records n as the newest turn notice in the user's private chat and
+	// returns the one recorded before (the zero TurnNotice: none), in one step, so that of two
+	// notices sent at once each replaces exactly one. It is kept for TurnNoticeTTL (a bot may
+	// delete a message for 48 hours).
+	SwapTurnNotice(ctx context.Context, userID int64, n TurnNotice) (prev TurnNotice, err error)
+	// NewestTurnNotice returns the user's newest turn notice (the zero TurnNotice: none).
+	NewestTurnNotice(ctx context.Context, userID int64) (TurnNotice, error)
+	// DropTurnNotice forgets n if it is still the user's newest turn notice, in one step, and
+	// reports whether it did: of two callers that found the notice false, one takes it back.
+	DropTurnNotice(ctx context.Context, userID int64, n TurnNotice) (bool, error)
 }
 
 // QueueGrace is how long a Store keeps a search past its deadline for ExpireSearches.

@@ -366,18 +366,3 @@ func (s *Store) Top(ctx context.Context, chatID int64, n int) ([]game.RankEntry,
 	}
 	return out, nil
 }
-
-// SwapTurnNotice records msgID as the user's newest turn notice and returns the one before (0:
-// none), in one SET … GET; the record lives game.TurnNoticeTTL.
-func (s *Store) SwapTurnNotice(ctx context.Context, userID int64, msgID int) (int, error) {
-	prev, err := s.rdb.SetArgs(ctx, s.k.turnNotice(userID), msgID,
-		redis.SetArgs{Get: true, TTL: game.TurnNoticeTTL}).Result()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, wrap("turn notice", err)
-	}
-	n, _ := strconv.Atoi(prev)
-	return n, nil
-}

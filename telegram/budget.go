@@ -17,7 +17,9 @@ import (
 )
 
 // Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
-// it get a short answer (at most one per user per NoticeEvery) and no other work. It is
+// it get a short answer and no other work: a tap a "slow down" toast, at most one per user per
+// TapNoticeEvery (so a player who taps again after a moment always learns what became of the
+// tap), a private message a "too fast" message, at most one per user per NoticeEvery. It is
 // counted twice: in this process first (golang.org/x/time/rate, in memory, before an update
 // takes a handler or touches Redis, so a flood costs almost nothing), then in Redis
 // (Options.RateLimiter, storage.AllowUpdate in Redis), where every bot process on the same Redis shares it.
@@ -26,10 +28,14 @@ type Budget struct {
 	Per   time.Duration // the period of Rate
 	Burst int           // updates at once
 	// InFlight bounds the updates of one user handled at once (an update over it is treated
-	// as over budget); 0 means DefaultInFlight.
+	// as over budget); one that waits for a chat's flood limits (a send or an edit paced by
+	// botapi.Pacer) does no work meanwhile and does not count. 0 means DefaultInFlight.
 	InFlight int
-	// NoticeEvery spaces the "too fast" answers to one user; 0 means DefaultNoticeEvery.
+	// NoticeEvery spaces the "too fast" messages to one user; 0 means DefaultNoticeEvery.
 	NoticeEvery time.Duration
+	// TapNoticeEvery spaces the "slow down" toasts to one user's taps; 0 means
+	// DefaultTapNoticeEvery.
+	TapNoticeEvery time.Duration
 	// Users bounds how many users this process remembers (the least recently seen are
 	// forgotten first, and a user idle long enough to have a full budget again is forgotten
 	// anyway); 0 means DefaultBudgetUsers.
@@ -43,9 +49,10 @@ var DefaultBudget = Budget{Rate: 5, Per: time.Second, Burst: 20}
 
 // Defaults of a Budget's other fields.
 const (
-	DefaultInFlight    = 8
-	DefaultNoticeEvery = 10 * time.Second
-	DefaultBudgetUsers = 1 << 16
+	DefaultInFlight       = 8
+	DefaultNoticeEvery    = 10 * time.Second
+	DefaultTapNoticeEvery = time.Second
+	DefaultBudgetUsers    = 1 << 16
 )
 
 // On reports whether b limits anything: Rate, Per and Burst are all positive.
@@ -59,6 +66,9 @@ func (b Budget) filled() Budget {
 	if b.NoticeEvery <= 0 {
 		b.NoticeEvery = DefaultNoticeEvery
 	}
+	if b.TapNoticeEvery <= 0 {
+		b.TapNoticeEvery = DefaultTapNoticeEvery
+	}
 	if b.Users <= 0 {
 		b.Users = DefaultBudgetUsers
 	}
@@ -70,20 +80,28 @@ type verdict int
 
 const (
 	admitted verdict = iota // within the budget: handle it
-	noticed                 // over it, and the user is due a "too fast" answer
+	noticed                 // over it, and the user is due a "too fast" or "slow down" answer
 	dropped                 // over it: no answer, no work
+)
+
+// answer is how an update over the budget can be answered.
+type answer int
+
+const (
+	mute      answer = iota // no answer (a group message, an inline query)
+	byMessage               // a "too fast" message in a private chat, one per NoticeEvery
+	byToast                 // a "slow down" toast on a tap, one per TapNoticeEvery
 )
 
 // budget is the users' budget of the intake, in two halves: admit, which the Intake calls
 // before an update takes a handler slot (golang.org/x/time/rate in this process, no I/O), and
 // middleware, which runs in the handler in front of the shared limiter. An update over either
-// gets the "too fast" answer (notify) at most once per user per Budget.NoticeEvery, and no
-// other work.
+// gets its answer (notify) when the user is due one (see Budget), and no other work.
 type budget struct {
 	users  *userBudgets
 	limit  Budget
 	shared RateLimiter
-	notify func(ctx context.Context, u *models.Update) error // the "too fast" answer
+	notify func(ctx context.Context, u *models.Update) error // the "too fast" or "slow down" answer
 	now    func() time.Time
 	log    *slog.Logger
 	met    *metrics.Metrics
@@ -93,8 +111,8 @@ type budget struct {
 }
 
 // newBudget returns the budget b (which must be On) with the shared half in shared (nil:
-// this process's half only), answering "too fast" with notify. now, log, met and redact are
-// the clock, the logger, the metrics and how an error is logged (all but met not nil).
+// this process's half only), answering updates over it with notify. now, log, met and redact
+// are the clock, the logger, the metrics and how an error is logged (all but met not nil).
 func newBudget(b Budget, shared RateLimiter, notify func(context.Context, *models.Update) error,
 	now func() time.Time, log *slog.Logger, met *metrics.Metrics, redact func(error) string) *budget {
 	return &budget{users: newUserBudgets(b), limit: b, shared: shared, notify: notify, now: now,
@@ -102,13 +120,18 @@ func newBudget(b Budget, shared RateLimiter, notify func(context.Context, *model
 }
 
 // admit takes u from its user's budget in this process. When the verdict is admitted, u
-// counts as in flight (ub, nil for an update of nobody known) until done.
-func (g *budget) admit(u *models.Update) (ub *userBudget, v verdict) {
+// counts as in flight (f, nil for an update of nobody known) until done, except while it
+// waits for pacing (f.paced).
+func (g *budget) admit(u *models.Update) (f *flight, v verdict) {
 	id := budgetUser(u)
 	if id == 0 {
 		return nil, admitted
 	}
-	return g.users.admit(id, g.now(), canNotice(u))
+	s, v := g.users.admit(id, g.now(), answerOf(u))
+	if v != admitted {
+		return nil, v
+	}
+	return &flight{users: g.users, s: s}, admitted
 }
 
 // allow takes one request of user that is no update (the Mini App's) from both halves of
@@ -118,11 +141,11 @@ func (g *budget) allow(ctx context.Context, user int64) bool {
 	if g == nil || user == 0 {
 		return true
 	}
-	ub, v := g.users.admit(user, g.now(), false)
+	s, v := g.users.admit(user, g.now(), mute)
 	if v != admitted {
 		return false
 	}
-	g.users.done(ub)
+	g.users.done(s)
 	if g.shared == nil {
 		return true
 	}
@@ -130,10 +153,10 @@ func (g *budget) allow(ctx context.Context, user int64) bool {
 	return ok || err != nil
 }
 
-// done ends an admitted update of ub; it does nothing when g or ub is nil.
-func (g *budget) done(ub *userBudget) {
-	if g != nil && ub != nil {
-		g.users.done(ub)
+// done ends an admitted update f; it does nothing when f is nil.
+func (g *budget) done(f *flight) {
+	if f != nil {
+		f.end()
 	}
 }
 
@@ -143,8 +166,8 @@ func (g *budget) refused(u *models.Update, reason string) {
 	g.met.Throttled(updateKind(u), reason)
 }
 
-// notice sends the "too fast" answer to u, once, without retrying (a failure is counted in
-// the metrics under its Bot API method).
+// notice sends the answer to u over the budget ("slow down", "too fast") once, without
+// retrying (a failure is counted in the metrics under its Bot API method).
 func (g *budget) notice(ctx context.Context, u *models.Update) {
 	g.notices.Add(1)
 	if err := g.notify(ctx, u); err != nil {
@@ -153,48 +176,31 @@ func (g *budget) notice(ctx context.Context, u *models.Update) {
 }
 
 // middleware is the shared half of the budget: an update that admit let through (its
-// userBudget is in ctx) is taken from the user's budget in the shared limiter first; over
-// it, the update's outcome is over_budget, the user gets the "too fast" answer when due, and
+// flight is in ctx) is taken from the user's budget in the shared limiter first; over
+// it, the update's outcome is over_budget, the user gets their answer when due, and
 // next is not called. An update that did not pass admit (ProcessUpdate) and a shared limiter
 // that fails (Redis down: this process's half still holds, and the handler will tell the
 // user what cannot be done) go on to next.
 func (g *budget) middleware(next HandlerFunc) HandlerFunc {
 	return func(ctx context.Context, u *models.Update) {
-		ub := userBudgetOf(ctx)
-		if ub == nil || g.shared == nil {
+		f := flightOf(ctx)
+		if f == nil || g.shared == nil {
 			next(ctx, u)
 			return
 		}
-		ok, _, err := g.shared.AllowUpdate(ctx, ub.id, g.limit.Rate, g.limit.Per, g.limit.Burst)
+		ok, _, err := g.shared.AllowUpdate(ctx, f.s.id, g.limit.Rate, g.limit.Per, g.limit.Burst)
 		if err != nil {
 			g.log.Debug("shared budget", "update", u.ID, "err", g.redact(err))
 		} else if !ok {
 			setOutcome(ctx, outcomeOverBudget, nil)
 			g.refused(u, "shared_budget")
-			if g.users.over(ub, g.now(), canNotice(u)) == noticed {
+			if g.users.over(f.s, g.now(), answerOf(u)) == noticed {
 				g.notice(ctx, u)
 			}
 			return
 		}
 		next(ctx, u)
 	}
-}
-
-// userBudgetKey is the context key of an admitted update's userBudget.
-type userBudgetKey struct{}
-
-// withUserBudget returns ctx carrying ub (ctx itself when ub is nil).
-func withUserBudget(ctx context.Context, ub *userBudget) context.Context {
-	if ub == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, userBudgetKey{}, ub)
-}
-
-// userBudgetOf returns the userBudget in ctx, nil when none.
-func userBudgetOf(ctx context.Context) *userBudget {
-	ub, _ := ctx.Value(userBudgetKey{}).(*userBudget)
-	return ub
 }
 
 // budgetUser is whose budget u counts against: the user who sent it, or for a message
@@ -209,24 +215,25 @@ func budgetUser(u *models.Update) int64 {
 	return 0
 }
 
-// canNotice reports whether an update over budget gets a "too fast" answer when one is due:
-// a button tap (a toast) and a message in a private chat. In groups the bot stays quiet
-// rather than spend the group's message budget on it; inline queries get no answer.
-func canNotice(u *models.Update) bool {
+// answerOf is how an update over budget is answered when an answer is due: a button tap by
+// a toast, a message in a private chat by a message. In groups the bot stays quiet rather
+// than spend the group's message budget on it; inline queries get no answer.
+func answerOf(u *models.Update) answer {
 	switch {
-	case u.CallbackQuery != nil:
-		return u.CallbackQuery.ID != ""
-	case u.Message != nil:
-		return u.Message.Chat.Type == models.ChatTypePrivate && u.Message.Chat.ID != 0
+	case u.CallbackQuery != nil && u.CallbackQuery.ID != "":
+		return byToast
+	case u.Message != nil && u.Message.Chat.Type == models.ChatTypePrivate && u.Message.Chat.ID != 0:
+		return byMessage
 	}
-	return false
+	return mute
 }
 
 // budgetShards spreads the users over locks, for webhook mode's concurrent requests.
 const budgetShards = 16
 
 // userBudgets is the per-process side of the budget: for each user seen lately, a token
-// bucket, the updates of theirs in flight and when they may next be told they are too fast.
+// bucket, the updates of theirs in flight (and waiting for pacing) and when they may next be
+// told they are too fast.
 // It holds at most Budget.Users users. Safe for concurrent use.
 type userBudgets struct {
 	b      Budget
@@ -245,19 +252,21 @@ type budgetShard struct {
 
 // userBudget is one user's state.
 type userBudget struct {
-	id         int64
-	lim        *rate.Limiter
-	inFlight   int
-	noticeAt   time.Time // no "too fast" answer before this
-	last       time.Time
-	prev, next *userBudget
+	id          int64
+	lim         *rate.Limiter
+	inFlight    int       // admitted updates at work
+	pacing      int       // admitted updates waiting for pacing (see flight)
+	noticeAt    time.Time // no "too fast" message before this
+	tapNoticeAt time.Time // no "slow down" toast before this
+	last        time.Time
+	prev, next  *userBudget
 }
 
 // newUserBudgets returns the per-process budgets of b (which must be On).
 func newUserBudgets(b Budget) *userBudgets {
 	b = b.filled()
 	u := &userBudgets{b: b, every: rate.Every(b.Per / time.Duration(b.Rate))}
-	u.forget = max(time.Duration(b.Burst)*b.Per/time.Duration(b.Rate), b.NoticeEvery)
+	u.forget = max(time.Duration(b.Burst)*b.Per/time.Duration(b.Rate), b.NoticeEvery, b.TapNoticeEvery)
 	for i := range u.shards {
 		u.shards[i] = budgetShard{m: make(map[int64]*userBudget), max: max(1, b.Users/budgetShards)}
 	}
@@ -269,10 +278,10 @@ func (u *userBudgets) shard(id int64) *budgetShard {
 }
 
 // admit takes one update of user id at now from the budget. When the verdict is admitted the
-// update counts as in flight until done is called with the returned state. notice says
-// whether the update could carry a "too fast" answer: only then may the verdict be noticed
-// (and the user's notice window begin).
-func (u *userBudgets) admit(id int64, now time.Time, notice bool) (*userBudget, verdict) {
+// update counts as in flight until done is called with the returned state. a says how the
+// update could be answered: only then may the verdict be noticed (and the user's window for
+// that answer begin).
+func (u *userBudgets) admit(id int64, now time.Time, a answer) (*userBudget, verdict) {
 	sh := u.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -287,7 +296,7 @@ func (u *userBudgets) admit(id int64, now time.Time, notice bool) (*userBudget, 
 	sh.pushLocked(s)
 	s.last = now
 	if s.inFlight >= u.b.InFlight || !s.lim.AllowN(now, 1) {
-		return s, u.overLocked(s, now, notice)
+		return s, u.overLocked(s, now, a)
 	}
 	s.inFlight++
 	return s, admitted
@@ -305,20 +314,27 @@ func (u *userBudgets) done(s *userBudget) {
 }
 
 // over is the verdict on an update of s that another check (the shared budget in Redis)
-// refused: noticed at most once per NoticeEvery (and only when notice says it could carry
-// the answer), dropped otherwise.
-func (u *userBudgets) over(s *userBudget, now time.Time, notice bool) verdict {
+// refused: noticed when the user is due the answer a (a toast once per TapNoticeEvery, a
+// message once per NoticeEvery), dropped otherwise.
+func (u *userBudgets) over(s *userBudget, now time.Time, a answer) verdict {
 	sh := u.shard(s.id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return u.overLocked(s, now, notice)
+	return u.overLocked(s, now, a)
 }
 
-func (u *userBudgets) overLocked(s *userBudget, now time.Time, notice bool) verdict {
-	if !notice || now.Before(s.noticeAt) {
+func (u *userBudgets) overLocked(s *userBudget, now time.Time, a answer) verdict {
+	at, every := &s.noticeAt, u.b.NoticeEvery
+	switch a {
+	case mute:
+		return dropped
+	case byToast:
+		at, every = &s.tapNoticeAt, u.b.TapNoticeEvery
+	}
+	if now.Before(*at) {
 		return dropped
 	}
-	s.noticeAt = now.Add(u.b.NoticeEvery)
+	*at = now.Add(every)
 	return noticed
 }
 
@@ -346,7 +362,7 @@ func (sh *budgetShard) forgetLocked(now time.Time, forget time.Duration) {
 			break
 		}
 		prev := s.prev
-		if s.inFlight == 0 && now.Sub(s.last) >= forget {
+		if s.inFlight == 0 && s.pacing == 0 && now.Sub(s.last) >= forget {
 			sh.removeLocked(s)
 		}
 		s = prev
@@ -386,8 +402,8 @@ func (sh *budgetShard) pushLocked(s *userBudget) {
 	}
 }
 
-// tooFastNotice returns the "too fast" answer sent through tg: a toast for a button tap, a
-// message in a private chat; nothing for other updates.
+// tooFastNotice returns the answer to an update over budget, sent through tg: a "slow down"
+// toast for a button tap, a "too fast" message in a private chat; nothing for other updates.
 func tooFastNotice(tg *botapi.Client) func(context.Context, *models.Update) error {
 	return func(ctx context.Context, u *models.Update) error {
 		var err error
@@ -395,7 +411,7 @@ func tooFastNotice(tg *botapi.Client) func(context.Context, *models.Update) erro
 		case u.CallbackQuery != nil:
 			lang := normLang(u.CallbackQuery.From.LanguageCode)
 			_, err = tg.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID,
-				Text: tr(lang, i18n.KeyFloodTooFast)})
+				Text: tr(lang, i18n.KeyFloodSlowDown)})
 		case u.Message != nil:
 			lang := langEN
 			if u.Message.From != nil {

@@ -13,7 +13,7 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // admitN admits n updates of user id at now and counts the verdicts, ending each admitted one.
 func admitN(u *userBudgets, id int64, now time.Time, n int) (ok, notices, drops int) {
 	for range n {
-		s, v := u.admit(id, now, true)
+		s, v := u.admit(id, now, byMessage)
 		switch v {
 		case admitted:
 			ok++
@@ -42,7 +42,7 @@ func TestUserBudgetBurstRefillNotice(t *testing.T) {
 	// An update that cannot carry the answer does not start the window.
 	later := t0.Add(2 * DefaultNoticeEvery)
 	for i := 0; ; i++ {
-		s, v := u.admit(1, later, false)
+		s, v := u.admit(1, later, mute)
 		if v == admitted && i < 100 {
 			u.done(s)
 			continue
@@ -52,7 +52,7 @@ func TestUserBudgetBurstRefillNotice(t *testing.T) {
 		}
 		break
 	}
-	if _, v := u.admit(1, later, true); v != noticed {
+	if _, v := u.admit(1, later, byMessage); v != noticed {
 		t.Fatalf("then one that can carry it: %v, want noticed", v)
 	}
 	// Another user is untouched.
@@ -63,14 +63,14 @@ func TestUserBudgetBurstRefillNotice(t *testing.T) {
 
 func TestUserBudgetInFlight(t *testing.T) {
 	u := newUserBudgets(Budget{Rate: 5, Per: time.Second, Burst: 20, InFlight: 2})
-	a, v1 := u.admit(1, t0, true)
-	_, v2 := u.admit(1, t0, true)
-	_, v3 := u.admit(1, t0, true)
+	a, v1 := u.admit(1, t0, byMessage)
+	_, v2 := u.admit(1, t0, byMessage)
+	_, v3 := u.admit(1, t0, byMessage)
 	if v1 != admitted || v2 != admitted || v3 == admitted {
 		t.Fatalf("three at once with InFlight 2: %v %v %v; want the third refused", v1, v2, v3)
 	}
 	u.done(a)
-	if _, v := u.admit(1, t0, true); v != admitted {
+	if _, v := u.admit(1, t0, byMessage); v != admitted {
 		t.Fatalf("after one ended: %v, want admitted", v)
 	}
 }
@@ -99,7 +99,7 @@ func TestUserBudgetBounded(t *testing.T) {
 func TestUserBudgetForgetsIdle(t *testing.T) {
 	u := newUserBudgets(DefaultBudget)
 	const busy, idle, late = 3, 3 + budgetShards, 3 + 2*budgetShards // one shard
-	s, _ := u.admit(busy, t0, true)
+	s, _ := u.admit(busy, t0, byMessage)
 	admitN(u, idle, t0, 1)
 	admitN(u, late, t0.Add(u.forget), 1)
 	if _, ok := u.shard(busy).m[busy]; !ok {
@@ -115,7 +115,7 @@ func BenchmarkUserBudgetAdmit(b *testing.B) {
 	u := newUserBudgets(DefaultBudget)
 	b.ReportAllocs()
 	for i := range b.N {
-		s, v := u.admit(int64(i&1023), t0, true)
+		s, v := u.admit(int64(i&1023), t0, byMessage)
 		if v == admitted {
 			u.done(s)
 		}
@@ -164,12 +164,12 @@ func TestBudgetHalves(t *testing.T) {
 	var c counter
 	h := g.middleware(c.handle)
 	run := func(id int64) string {
-		ub, v := g.admit(tapUpdate(id, 9))
+		f, v := g.admit(tapUpdate(id, 9))
 		if v != admitted {
 			t.Fatalf("update %d: %v by this process's half", id, v)
 		}
-		defer g.done(ub)
-		ctx, o := trackOutcome(withUserBudget(context.Background(), ub))
+		defer g.done(f)
+		ctx, o := trackOutcome(withFlight(context.Background(), f))
 		h(ctx, tapUpdate(id, 9))
 		return o.name
 	}
@@ -183,9 +183,9 @@ func TestBudgetHalves(t *testing.T) {
 	if len(notices) != 1 || notices[0] != 2 {
 		t.Fatalf("notices %v, want one, for the first update over the shared budget (2)", notices)
 	}
-	now = now.Add(DefaultNoticeEvery / 2)
+	now = now.Add(DefaultTapNoticeEvery / 2)
 	run(10)
-	now = now.Add(DefaultNoticeEvery / 2)
+	now = now.Add(DefaultTapNoticeEvery / 2)
 	run(11)
 	run(12)
 	if len(notices) != 2 || notices[1] != 11 || g.notices.Load() != 2 {
@@ -198,7 +198,7 @@ func TestBudgetHalves(t *testing.T) {
 		t.Fatalf("an update without admission: %d shared calls, %d handled; want none, 3", shared.calls-calls, c.calls())
 	}
 	// Nobody known: admitted without a budget.
-	if ub, v := g.admit(&models.Update{ID: 1, InlineQuery: &models.InlineQuery{}}); ub != nil || v != admitted {
-		t.Fatalf("update of nobody: %v, %v; want admitted without a budget", ub, v)
+	if f, v := g.admit(&models.Update{ID: 1, InlineQuery: &models.InlineQuery{}}); f != nil || v != admitted {
+		t.Fatalf("update of nobody: %v, %v; want admitted without a budget", f, v)
 	}
 }

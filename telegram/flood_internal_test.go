@@ -80,7 +80,7 @@ func BenchmarkFloodIntake(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, up := range ups {
-			u.admit(budgetUser(up), time.Time{}, true)
+			u.admit(budgetUser(up), time.Time{}, answerOf(up))
 		}
 	}
 }

@@ -21,8 +21,11 @@ import (
 // The flood tests run on the harness's virtual clock, which the per-process budget reads:
 // with the clock still, a user's budget is exactly its burst; each Add refills Rate per Per.
 
-// tooFast is the English "too fast" toast.
-const tooFast = "Too fast"
+// tooFast is the English "too fast" message, slowDown the English "slow down" toast.
+const (
+	tooFast  = "Too fast"
+	slowDown = "Slow down"
+)
 
 // countingMover is the first-square mover that counts its hints.
 type countingMover struct {
@@ -48,12 +51,12 @@ func (h *harness) drain() {
 	h.stop()
 }
 
-// answers counts the queries of qids that were answered, and those answered "too fast".
+// answers counts the queries of qids that were answered, and those answered "slow down".
 func (h *harness) answers(qids []string) (answered, toasts int) {
 	for _, q := range qids {
 		if a, ok := h.srv.CallbackAnswer(q); ok && a.Answered {
 			answered++
-			if strings.Contains(a.Text, tooFast) {
+			if strings.Contains(a.Text, slowDown) {
 				toasts++
 			}
 		}
@@ -64,8 +67,8 @@ func (h *harness) answers(qids []string) (answered, toasts int) {
 // TestTapFlood: one user sends 40,000 taps (garbage data and stale moves of their own game)
 // as fast as the fake server takes them, while another user plays a game against the AI.
 // The other user's taps are all answered and their game goes on to its end; the flooder gets
-// at most the budget's worth of handled updates, one "too fast" toast per notice window, and
-// no answer to the rest.
+// at most the budget's worth of handled updates, one "slow down" toast per virtual second
+// (DefaultTapNoticeEvery), and no answer to the rest.
 func TestTapFlood(t *testing.T) {
 	h := newHarness(t, withBudget)
 	alice := h.user("Alice", "en")
@@ -111,7 +114,7 @@ func TestTapFlood(t *testing.T) {
 		seconds++
 		ply := boardPly(board)
 		a := h.pressData(alice, board, legalMoves(board)[0].CallbackData)
-		if a.ShowAlert || strings.Contains(a.Text, tooFast) {
+		if a.ShowAlert || strings.Contains(a.Text, slowDown) {
 			t.Fatalf("Alice's move answered %q (alert %v)", a.Text, a.ShowAlert)
 		}
 		board = h.waitState(board, "Alice's board after her move", func(c telegramtest.Message) bool {
@@ -124,8 +127,8 @@ func TestTapFlood(t *testing.T) {
 	answered, toasts := h.answers(qids)
 	b := telegram.DefaultBudget
 	budget := b.Burst + b.Rate*seconds // Mallory's /help and /ai took two of it
-	notices := 1 + seconds/int(telegram.DefaultNoticeEvery/time.Second)
-	t.Logf("%d taps in %d virtual seconds: %d answered (%d of them too fast); intake %+v",
+	notices := 1 + seconds/int(telegram.DefaultTapNoticeEvery/time.Second)
+	t.Logf("%d taps in %d virtual seconds: %d answered (%d of them slow down); intake %+v",
 		len(qids), seconds, answered, toasts, h.b.Intake())
 	if answered-toasts > budget || toasts > notices || toasts < 1 {
 		t.Errorf("flooder: %d taps answered and %d toasts; want at most the budget %d plus %d toasts (at least one)",
@@ -157,12 +160,12 @@ func TestHintFlood(t *testing.T) {
 	}
 	h.drain()
 	answered, toasts := h.answers(qids)
-	t.Logf("40 hint taps: %d searches, %d answered, %d too fast", mover.hints.Load(), answered, toasts)
+	t.Logf("40 hint taps: %d searches, %d answered, %d slow down", mover.hints.Load(), answered, toasts)
 	if n := mover.hints.Load(); n > int64(telegram.DefaultBudget.Burst) {
 		t.Errorf("40 hint taps started %d searches; want at most the budget's %d", n, telegram.DefaultBudget.Burst)
 	}
 	if toasts != 1 {
-		t.Errorf("%d too-fast toasts; want 1 (one per notice window)", toasts)
+		t.Errorf("%d slow-down toasts; want 1 (one per tap notice window)", toasts)
 	}
 }
 

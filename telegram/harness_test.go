@@ -132,6 +132,8 @@ type options struct {
 	IdleClaim  time.Duration
 	Rand       *rand.Rand
 	AllowSmall bool
+	// WrapPace wraps the pace budgets the bot counts with (the store's); nil: as they are.
+	WrapPace func(botapi.Budgets) botapi.Budgets
 }
 
 // build returns o's telegram.Options with a new Service and Players over o.Store (its dedupe and
@@ -154,6 +156,9 @@ func (o options) build() (telegram.Options, *game.AIPool, func()) {
 		t.RemindPoll = time.Hour // offers expire when a test says so (ExpireOffersNow)
 	}
 	t.PaceBudgets = store.PaceBudgets()
+	if o.WrapPace != nil {
+		t.PaceBudgets = o.WrapPace(t.PaceBudgets)
+	}
 	return t, pool, func() { svc.Close(); pool.Close() }
 }
 

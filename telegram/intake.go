@@ -49,7 +49,8 @@ const (
 	// and the most.
 	firstPollBackoff = 100 * time.Millisecond
 	maxPollBackoff   = 5 * time.Second
-	// noticeTimeout bounds the sending of one "too fast" answer; it is not retried.
+	// noticeTimeout bounds the sending of one answer to an update over budget ("slow down",
+	// "too fast"); it is not retried.
 	noticeTimeout = 5 * time.Second
 	// busyRetryAfter is the Retry-After of a webhook request answered 503.
 	busyRetryAfter = "1"
@@ -89,12 +90,14 @@ type intakeConfig struct {
 // An Intake takes updates, by long polling (Poll) or from Telegram's webhook requests
 // (Webhook), and feeds each through its middlewares to the handler, on a handler goroutine.
 // Before an update takes a handler, the user's budget in this process is checked (no I/O, no
-// goroutine: an update over it is dropped, or answered "too fast" at most once per
-// Budget.NoticeEvery); then it waits for a handler slot (at most MaxHandlers run at once;
-// long polling waits for one before it takes more updates, a webhook request waits
-// WebhookWait and is then answered 503 so that Telegram delivers it again later). Shutdown
-// stops taking updates and waits for the ones in flight. Its methods are safe for
-// concurrent use.
+// goroutine: an update over it is dropped, or answered when the user is due an answer: a tap
+// "slow down" once per Budget.TapNoticeEvery, a private message "too fast" once per
+// Budget.NoticeEvery; an admitted update counts against its user's Budget.InFlight while it
+// works, not while it waits for a chat's pacing); then it waits for a handler slot (at most
+// MaxHandlers run at once; long polling waits for one before it takes more updates, a webhook
+// request waits WebhookWait and is then answered 503 so that Telegram delivers it again
+// later). Shutdown stops taking updates and waits for the ones in flight. Its methods are
+// safe for concurrent use.
 type Intake struct {
 	src    updateSource
 	handle HandlerFunc // Handler inside Middlewares
@@ -147,7 +150,7 @@ func newIntake(c intakeConfig) *Intake {
 type IntakeStats struct {
 	Handled     int64 // updates given to a handler
 	OverBudget  int64 // updates refused by the budget (in this process or in Redis)
-	Notices     int64 // "too fast" answers sent (or tried)
+	Notices     int64 // answers to updates over budget ("slow down", "too fast") sent (or tried)
 	Busy        int64 // webhook requests answered 503: no handler free in time
 	Running     int   // handlers running now
 	PeakRunning int   // the most handlers that ran at once
@@ -343,10 +346,10 @@ func (in *Intake) dispatch(ctx context.Context, u *models.Update) admission {
 	if !in.enter() {
 		return closed
 	}
-	var ub *userBudget
+	var f *flight
 	if in.budget != nil {
 		var v verdict
-		if ub, v = in.budget.admit(u); v != admitted {
+		if f, v = in.budget.admit(u); v != admitted {
 			in.refused(u, v)
 			in.wg.Done()
 			return taken
@@ -358,7 +361,7 @@ func (in *Intake) dispatch(ctx context.Context, u *models.Update) admission {
 		select {
 		case in.slots <- struct{}{}:
 		case <-ctx.Done():
-			in.budget.done(ub)
+			in.budget.done(f)
 			in.wg.Done()
 			return busy
 		}
@@ -366,16 +369,16 @@ func (in *Intake) dispatch(ctx context.Context, u *models.Update) admission {
 	in.counters.handled.Add(1)
 	in.running(1)
 	go func() {
-		defer in.endHandler(ub)
-		in.handle(withUserBudget(in.base, ub), u)
+		defer in.endHandler(f)
+		in.handle(withFlight(in.base, f), u)
 	}()
 	return taken
 }
 
-// endHandler ends a handler (of an update of ub, when given): the user's count in flight, the
+// endHandler ends a handler (of the update f, when given): the user's count in flight, the
 // count of handlers running, then its slot, then its share of Shutdown's wait.
-func (in *Intake) endHandler(ub *userBudget) {
-	in.budget.done(ub)
+func (in *Intake) endHandler(f *flight) {
+	in.budget.done(f)
 	in.running(-1)
 	<-in.slots
 	in.wg.Done()
@@ -390,8 +393,8 @@ func (in *Intake) running(d int64) {
 }
 
 // refused counts an update that the per-process budget refused and, when the user is due
-// one, sends the "too fast" answer in the background on a free handler slot (none free: no
-// answer). A dropped update costs no goroutine and no I/O.
+// one, sends its answer ("slow down", "too fast") in the background on a free handler slot
+// (none free: no answer). A dropped update costs no goroutine and no I/O.
 func (in *Intake) refused(u *models.Update, v verdict) {
 	in.budget.refused(u, "budget")
 	if v != noticed {

@@ -11,8 +11,8 @@ import (
 // private chats (invitation, matchmaking) that the offer stands: their board shows it, but
 // only by an edit, of which Telegram notifies nobody. The notice is a turn notice (it
 // replaces the player's previous one, see sendNotice) and goes out after the step, outside
-// its handler. Nothing is sent for an offer in a group or an inline post, whose one message
-// both players look at.
+// its handler, if the offer still stands then. Nothing is sent for an offer in a group or an
+// inline post, whose one message both players look at.
 func (pl *play) noticeOffer(g *game.Game) {
 	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch || g.Rematch != game.RematchOffered {
 		return
@@ -25,7 +25,8 @@ func (pl *play) noticeOffer(g *game.Game) {
 	if p.ChatID == 0 || p.UserID == 0 {
 		return
 	}
+	offer := func(now *game.Game) bool { return now.Rematch == game.RematchOffered && now.RematchBy == g.RematchBy }
 	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
-		pl.sendNotice(ctx, g.ID, p, present.OfferNotice(normLang(p.Lang), name))
+		pl.sendNotice(ctx, g.ID, p, game.TurnNotice{}, offer, present.OfferNotice(normLang(p.Lang), name))
 	})
 }

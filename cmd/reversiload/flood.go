@@ -42,8 +42,8 @@ var wideBudget = telegram.Budget{Rate: 1000, Per: time.Second, Burst: 10000}
 // FloodStats is what the flooder did and what became of its taps.
 type FloodStats struct {
 	Sent     int64 // taps sent
-	Handled  int64 // taps answered, but not "too fast": the bot did the work of each
-	Toasts   int64 // taps answered "too fast"
+	Handled  int64 // taps answered, but not "slow down": the bot did the work of each
+	Toasts   int64 // taps answered "slow down"
 	Duration time.Duration
 }
 
@@ -56,7 +56,7 @@ func (d *driver) flood(ctx context.Context, u *telegramtest.User, st *FloodStats
 		st.Sent = int64(len(qids))
 		for _, q := range qids {
 			if a, ok := d.srv.CallbackAnswer(q); ok && a.Answered {
-				if strings.Contains(a.Text, "Too fast") {
+				if strings.Contains(a.Text, "Slow down") {
 					st.Toasts++
 				} else {
 					st.Handled++
@@ -108,7 +108,7 @@ func (s FloodStats) print(w io.Writer) {
 	if sec <= 0 {
 		sec = 1
 	}
-	fmt.Fprintf(w, "flooder: %d taps (%.0f/s); %d handled (%.1f/s), %d answered too fast, %d without answer\n",
+	fmt.Fprintf(w, "flooder: %d taps (%.0f/s); %d handled (%.1f/s), %d answered slow down, %d without answer\n",
 		s.Sent, float64(s.Sent)/sec, s.Handled, float64(s.Handled)/sec, s.Toasts, s.Sent-s.Handled-s.Toasts)
 }
 

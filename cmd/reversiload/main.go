@@ -86,7 +86,7 @@
 // not yet taken is kept at 200 at most: two getUpdates batches). The bots keep their default
 // per-user budget, and each player pauses -think (default 250ms with -flood, a fast human's
 // pace) before each tap. The report adds the flooder's line: taps sent, taps the bot handled
-// (answered other than "too fast"), "too fast" answers and taps left unanswered:
+// (answered other than "slow down"), "slow down" answers and taps left unanswered:
 //
 //	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 200 -flood -duration 10s
 //

@@ -178,7 +178,7 @@ func TestLoadFloodSmoke(t *testing.T) {
 	}
 	// The budget: a burst of 20 (two of it for /ai and its first move), then 5 a second.
 	if limit := int64(20 + 5*(f.Duration/time.Second+1)); f.Handled > limit || f.Sent <= f.Handled+f.Toasts {
-		t.Errorf("flooder sent %d, handled %d, %d too fast; want at most %d handled and the rest refused", f.Sent, f.Handled, f.Toasts, limit)
+		t.Errorf("flooder sent %d, handled %d, %d slow down; want at most %d handled and the rest refused", f.Sent, f.Handled, f.Toasts, limit)
 	}
 }
 

@@ -501,15 +501,49 @@ func TestPlayerStore(t *testing.T, newStore func(t *testing.T) game.PlayerStore)
 	t.Run("ResultCap", func(t *testing.T) { testResultCap(t, newStore(t)) })
 }
 
-// testTurnNotices: each swap returns the notice recorded before it, per user.
+// testTurnNotices: each swap returns the notice recorded before it, per user, with what it
+// claimed; a notice is dropped only while it is the newest, and only once.
 func testTurnNotices(t *testing.T, s game.PlayerStore) {
+	turn := func(msg int, id string, version int64, moves int) game.TurnNotice {
+		return game.TurnNotice{MessageID: msg, GameID: id, Version: version, Moves: moves}
+	}
 	for i, step := range []struct {
-		user      int64
-		msg, prev int
-	}{{1, 10, 0}, {1, 11, 10}, {2, 20, 0}, {1, 12, 11}, {2, 21, 20}} {
-		if prev, err := s.SwapTurnNotice(bg, step.user, step.msg); err != nil || prev != step.prev {
-			t.Fatalf("step %d: SwapTurnNotice(%d, %d) = %d, %v; want %d", i, step.user, step.msg, prev, err, step.prev)
+		user    int64
+		n, prev game.TurnNotice
+	}{
+		{1, turn(10, "g1", 3, 1), game.TurnNotice{}},
+		{1, turn(11, "", 0, 0), turn(10, "g1", 3, 1)},
+		{2, turn(20, "g2", 7, 5), game.TurnNotice{}},
+		{1, turn(12, "g1", 5, 3), turn(11, "", 0, 0)},
+		{2, turn(21, "g2", 9, 7), turn(20, "g2", 7, 5)},
+	} {
+		if prev, err := s.SwapTurnNotice(bg, step.user, step.n); err != nil || prev != step.prev {
+			t.Fatalf("step %d: SwapTurnNotice(%d, %+v) = %+v, %v; want %+v", i, step.user, step.n, prev, err, step.prev)
 		}
+	}
+	if n, err := s.NewestTurnNotice(bg, 1); err != nil || n != turn(12, "g1", 5, 3) {
+		t.Fatalf("NewestTurnNotice(1) = %+v, %v; want the last swapped in", n, err)
+	}
+	if n, err := s.NewestTurnNotice(bg, 3); err != nil || n != (game.TurnNotice{}) {
+		t.Fatalf("NewestTurnNotice of a user never told = %+v, %v; want none", n, err)
+	}
+	// Only the newest notice is dropped, and once.
+	for i, step := range []struct {
+		n    game.TurnNotice
+		want bool
+	}{{turn(11, "", 0, 0), false}, {turn(12, "g1", 5, 2), false}, {turn(12, "g1", 5, 3), true}, {turn(12, "g1", 5, 3), false}} {
+		if ok, err := s.DropTurnNotice(bg, 1, step.n); err != nil || ok != step.want {
+			t.Fatalf("drop %d: DropTurnNotice(1, %+v) = %v, %v; want %v", i, step.n, ok, err, step.want)
+		}
+	}
+	if n, err := s.NewestTurnNotice(bg, 1); err != nil || n != (game.TurnNotice{}) {
+		t.Fatalf("NewestTurnNotice(1) after the drop = %+v, %v; want none", n, err)
+	}
+	if n, err := s.NewestTurnNotice(bg, 2); err != nil || n != turn(21, "g2", 9, 7) {
+		t.Fatalf("NewestTurnNotice(2) = %+v, %v; the other user's notice is gone", n, err)
+	}
+	if prev, err := s.SwapTurnNotice(bg, 1, turn(13, "g3", 1, 0)); err != nil || prev != (game.TurnNotice{}) {
+		t.Fatalf("SwapTurnNotice after the drop = %+v, %v; want none before", prev, err)
 	}
 }
 

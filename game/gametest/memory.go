@@ -54,7 +54,8 @@ type Memory struct {
 	rated    map[string]game.RatingChange // what RecordResult did to the ratings, by game ID
 	tops     map[int64]map[int64]bool
 	chatLang map[int64]string
-	notices  map[int64]int      // the newest turn notice of each user
+	// notices holds the newest turn notice of each user.
+	notices  map[int64]game.TurnNotice
 	invites  map[string]binding // invitation (creator:nonce) -> inline message it opened
 	reviews  map[string]kept    // game ID -> its review
 	lastGame map[int64]binding  // chat -> the game that finished last there
@@ -116,7 +117,7 @@ func NewMemory(opt MemoryOptions) *Memory {
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
 		marks: map[string]time.Time{}, rated: map[string]game.RatingChange{}, tops: map[int64]map[int64]bool{},
-		chatLang: map[int64]string{}, notices: map[int64]int{}, invites: map[string]binding{}, reviews: map[string]kept{}, lastGame: map[int64]binding{}}
+		chatLang: map[int64]string{}, notices: map[int64]game.TurnNotice{}, invites: map[string]binding{}, reviews: map[string]kept{}, lastGame: map[int64]binding{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.
@@ -708,15 +709,6 @@ func (m *Memory) ChatLang(_ context.Context, chatID int64) (string, error) {
 }
 
 // SetChatLang stores the language of a chat, as game.PlayerStore documents.
-// SwapTurnNotice records the user's newest turn notice and returns the one before.
-func (m *Memory) SwapTurnNotice(_ context.Context, userID int64, msgID int) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	prev := m.notices[userID]
-	m.notices[userID] = msgID
-	return prev, nil
-}
-
 func (m *Memory) SetChatLang(_ context.Context, chatID int64, lang string) error {
 	if len(lang) > game.MaxLang {
 		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)

@@ -275,6 +275,7 @@ func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited b
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
+	defer paceWaiting(ctx)()
 	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
 	if p.onWait != nil {
 		start := p.clock.Now()

@@ -13,8 +13,9 @@ import (
 // Redis. Each process's own budget would let a burst through in each; the budget in Redis
 // holds for both together.
 func TestTwoBotsShareBudget(t *testing.T) {
-	// A refill of one an hour: the budget is the burst, whatever the time the test takes.
-	budget := telegram.Budget{Rate: 1, Per: time.Hour, Burst: 10}
+	// A refill of one an hour, and a toast an hour: the budget is the burst, and the toasts
+	// one per process, whatever the time the test takes.
+	budget := telegram.Budget{Rate: 1, Per: time.Hour, Burst: 10, TapNoticeEvery: time.Hour}
 	c := newClusterWith(t, redisURL(t), func(n int64) []int { return []int{int(n % 2)} },
 		func(_ int, o *telegram.Options) { o.Budget = budget })
 	u := c.user("Flooder") // one update of the budget: /help
@@ -35,7 +36,7 @@ func TestTwoBotsShareBudget(t *testing.T) {
 		a, ok := c.srv.CallbackAnswer(q)
 		switch {
 		case !ok || !a.Answered:
-		case strings.Contains(a.Text, "Too fast"):
+		case strings.Contains(a.Text, "Slow down"):
 			toasts++
 		default:
 			handled++
@@ -45,11 +46,11 @@ func TestTwoBotsShareBudget(t *testing.T) {
 	for _, b := range c.bots {
 		over += b.Intake().OverBudget
 	}
-	t.Logf("60 taps over two processes: %d handled, %d too fast, %d refused", handled, toasts, over)
+	t.Logf("60 taps over two processes: %d handled, %d slow down, %d refused", handled, toasts, over)
 	if handled > budget.Burst-1 {
 		t.Errorf("%d taps handled by the two processes; want at most the one budget's %d", handled, budget.Burst-1)
 	}
 	if toasts < 1 || toasts > 2 {
-		t.Errorf("%d too-fast toasts; want one or two (one per process's notice window)", toasts)
+		t.Errorf("%d slow-down toasts; want one or two (one per process's notice window)", toasts)
 	}
 }

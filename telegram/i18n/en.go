@@ -225,8 +225,10 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	KeyErrOpponentBusy: "The other player is in another game right now. Try again when it is over.",
 
-	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
-	KeyFloodTooFast: "Too fast — wait a moment.",
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it, a
+	// private message's and a tap's.
+	KeyFloodTooFast:  "Too fast — wait a moment.",
+	KeyFloodSlowDown: "Slow down: that tap did nothing. Tap again in a moment.",
 
 	// Issue 15 item 12: a bad argument gets what is wrong with it and the command's usage.
 	KeyArgBadLevel:  "“%s” is not a level: levels go from 1 to 6.",                                     // the word (quote)

@@ -129,7 +129,8 @@ const (
 	KeyFindQueued     Key = "find.queued"   // size, size, the longest wait (Duration)
 	KeyFindStarting   Key = "find.starting" // size, size
 
-	KeyFloodTooFast Key = "flood.too_fast"
+	KeyFloodTooFast  Key = "flood.too_fast"
+	KeyFloodSlowDown Key = "flood.slow_down"
 
 	KeyNoticeAborted  Key = "notice.aborted"   // opponent name
 	KeyNoticeGameOver Key = "notice.game_over" // opponent name, square

@@ -209,8 +209,10 @@ var ru = map[Key]string{
 	// Atomic starts (issue 12, trust-store): the other player's chat has another game.
 	KeyErrOpponentBusy: "Соперник сейчас играет другую партию. Попробуйте, когда она закончится.",
 
-	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it.
-	KeyFloodTooFast: "Слишком быстро — подождите немного.",
+	// Per-user update budget (issue 12, trust-flood): the short answer to updates over it, a
+	// private message's and a tap's.
+	KeyFloodTooFast:  "Слишком быстро — подождите немного.",
+	KeyFloodSlowDown: "Помедленнее: это нажатие не сработало. Нажмите ещё раз чуть позже.",
 
 	KeyArgBadLevel:  "«%s» — не уровень: уровни от 1 до 6.",
 	KeyArgBadSize:   "«%s» — не размер доски: размеры 8, 10, 12 и 16.",
