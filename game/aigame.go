@@ -213,6 +213,11 @@ func (s *Service) think(ctx context.Context, user int64, search func(context.Con
 // check, so a double tap on a current board could undo twice). Fails with ErrNotAIGame in a
 // game between people and ErrNothingToUndo before the user's first move.
 func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int) (*Snapshot, error) {
+	return s.undo(ctx, gameID, userID, seen{ply: ply})
+}
+
+// undo is Undo on the board at.
+func (s *Service) undo(ctx context.Context, gameID string, userID int64, at seen) (*Snapshot, error) {
 	return retry(func() (*Snapshot, error) {
 		st, side, err := s.loadPlayer(ctx, gameID, userID)
 		if err != nil {
@@ -221,7 +226,7 @@ func (s *Service) Undo(ctx context.Context, gameID string, userID int64, ply int
 		if st.g.AILevel <= 0 {
 			return nil, ErrNotAIGame
 		}
-		if ply != AnyPly && ply != st.eg.Ply() {
+		if !at.current(st) {
 			return nil, ErrStale
 		}
 		n := st.eg.Ply()

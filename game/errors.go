@@ -112,7 +112,8 @@ var (
 	ErrNotYourGame = newError(CodeNotYourGame, "game: not your game")
 	// ErrNotYourTurn: the user plays in the game, but the other side is to move.
 	ErrNotYourTurn = newError(CodeNotYourTurn, "game: not your turn")
-	// ErrStale: the board the user pressed is older than the game (another move came first).
+	// ErrStale: the board the user pressed does not show the game as it is: another move came
+	// first, or (MoveAt, UndoAt) the game is at that ply on another position, after an undo.
 	ErrStale = newError(CodeStale, "game: the board is out of date")
 	// ErrOffBoard: the square is not on this board.
 	ErrOffBoard = newError(CodeOffBoard, "game: square off the board")

@@ -14,9 +14,10 @@
 // changes nothing, so a tap again is always enough. Errors are sentinels (ErrNotYourTurn,
 // ErrStale, ...) with a Code (see ErrorCode) for the Telegram layer to put into words.
 //
-// Moves are validated against the ply the player saw (the number of moves stored when the
-// board was drawn, see Ply): a tap on an out-of-date board fails with ErrStale instead of
-// playing on a board the player did not see. Passes are never asked for: a player without a
+// Moves are validated against the board the player saw: its position (MoveAt, by the tag that
+// buttons and the Mini App carry, see engine.Position.Tag) or its ply (Move, see Ply; AnyPly
+// for a typed move). A move on an out-of-date board fails with ErrStale instead of playing on
+// a board the player did not see, also at the same ply after an undo and another line. Passes are never asked for: a player without a
 // legal move passes automatically, and Snapshot.Played reports it.
 package game
 

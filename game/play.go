@@ -21,7 +21,7 @@ const AnyPly = -1
 // result). In a game against the AI, Snapshot.NeedAI is then set: answer the tap, then call
 // AIReply for the AI's move.
 func (s *Service) Move(ctx context.Context, gameID string, userID int64, sq engine.Square, ply int) (*Snapshot, error) {
-	return s.move(ctx, gameID, nil, userID, sq, ply)
+	return s.move(ctx, gameID, nil, userID, sq, seen{ply: ply})
 }
 
 // MoveOn is Move in the game g that the caller has just read from the store, which saves
@@ -33,11 +33,11 @@ func (s *Service) MoveOn(ctx context.Context, g *Game, userID int64, sq engine.S
 	if g == nil {
 		return nil, ErrNoGame
 	}
-	return s.move(ctx, g.ID, g, userID, sq, ply)
+	return s.move(ctx, g.ID, g, userID, sq, seen{ply: ply})
 }
 
-// move is Move, on read (if not nil) for its first try.
-func (s *Service) move(ctx context.Context, gameID string, read *Game, userID int64, sq engine.Square, ply int) (*Snapshot, error) {
+// move is Move, on read (if not nil) for its first try, on the board at.
+func (s *Service) move(ctx context.Context, gameID string, read *Game, userID int64, sq engine.Square, at seen) (*Snapshot, error) {
 	return retry(func() (*Snapshot, error) {
 		var st *state
 		var err error
@@ -55,7 +55,7 @@ func (s *Service) move(ctx context.Context, gameID string, read *Game, userID in
 		if err != nil {
 			return nil, err
 		}
-		if ply != AnyPly && ply != st.eg.Ply() {
+		if !at.current(st) {
 			return nil, ErrStale
 		}
 		pos := st.pos()

@@ -24,6 +24,9 @@ const MaxGameID = 12
 // MaxCallbackNumber bounds Ply, Page and Arg of a Callback.
 const MaxCallbackNumber = math.MaxInt32
 
+// MaxCallbackPos bounds Pos of a Callback: the largest position tag (engine.MaxTag).
+const MaxCallbackPos = engine.MaxTag
+
 // CallbackMACLen is the length in bytes of the MAC of a signed Callback (96 bits): see
 // CallbackSigner.
 const CallbackMACLen = 12
@@ -46,11 +49,11 @@ type Action uint8
 // see fit, within the limits that Validate checks.
 const (
 	ActionNoop    Action = iota // a tap that changes nothing: an occupied square, a label (Square: the square)
-	ActionMove                  // play Square in Game, drawn at Ply
-	ActionPage                  // show page Page of the move picker of Game, drawn at Ply
-	ActionResign                // resign Game: Arg is the step (ResignAsk, ResignYes, ResignNo), Page the asker's side+1
+	ActionMove                  // play Square in Game, drawn at Ply on the position Pos
+	ActionPage                  // show page Page of the move picker of Game, drawn at Ply on the position Pos
+	ActionResign                // resign Game: Arg is the step (ResignAsk, ResignYes, ResignNo), Page the asker's side+1, Pos the position asked on
 	ActionHint                  // ask for a hint in Game
-	ActionUndo                  // take back a move in Game
+	ActionUndo                  // take back a move in Game, drawn on the position Pos
 	ActionRematch               // a new game against the same opponent: Arg is the step (RematchOffer, …)
 	ActionJoin                  // join the invitation Game (the first button of invitations)
 	ActionClaim                 // claim the win of Game when the opponent is idle
@@ -102,7 +105,7 @@ func (a Action) String() string {
 
 // Callback is the decoded content of a button's callback_data. Anyone can send any callback
 // data, so a parsed Callback is well-formed but not trusted: the bot must check that the game
-// exists, that the player may act in it and that Ply is current.
+// exists, that the player may act in it and that Pos (or Ply) is current.
 type Callback struct {
 	Action Action
 	// Game is the storage id of the game, lobby or menu: at most MaxGameID characters from
@@ -111,6 +114,12 @@ type Callback struct {
 	// Ply is the game's ply when the board was drawn (engine.Game.Ply: the discs placed, passes
 	// not counted), so that a tap on an old board can be told from a current one.
 	Ply int
+	// Pos is the tag of the position the board showed (engine.Position.Tag), for the actions
+	// that act on that position (a move, a page of the move picker, undo, the answer to
+	// "Resign?"): unlike Ply it tells apart two boards of the same ply, as after an undo and
+	// another line. 0 names no position: the data of other actions, and of buttons drawn
+	// before Pos existed (the format's version did not change: such data has four fields).
+	Pos uint64
 	// Square is the board square of a move or of a tapped cell (0…255, engine.Square numbering).
 	Square engine.Square
 	// Page is the page of a paged keyboard, from 0.
@@ -123,8 +132,9 @@ type Callback struct {
 }
 
 // Validate reports whether c can be encoded: a known action, a game id of at most MaxGameID
-// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber, Square in 0…255
-// and a MAC that is empty or CallbackMACLen bytes long. The error wraps ErrCallback.
+// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber, Square in 0…255,
+// Pos in 0…MaxCallbackPos and a MAC that is empty or CallbackMACLen bytes long. The error
+// wraps ErrCallback.
 func (c Callback) Validate() error {
 	if c.Action >= numActions {
 		return fmt.Errorf("%w: unknown action %d", ErrCallback, c.Action)
@@ -142,6 +152,9 @@ func (c Callback) Validate() error {
 		if n < 0 || n > MaxCallbackNumber {
 			return fmt.Errorf("%w: number %d out of range", ErrCallback, n)
 		}
+	}
+	if c.Pos > MaxCallbackPos {
+		return fmt.Errorf("%w: position tag %d out of range", ErrCallback, c.Pos)
 	}
 	return nil
 }
@@ -163,11 +176,11 @@ func idByte(b byte) bool {
 }
 
 // Encode returns the callback data of c: the version byte, the action byte, then the game id,
-// Ply, Square, Page and Arg separated by ':', numbers in lower-case base 36, zeros and the
-// empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3);
-// then, for a signed callback, '.' and the MAC in unpadded base64url (16 bytes). It is at most
-// 42 bytes unsigned and 59 signed, so always within MaxCallbackLen, and
-// ParseCallback(c.Encode()) returns c. A Callback that fails Validate encodes as a plain noop
+// Ply, Square, Page, Arg and Pos separated by ':', numbers in lower-case base 36, zeros and
+// the empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3
+// at ply 17, "1mAb3:h:z:::2bq7cd1f" on the position of tag 2bq7cd1f); then, for a signed
+// callback, '.' and the MAC in unpadded base64url (16 bytes). It is at most 47 bytes unsigned
+// and 64 signed, so always within MaxCallbackLen, and ParseCallback(c.Encode()) returns c. A Callback that fails Validate encodes as a plain noop
 // ("1n") rather than as something that would not parse.
 func (c Callback) Encode() string {
 	if c.Validate() != nil {
@@ -181,7 +194,7 @@ func (c Callback) Encode() string {
 func (c Callback) appendTo(b []byte) []byte {
 	b = append(b, CallbackVersion, actionCodes[c.Action])
 	b = append(b, c.Game...)
-	fields := [4]int{c.Ply, int(c.Square), c.Page, c.Arg}
+	fields := [numFields]uint64{uint64(c.Ply), uint64(c.Square), uint64(c.Page), uint64(c.Arg), c.Pos}
 	last := len(fields) - 1
 	for last >= 0 && fields[last] == 0 {
 		last--
@@ -189,7 +202,7 @@ func (c Callback) appendTo(b []byte) []byte {
 	for _, n := range fields[:last+1] {
 		b = append(b, ':')
 		if n != 0 {
-			b = strconv.AppendInt(b, int64(n), 36)
+			b = strconv.AppendUint(b, n, 36)
 		}
 	}
 	if c.MAC != "" {
@@ -235,7 +248,7 @@ func ParseCallback(data string) (Callback, error) {
 		return Callback{}, err
 	}
 	c.Game = game
-	var fields [4]int
+	var fields [numFields]uint64
 	n := 0
 	for hasFields {
 		if n == len(fields) {
@@ -243,7 +256,11 @@ func ParseCallback(data string) (Callback, error) {
 		}
 		var f string
 		f, rest, hasFields = strings.Cut(rest, ":")
-		v, err := parseNumber(f)
+		max := uint64(MaxCallbackNumber)
+		if n == posField {
+			max = MaxCallbackPos
+		}
+		v, err := parseNumber(f, max)
 		if err != nil {
 			return Callback{}, err
 		}
@@ -253,7 +270,11 @@ func ParseCallback(data string) (Callback, error) {
 	if n > 0 && fields[n-1] == 0 {
 		return Callback{}, fmt.Errorf("%w: trailing empty field", ErrCallback)
 	}
-	c.Ply, c.Square, c.Page, c.Arg = fields[0], engine.Square(fields[1]), fields[2], fields[3]
+	if fields[1] > 255 {
+		return Callback{}, fmt.Errorf("%w: square %d", ErrCallback, fields[1]) // before Square's int16 wraps it
+	}
+	c.Ply, c.Square, c.Page, c.Arg = int(fields[0]), engine.Square(fields[1]), int(fields[2]), int(fields[3])
+	c.Pos = fields[posField]
 	if err := c.Validate(); err != nil {
 		return Callback{}, err
 	}
@@ -274,9 +295,15 @@ func parseMAC(s string) (string, error) {
 	return string(mac), nil
 }
 
+// The numeric fields after the game id, in order: Ply, Square, Page, Arg and Pos.
+const (
+	numFields = 5
+	posField  = 4
+)
+
 // parseNumber reads a field as Encode writes it: empty for zero, otherwise lower-case base 36
-// without leading zeros, at most MaxCallbackNumber.
-func parseNumber(f string) (int, error) {
+// without leading zeros, at most max.
+func parseNumber(f string, max uint64) (uint64, error) {
 	if f == "" {
 		return 0, nil
 	}
@@ -288,9 +315,9 @@ func parseNumber(f string) (int, error) {
 			return 0, fmt.Errorf("%w: bad number %q", ErrCallback, f)
 		}
 	}
-	v, err := strconv.ParseInt(f, 36, 64)
-	if err != nil || v > MaxCallbackNumber {
+	v, err := strconv.ParseUint(f, 36, 64)
+	if err != nil || v > max {
 		return 0, fmt.Errorf("%w: number %q out of range", ErrCallback, f)
 	}
-	return int(v), nil
+	return v, nil
 }

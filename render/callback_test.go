@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,6 +23,9 @@ func TestCallbackEncode(t *testing.T) {
 		{Callback{Action: ActionRefresh, Game: "x", Ply: 35}, "1bx:z"},
 		{Callback{Action: ActionMove, Game: "x", Square: 255}, "1mx::73"},
 		{Callback{Action: ActionJoin, Game: "ABCDEFGHIJKL"}, "1jABCDEFGHIJKL"},
+		{Callback{Action: ActionMove, Game: "Ab3", Ply: 17, Square: d3, Pos: 0x2bc5d1e7f9}, "1mAb3:h:z:::" + strconv.FormatUint(0x2bc5d1e7f9, 36)},
+		{Callback{Action: ActionUndo, Game: "x", Pos: 1}, "1ux:::::1"},
+		{Callback{Action: ActionPage, Game: "x", Ply: 4, Page: 1, Pos: MaxCallbackPos}, "1px:4::1::" + strconv.FormatUint(MaxCallbackPos, 36)},
 	}
 	for _, tt := range tests {
 		if got := tt.c.Encode(); got != tt.want {
@@ -37,15 +41,15 @@ func TestCallbackEncode(t *testing.T) {
 // TestCallbackLongest encodes the longest callback there is: every field at its maximum.
 func TestCallbackLongest(t *testing.T) {
 	c := Callback{Action: numActions - 1, Game: strings.Repeat("Z", MaxGameID), Ply: MaxCallbackNumber,
-		Square: 255, Page: MaxCallbackNumber, Arg: MaxCallbackNumber}
+		Square: 255, Page: MaxCallbackNumber, Arg: MaxCallbackNumber, Pos: MaxCallbackPos}
 	s := c.Encode()
-	if len(s) > 42 || len(s) > MaxCallbackLen {
-		t.Fatalf("longest callback %q is %d bytes, want at most 42", s, len(s))
+	if len(s) > 47 || len(s) > MaxCallbackLen {
+		t.Fatalf("longest callback %q is %d bytes, want at most 47", s, len(s))
 	}
 	signed := c
 	signed.MAC = strings.Repeat("\xff", CallbackMACLen)
-	if s := signed.Encode(); len(s) > 59 || len(s) > MaxCallbackLen {
-		t.Fatalf("longest signed callback %q is %d bytes, want at most 59", s, len(s))
+	if s := signed.Encode(); len(s) > 64 || len(s) > MaxCallbackLen {
+		t.Fatalf("longest signed callback %q is %d bytes, want at most 64", s, len(s))
 	}
 	if got, err := ParseCallback(s); err != nil || got != c {
 		t.Fatalf("ParseCallback(%q) = %+v, %v, want %+v", s, got, err, c)
@@ -59,7 +63,7 @@ func TestCallbackAllActions(t *testing.T) {
 			t.Errorf("action %d has name %q, duplicate or missing", a, a)
 		}
 		seen[a.String()] = true
-		c := Callback{Action: a, Game: "G1", Ply: 3, Square: 20, Page: 1, Arg: 2}
+		c := Callback{Action: a, Game: "G1", Ply: 3, Square: 20, Page: 1, Arg: 2, Pos: 77}
 		got, err := ParseCallback(c.Encode())
 		if err != nil || got != c {
 			t.Errorf("round trip of %v: %+v, %v", a, got, err)
@@ -80,6 +84,7 @@ func TestCallbackInvalidEncodesNoop(t *testing.T) {
 		{Action: ActionPage, Page: -1},
 		{Action: ActionMove, Ply: MaxCallbackNumber + 1},
 		{Action: ActionSize, Arg: -3},
+		{Action: ActionMove, Pos: MaxCallbackPos + 1},
 	} {
 		if err := c.Validate(); !errors.Is(err, ErrCallback) {
 			t.Errorf("%+v.Validate() = %v, want ErrCallback", c, err)
@@ -93,7 +98,8 @@ func TestCallbackInvalidEncodesNoop(t *testing.T) {
 func TestParseCallbackErrors(t *testing.T) {
 	for _, data := range []string{
 		"", "1", "2m", "m", "1?", "1m ab", "1mab:", "1mab::", "1mab:0", "1mab:01", "1mab:A",
-		"1mab:1:2:3:4:5", "1mab:1:74", "1mab:::::", "1m:-1", "1mabcdefghijklm", "1m:zzzzzzz",
+		"1mab:1:2:3:4:5:6", "1mab:1:74", "1mab:1:1ekj", "1mab:1:2:3:4:" + strconv.FormatUint(MaxCallbackPos+1, 36),
+		"1mab:1:2:3:4:05", "1mab:1:2:3:4:", "1mab:::::", "1m:-1", "1mabcdefghijklm", "1m:zzzzzzz",
 		"1mab:1:\x00", "1m\xff", strings.Repeat("1", 65), "1m:+1", "1m: 1",
 	} {
 		c, err := ParseCallback(data)
@@ -112,7 +118,8 @@ func TestParseCallbackErrors(t *testing.T) {
 func FuzzParseCallback(f *testing.F) {
 	for _, s := range []string{"1n", "1mAb3:h:z", "1pg_-9:1::2", "1s::::g", "2m", "1mab:01", "1jABCDEFGHIJKL",
 		"1ju3f:1:2:3:8.AAECAwQFBgcICQoL", "1j.AAECAwQFBgcICQoL", "1ju3f.AAECAwQFBgcICQo", "1ju3f.AAECAwQFBgcICQo\n",
-		"1ju3f:8.AAECAwQFBgcICQoL.AAECAwQFBgcICQoL", "1ju3f:.AAECAwQFBgcICQoL"} {
+		"1ju3f:8.AAECAwQFBgcICQoL.AAECAwQFBgcICQoL", "1ju3f:.AAECAwQFBgcICQoL", "1mAb3:h:z:::2bq7cd1f",
+		"1mab:1:1ekj"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -133,11 +140,11 @@ func FuzzParseCallback(f *testing.F) {
 }
 
 func FuzzCallbackEncode(f *testing.F) {
-	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0, "")
-	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5, "")
-	f.Add(uint8(7), "u3ewv8zk0yw", 1<<30, int16(0), 29000000, 16, "0123456789ab")
-	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int, mac string) {
-		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg, MAC: mac}
+	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0, uint64(0), "")
+	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5, uint64(1<<40), "")
+	f.Add(uint8(7), "u3ewv8zk0yw", 1<<30, int16(0), 29000000, 16, uint64(MaxCallbackPos), "0123456789ab")
+	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int, pos uint64, mac string) {
+		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg, Pos: pos, MAC: mac}
 		s := c.Encode()
 		if len(s) == 0 || len(s) > MaxCallbackLen {
 			t.Fatalf("%+v.Encode() = %q: %d bytes", c, s, len(s))

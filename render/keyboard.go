@@ -71,7 +71,9 @@ func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxK
 // EmptyMark.
 // An empty square's button carries an ActionMove callback (the bot checks legality and can tell
 // the player why a move is illegal) while the game goes on; an occupied square's, and every
-// square's once the game is over, an ActionNoop; both name the square, opt.Game and v.Ply.
+// square's once the game is over, an ActionNoop; both name the square, opt.Game and v.Ply, and
+// a move also the tag of v's position (Callback.Pos), so that it is played on that position
+// only.
 // It fails with ErrKeyboardTooBig for boards bigger than MaxKeyboardSize, ErrSize for a View
 // without a valid board, and ErrTooManyControls or ErrKeyboard when the controls do not fit
 // Telegram's limits.
@@ -91,7 +93,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 		return models.InlineKeyboardMarkup{}, err
 	}
 	over := p.GameOver() || opt.Over
-	legal := p.Moves()
+	legal, tag := p.Moves(), p.Tag()
 	hint, hinted := v.Hint()
 	if opt.HideMoves || over {
 		legal, hinted = engine.Set{}, false
@@ -119,7 +121,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 					text = EmptyMark
 				}
 				if !over {
-					cb.Action = ActionMove
+					cb.Action, cb.Pos = ActionMove, tag
 				}
 			}
 			row[c] = models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
@@ -132,7 +134,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 
 // MovePicker returns the keyboard of a board drawn as a picture: one button per legal move of
 // the player to move, in the order of Position.LegalMoves (square order, row 1 first), carrying
-// an ActionMove callback (opt.Game, v.Ply) and showing the move's label (MoveLabel, the number
+// an ActionMove callback (opt.Game, v.Ply and the tag of v's position) and showing the move's label (MoveLabel, the number
 // the picture writes in its cell), a space, a middle dot (U+00B7), a space and the square's
 // name: "7 · k12" (a move past MaxMoveLabels shows the name alone; so does every move when
 // opt.HideMoves, since the picture of a viewer who may not move labels none). The labels count on from
@@ -141,7 +143,8 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 // when the moves need more than one page, then opt.Controls. A page holds at most 64 moves, a
 // multiple of 8 when it holds 8 or more, and never so many that the keyboard passes 100
 // buttons; the navigation row is prev, "page/pages" (a noop) and next,
-// where prev and next carry ActionPage callbacks and are blank noops at the ends. A page out
+// where prev and next carry ActionPage callbacks (naming v's position as the moves do) and are
+// blank noops at the ends. A page out
 // of range shows the nearest page. It works for every size (the player to move may have no
 // moves: then only the controls remain) and fails with ErrSize for a View without a valid
 // board and with ErrTooManyControls or ErrKeyboard when the controls do not fit Telegram's
@@ -165,9 +168,10 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 	page = max(0, min(page, pages-1))
 	lo, hi := page*perPage, min(len(moves), (page+1)*perPage)
 	shown := moves[lo:hi]
+	tag := v.Position.Tag()
 	buttons := make([]models.InlineKeyboardButton, len(shown))
 	for i, sq := range shown {
-		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq}
+		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq, Pos: tag}
 		text := pickerText(lo+i, sq)
 		if opt.HideMoves {
 			text = sq.String() // the picture of this viewer labels nothing
@@ -184,7 +188,7 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 			next = "▶"
 		}
 		nav := func(text string, to int) models.InlineKeyboardButton {
-			cb := Callback{Action: ActionPage, Game: opt.Game, Ply: v.Ply, Page: to}
+			cb := Callback{Action: ActionPage, Game: opt.Game, Ply: v.Ply, Page: to, Pos: tag}
 			if to < 0 || to >= pages {
 				text, cb = EmptyMark, Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
 			}

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -72,6 +73,10 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 			if cb.Action != wantAction {
 				t.Errorf("%v: action %v, want %v", sq, cb.Action, wantAction)
 			}
+			// A move names the position it is made on; a noop names none.
+			if wantPos := map[bool]uint64{true: p.Tag()}[cb.Action == ActionMove]; cb.Pos != wantPos {
+				t.Errorf("%v: position %d, want %d", sq, cb.Pos, wantPos)
+			}
 		}
 	}
 	for i, row := range kb.InlineKeyboard[n:] {
@@ -105,7 +110,8 @@ func TestKeyboardStart(t *testing.T) {
 			t.Errorf("%s shows %q, want %q", tc.sq, got, tc.text)
 		}
 	}
-	if got, want := kb.InlineKeyboard[2][3].CallbackData, "1mg1::z"; got != want {
+	// d3 names the start position by its tag, so that the move is played there only.
+	if got, want := kb.InlineKeyboard[2][3].CallbackData, "1mg1::z:::"+strconv.FormatUint(v.Position.Tag(), 36); got != want {
 		t.Errorf("d3 carries %q, want %q", got, want)
 	}
 }
@@ -292,6 +298,9 @@ func pickerPagesOf(t *testing.T, v View, opt KeyboardOptions) []models.InlineKey
 		if next.Action != ActionPage {
 			return out
 		}
+		if next.Pos != v.Position.Tag() {
+			t.Fatalf("page %d: next names the position %d, want %d", page, next.Pos, v.Position.Tag())
+		}
 		if next.Page != page+1 {
 			t.Fatalf("page %d: next goes to %d", page, next.Page)
 		}
@@ -342,7 +351,7 @@ func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
 				if len(listed) < MaxMoveLabels {
 					want = fmt.Sprintf("%d · %s", len(listed)+1, cb.Square)
 				}
-				if b.Text != want || cb.Game != opt.Game || cb.Ply != v.Ply {
+				if b.Text != want || cb.Game != opt.Game || cb.Ply != v.Ply || cb.Pos != v.Position.Tag() {
 					t.Errorf("page %d: button %q carries %+v, want the text %q", i, b.Text, cb, want)
 				}
 				listed = append(listed, cb.Square)

@@ -297,7 +297,7 @@ func BenchmarkPeopleMove(b *testing.B) {
 		}
 		side := int(eg.Position().Side())
 		sq := eg.Position().LegalMoves()[0]
-		data := render.Callback{Action: render.ActionMove, Game: g.ID, Ply: len(g.Moves), Square: sq}.Encode()
+		data := render.Callback{Action: render.ActionMove, Game: g.ID, Ply: len(g.Moves), Square: sq, Pos: eg.Position().Tag()}.Encode()
 		body := update(i+1, side, data)
 		req := httptest.NewRequest(http.MethodPost, "/hook", bytes.NewReader(body))
 		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "s")

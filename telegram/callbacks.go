@@ -150,9 +150,10 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		}
 		return nil
 	case render.ActionUndo:
-		res, err := ts.bot.svc.Undo(ctx, c.Game, t.user.id, c.Ply)
+		// Only on the position the board showed: an Undo on an older board takes nothing back.
+		res, err := ts.bot.svc.UndoAt(ctx, c.Game, t.user.id, c.Pos)
 		if err != nil {
-			return t.fail(ctx, err)
+			return ts.moveFailed(ctx, t, c, err)
 		}
 		if err := t.answer(ctx, i18n.Plural(t.user.lang, i18n.KeyGameUndone, res.Undone), false); err != nil {
 			return err
@@ -209,12 +210,13 @@ func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error 
 // flood limits hold the board back longer, the answer says what the step did.
 const boardLate = 300 * time.Millisecond
 
-// tapMove plays a tapped square and redraws the boards, while the AI thinks if it is to
-// move. The tap is answered once the tapped board goes out with the move (an empty answer:
-// the board says it all) or, when the flood limits hold it back for boardLate, with what
-// happened: "d3 played; the bot answered e6; the board updates in a moment".
+// tapMove plays a tapped square, on the position its board showed only (render.Callback.Pos),
+// and redraws the boards, while the AI thinks if it is to move. The tap is answered once the
+// tapped board goes out with the move (an empty answer: the board says it all) or, when the
+// flood limits hold it back for boardLate, with what happened: "d3 played; the bot answered
+// e6; the board updates in a moment".
 func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
-	res, err := ts.bot.svc.MoveOn(ctx, t.game, t.user.id, c.Square, c.Ply)
+	res, err := ts.bot.svc.MoveOnAt(ctx, t.game, t.user.id, c.Square, c.Pos)
 	if err != nil {
 		return ts.moveFailed(ctx, t, c, err)
 	}
@@ -284,10 +286,12 @@ func aiSquares(res *game.Snapshot) string {
 	return strings.Join(out, ", ")
 }
 
-// moveFailed answers a tapped move that could not be applied. A tap on a board that is out of
-// date is answered that the board is about to be redrawn, once it is (the process may have
-// stopped before it drew it, or the flood limits hold it back); the AI is woken if it owes a
-// move.
+// moveFailed answers a tapped move that could not be applied, and the other taps that act on
+// the position their board showed (an undo, a page of the move picker, the answer to
+// "Resign?"). A tap on a board that is out of date (ErrStale: another position than the
+// game's, also one of the same ply after an undo and another line) is answered that the board
+// is about to be redrawn, once it is (the process may have stopped before it drew it, or the
+// flood limits hold it back); the AI is woken if it owes a move.
 func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err error) error {
 	if t.stray && errors.Is(err, game.ErrStale) {
 		// Not one of the game's boards: it does not catch up; /board posts one.
@@ -298,7 +302,7 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	switch {
 	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
 		var behind bool
-		owesAI, behind = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Ply)
+		owesAI, behind = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Pos)
 		// A board behind its game is about to be redrawn when catchUp has just queued its
 		// redraw (that edit may be done already, so Pending is not asked then: the answer
 		// would depend on timing) or when an edit of it is still queued; when the AI owes a
@@ -321,7 +325,8 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	return aerr
 }
 
-// catchUp brings a player's out-of-date board ref of game id, drawn at ply, up to date after
+// catchUp brings a player's out-of-date board ref of game id, drawn on the position of tag pos
+// (render.Callback.Pos; 0 for a board that named none), up to date after
 // a tap that could not be applied (the process may have stopped before the board was drawn),
 // and reports whether the AI owes a move (the caller wakes it once the tap is answered) and
 // whether the board was behind its game (only then is a pending edit of it a redraw the
@@ -330,7 +335,7 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 // spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
 // drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, ply int) (owesAI, behind bool) {
+func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, pos uint64) (owesAI, behind bool) {
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
 		return false, false
@@ -345,7 +350,7 @@ func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, use
 			return false, false
 		}
 	}
-	behind = !recorded || game.Ply(g) != ply
+	behind = !recorded || res.Pos.Tag() != pos
 	if res.NeedAI {
 		return true, behind // its reply redraws the boards
 	}
@@ -355,21 +360,22 @@ func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, use
 	return false, behind
 }
 
-// tapPage shows another page of the move picker in the tapped message.
+// tapPage shows another page of the move picker in the tapped message. A picker drawn on
+// another position than the game's (render.Callback.Pos) is redrawn whole instead: its
+// picture would not show the position of the moves listed under it.
 func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	g := t.game
 	if t.stray {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
+	}
+	if !onPosition(g, c.Pos) {
+		return ts.moveFailed(ctx, t, c, game.ErrStale)
 	}
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
 	if !boards.Has(g, t.ref) {
 		return nil // an inline message not recorded: a move's catch-up records it
-	}
-	if game.Ply(g) != c.Ply {
-		ts.bot.boards.Redraw(g, t.ref)
-		return nil
 	}
 	cont, err := present.Board(g, t.ref, c.Page, ts.bot.styleOf(ctx, g, t.ref))
 	if err != nil {
@@ -378,16 +384,28 @@ func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	return ts.bot.editMarkup(ctx, t.ref, ts.bot.finish(g, t.ref, cont).Keyboard)
 }
 
+// onPosition reports whether game g is on the position of tag pos (render.Callback.Pos):
+// false for pos 0, which names none, and for a game that does not replay.
+func onPosition(g *game.Game, pos uint64) bool {
+	tag, err := game.PosTag(g)
+	return err == nil && tag == pos
+}
+
 // tapResign handles the Resign button and its question (render.ResignAsk, ResignYes,
 // ResignNo). The first tap asks in place: the tapped board's Resign button gives way to
 // "Resign? Yes / No" for the player who tapped it, with no new message. Yes resigns; No draws
 // the board again as it is. Only the player asked may answer; anyone but the players is
-// refused at the first tap. The creator of a lobby that has a Resign button (none is drawn
+// refused at the first tap. A Yes counts only on the position it was asked on
+// (render.Callback.Pos): after a move it resigns nothing, and the board is drawn again
+// without the question. The creator of a lobby that has a Resign button (none is drawn
 // now) cancels it at once, as /resign does.
 func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error {
 	g := t.game
 	side := game.Side(g, t.user.id)
 	switch {
+	case g.Status == game.StatusPlaying && c.Arg == render.ResignYes && side >= 0 && c.Page == side+1 &&
+		!onPosition(g, c.Pos):
+		return ts.moveFailed(ctx, t, c, game.ErrStale)
 	case g.Status == game.StatusLobby || c.Arg == render.ResignYes && side >= 0 && c.Page == side+1:
 		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
 		if err != nil {

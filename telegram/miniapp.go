@@ -100,12 +100,12 @@ func (m *MiniApp) Game(ctx context.Context, id string) (*game.Snapshot, error) {
 	return m.b.svc.Game(ctx, id)
 }
 
-// Move plays sq for user in game id, validated against ply as a tapped square is
-// (game.Service.Move and its errors), and redraws the game's chat boards. When the AI is to
+// Move plays sq for user in game id on the position of tag pos only, as a tapped square is
+// (game.Service.MoveAt and its errors), and redraws the game's chat boards. When the AI is to
 // move next its reply is searched and played after Move returns, as after a tap.
-func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Square, ply int) (*game.Snapshot, error) {
+func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Square, pos uint64) (*game.Snapshot, error) {
 	b := m.b
-	res, err := b.svc.Move(ctx, id, user, sq, ply)
+	res, err := b.svc.MoveAt(ctx, id, user, sq, pos)
 	if err != nil {
 		if res, gerr := b.svc.Game(ctx, id); gerr == nil && res.NeedAI {
 			// An AI that owes its move (a search cut short) is woken by a refused move too.

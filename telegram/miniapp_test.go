@@ -274,23 +274,25 @@ func TestMiniAppMove(t *testing.T) {
 	}
 	legal := res.Pos.LegalMoves()
 	illegal := engine.SquareAt(0, 0)
+	pos := res.Pos.Tag()
 	for _, c := range []struct {
 		user int64
 		sq   engine.Square
-		ply  int
+		pos  uint64
 		want error
 	}{
-		{mallory.ID(), legal[0], 0, game.ErrNotYourGame},
-		{alice.ID(), legal[0], 1, game.ErrStale},
-		{alice.ID(), illegal, 0, game.ErrIllegal},
+		{mallory.ID(), legal[0], pos, game.ErrNotYourGame},
+		{alice.ID(), legal[0], pos ^ 1, game.ErrStale},
+		{alice.ID(), legal[0], 0, game.ErrStale},
+		{alice.ID(), illegal, pos, game.ErrIllegal},
 	} {
-		if _, err := app.Move(ctx, id, c.user, c.sq, c.ply); !errors.Is(err, c.want) {
-			t.Errorf("Move(user %d, %v, ply %d) = %v, want %v", c.user, c.sq, c.ply, err, c.want)
+		if _, err := app.Move(ctx, id, c.user, c.sq, c.pos); !errors.Is(err, c.want) {
+			t.Errorf("Move(user %d, %v, position %d) = %v, want %v", c.user, c.sq, c.pos, err, c.want)
 		}
 	}
 	h.unchanged("refused Mini App moves", id, res.Game.Version, len(res.Game.Boards))
 
-	played, err := app.Move(ctx, id, alice.ID(), legal[0], 0)
+	played, err := app.Move(ctx, id, alice.ID(), legal[0], pos)
 	if err != nil || len(played.Played) == 0 || played.Played[0].Square != legal[0] {
 		t.Fatalf("Move(%v) = %+v, %v", legal[0], played, err)
 	}

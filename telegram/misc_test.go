@@ -165,15 +165,16 @@ func TestBadCallbacks(t *testing.T) {
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	id := gameID(board)
+	start := engine.MustStart(8).Tag() // the position the board shows
 	forged := []struct{ data, want string }{
 		{"garbage", "could not understand"},
 		{"", "could not understand"},
 		{"9zzz", "could not understand"},
 		{render.Callback{Action: render.ActionMove, Game: "NoSuchGame", Square: 0x23}.Encode(), "There is no game"},
 		{render.Callback{Action: render.ActionMove, Game: id, Ply: 7, Square: 0x23}.Encode(), "about to be redrawn"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x33}.Encode(), "taken"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x00}.Encode(), "cannot move there"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0xff}.Encode(), "not on this board"},
+		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x33, Pos: start}.Encode(), "taken"},
+		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x00, Pos: start}.Encode(), "cannot move there"},
+		{render.Callback{Action: render.ActionMove, Game: id, Square: 0xff, Pos: start}.Encode(), "not on this board"},
 		{render.Callback{Action: render.ActionNoop, Game: id, Square: 0x33}.Encode(), "taken"},
 		{render.Callback{Action: render.ActionSize, Arg: 9}.Encode(), "Board sizes"},
 		{render.Callback{Action: render.ActionLevel, Page: 8, Arg: 9}.Encode(), "Levels go from 1 to 6"},

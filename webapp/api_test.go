@@ -206,7 +206,7 @@ func TestLogsKeepSecrets(t *testing.T) {
 	}
 	e.do("GET", "/api/state?g="+g.Game.ID, forged, nil)
 	e.do("GET", "/api/state?g="+g.Game.ID, good, nil)
-	e.do("POST", "/api/move", good, map[string]any{"g": g.Game.ID, "sq": "a1", "ply": 0})
+	e.do("POST", "/api/move", good, map[string]any{"g": g.Game.ID, "sq": "a1", "pos": g.Pos.Tag()})
 	e.do("POST", "/api/move", good, `{"g":`)
 	logs := e.log.String()
 	if !strings.Contains(logs, "the hash does not match") {
@@ -223,7 +223,7 @@ func TestLogsKeepSecrets(t *testing.T) {
 func TestMove(t *testing.T) {
 	e := newEnv(t)
 	g := e.aiGame(alice, 8)
-	a := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "d3", "ply": 0})
+	a := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "d3", "pos": g.Pos.Tag()})
 	if a.status != http.StatusOK {
 		t.Fatalf("move: %d %s", a.status, a.body)
 	}
@@ -232,8 +232,8 @@ func TestMove(t *testing.T) {
 		st.Score != (webapp.Score{Black: 4, White: 1}) || st.CanMove || !st.Thinking || st.Turn != "white" {
 		t.Errorf("after d3: %+v", st)
 	}
-	if got := e.games.movesAsked(); !slices.Equal(got, []string{"101 d3 0"}) {
-		t.Errorf("Games saw %v, want [101 d3 0]", got)
+	if got := e.games.movesAsked(); !slices.Equal(got, []string{"101 d3"}) {
+		t.Errorf("Games saw %v, want [101 d3]", got)
 	}
 	e.games.bg.Wait() // the AI's reply
 	st = e.do("GET", "/api/state?g="+g.Game.ID, e.initData(alice), nil).state(t)
@@ -246,7 +246,8 @@ func TestMoveErrors(t *testing.T) {
 	e := newEnv(t)
 	g := e.peopleGame(game.FlowGroup, 8) // alice black to move, bob white
 	id := g.Game.ID
-	mv := func(sq string, ply any) map[string]any { return map[string]any{"g": id, "sq": sq, "ply": ply} }
+	pos := g.Pos.Tag() // the start
+	mv := func(sq string, pos any) map[string]any { return map[string]any{"g": id, "sq": sq, "pos": pos} }
 	cases := []struct {
 		name   string
 		viewer game.Player
@@ -255,21 +256,26 @@ func TestMoveErrors(t *testing.T) {
 		code   string
 		state  bool // the answer carries the game's state
 	}{
-		{"not your turn", bob, mv("d3", 0), 409, "not_your_turn", true},
-		{"stale", alice, mv("d3", 5), 409, "stale", true},
-		{"illegal", alice, mv("a1", 0), 422, "illegal", true},
-		{"occupied", alice, mv("d4", 0), 422, "occupied", true},
-		{"off board", alice, mv("i9", 0), 422, "off_board", true},
-		{"a stranger", carol, mv("d3", 0), 403, "not_your_game", true},
-		{"pass", alice, mv("pass", 0), 400, webapp.CodeBadMoveRequest, false},
-		{"no square", alice, mv("", 0), 400, webapp.CodeBadMoveRequest, false},
-		{"no ply", alice, map[string]any{"g": id, "sq": "d3"}, 400, webapp.CodeBadMoveRequest, false},
-		{"any ply", alice, mv("d3", -1), 400, webapp.CodeBadMoveRequest, false},
-		{"ply not a number", alice, mv("d3", "0"), 400, webapp.CodeBadMoveRequest, false},
+		{"not your turn", bob, mv("d3", pos), 409, "not_your_turn", true},
+		{"stale", alice, mv("d3", pos^1), 409, "stale", true},
+		{"no position named", alice, mv("d3", 0), 409, "stale", true},
+		{"illegal", alice, mv("a1", pos), 422, "illegal", true},
+		{"occupied", alice, mv("d4", pos), 422, "occupied", true},
+		{"off board", alice, mv("i9", pos), 422, "off_board", true},
+		{"a stranger", carol, mv("d3", pos), 403, "not_your_game", true},
+		{"pass", alice, mv("pass", pos), 400, webapp.CodeBadMoveRequest, false},
+		{"no square", alice, mv("", pos), 400, webapp.CodeBadMoveRequest, false},
+		// A page loaded before moves named their position sends the ply alone.
+		{"a page of before", alice, map[string]any{"g": id, "sq": "d3", "ply": 0}, 409, webapp.CodePageOld, true},
+		{"no position", alice, map[string]any{"g": id, "sq": "d3"}, 409, webapp.CodePageOld, true},
+		{"position and ply", alice, map[string]any{"g": id, "sq": "d3", "ply": 0, "pos": pos ^ 1}, 409, "stale", true},
+		{"any ply", alice, map[string]any{"g": id, "sq": "d3", "ply": -1, "pos": pos}, 400, webapp.CodeBadMoveRequest, false},
+		{"position not a number", alice, mv("d3", "0"), 400, webapp.CodeBadMoveRequest, false},
+		{"negative position", alice, mv("d3", -1), 400, webapp.CodeBadMoveRequest, false},
 		{"not JSON", alice, `{"g":`, 400, webapp.CodeBadMoveRequest, false},
-		{"bad game id", alice, map[string]any{"g": "../x", "sq": "d3", "ply": 0}, 400, webapp.CodeMissingGame, false},
-		{"no game", alice, map[string]any{"g": "nosuchgame", "sq": "d3", "ply": 0}, 404, "no_game", false},
-		{"too large", alice, `{"g":"` + id + `","sq":"d3","ply":0,"x":"` + strings.Repeat("a", webapp.MaxBody) + `"}`, 413, webapp.CodeTooLarge, false},
+		{"bad game id", alice, map[string]any{"g": "../x", "sq": "d3", "pos": pos}, 400, webapp.CodeMissingGame, false},
+		{"no game", alice, map[string]any{"g": "nosuchgame", "sq": "d3", "pos": pos}, 404, "no_game", false},
+		{"too large", alice, `{"g":"` + id + `","sq":"d3","pos":1,"x":"` + strings.Repeat("a", webapp.MaxBody) + `"}`, 413, webapp.CodeTooLarge, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -293,7 +299,7 @@ func TestMoveErrors(t *testing.T) {
 		t.Errorf("the refused moves changed the game: %v %v", st, err)
 	}
 	// The texts are the viewer's: bob speaks Russian.
-	f := e.do("POST", "/api/move", e.initData(bob), mv("d3", 0)).failure(t)
+	f := e.do("POST", "/api/move", e.initData(bob), mv("d3", pos)).failure(t)
 	if f.Error.Text != "Сейчас не ваш ход." {
 		t.Errorf("bob's text %q", f.Error.Text)
 	}
@@ -305,7 +311,7 @@ func TestMoveAfterTheEnd(t *testing.T) {
 	if _, err := e.svc.Resign(e.ctx, g.Game.ID, alice.UserID); err != nil {
 		t.Fatal(err)
 	}
-	a := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "d3", "ply": 0})
+	a := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "d3", "pos": g.Pos.Tag()})
 	if f := a.failure(t); a.status != 409 || f.Error.Code != "game_over" || f.State == nil || f.State.Status != "finished" {
 		t.Errorf("move in a finished game: %d %+v", a.status, f)
 	}
@@ -349,7 +355,7 @@ func TestBudget(t *testing.T) {
 		{"GET", "/api/watch?g=" + g.Game.ID}} {
 		var body any
 		if r.method == "POST" {
-			body = map[string]any{"g": g.Game.ID, "sq": "d3", "ply": 0}
+			body = map[string]any{"g": g.Game.ID, "sq": "d3", "pos": g.Pos.Tag()}
 		}
 		a := e.do(r.method, r.path, e.initData(alice), body)
 		if f := a.failure(t); a.status != http.StatusTooManyRequests || f.Error.Code != webapp.CodeTooMany {

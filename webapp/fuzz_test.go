@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +20,9 @@ func FuzzMoveRequest(f *testing.F) {
 	init := e.initData(alice)
 	h := e.srv.Handler()
 	f.Add(`{"g":"` + g.Game.ID + `","sq":"d3","ply":0}`)
+	f.Add(`{"g":"` + g.Game.ID + `","sq":"d3","pos":` + strconv.FormatUint(g.Pos.Tag(), 10) + `}`)
+	f.Add(`{"g":"` + g.Game.ID + `","sq":"d3","pos":-1}`)
+	f.Add(`{"g":"` + g.Game.ID + `","sq":"d3","pos":18446744073709551616}`)
 	f.Add(`{"g":"` + g.Game.ID + `","sq":"p16","ply":99999999999999999999}`)
 	f.Add(`{"sq":"a1","ply":-0}`)
 	f.Add(`[1,2]`)

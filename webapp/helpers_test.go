@@ -49,24 +49,25 @@ type fakeGames struct {
 	budget map[int64]int // requests a user has left; a user not in it has no limit
 	deny   map[int64]int // requests of a user to refuse before the budget counts
 	langs  map[int64]string
-	moves  []string // "user sq ply" of each move asked for
+	moves  []string // "user sq" of each move asked for
 	reads  int      // calls of Game
 	bg     sync.WaitGroup
 }
 
 func (f *fakeGames) Game(ctx context.Context, id string) (*game.Snapshot, error) {
+	r, err := f.svc.Game(ctx, id)
 	f.mu.Lock()
-	f.reads++
+	f.reads++ // once read: a test that waits for a count knows the reads are done
 	f.mu.Unlock()
-	return f.svc.Game(ctx, id)
+	return r, err
 }
 
-func (f *fakeGames) Move(ctx context.Context, id string, user int64, sq engine.Square, ply int) (*game.Snapshot, error) {
+func (f *fakeGames) Move(ctx context.Context, id string, user int64, sq engine.Square, pos uint64) (*game.Snapshot, error) {
 	f.mu.Lock()
-	f.moves = append(f.moves, itoa(user)+" "+sq.String()+" "+itoa(int64(ply)))
+	f.moves = append(f.moves, itoa(user)+" "+sq.String())
 	srv := f.srv
 	f.mu.Unlock()
-	r, err := f.svc.Move(ctx, id, user, sq, ply)
+	r, err := f.svc.MoveAt(ctx, id, user, sq, pos)
 	if err != nil {
 		return nil, err
 	}

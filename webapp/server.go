@@ -10,7 +10,8 @@
 //	GET  ./?g=ID          the page; the game is ?g= or, opened by a direct link, initData's start_param
 //	GET  app.js, app.css  its script and style (gzip when accepted, ETag)
 //	GET  api/state?g=ID   the game as the viewer sees it: a State
-//	POST api/move         {"g": ID, "sq": "d3", "ply": N}: plays the viewer's move, answers the new State
+//	POST api/move         {"g": ID, "sq": "d3", "pos": P}: plays the viewer's move on the position
+//	                      State.Pos named, answers the new State
 //	GET  api/watch?g=ID&after=V   a long poll: the State as soon as its version is above V, or
 //	                      204 No Content after Options.Hold without news
 //
@@ -24,7 +25,11 @@
 // Who may look: the players of a game always; anyone else a game shown in a shared chat
 // (FlowGroup, FlowInline), read-only; a private game (FlowAI, FlowInvite, FlowMatch) nobody
 // else (403, CodePrivate). Only the player to move may move: Games.Move checks it, and the
-// legal moves are sent to that player only.
+// legal moves are sent to that player only. A move is played only on the position the page
+// showed, which it names by State.Pos: on any other (the game moved on, or came back to the
+// same ply by another line after an undo) it is refused as stale (409) and changes nothing,
+// and a move that names none (a page loaded before moves named positions) is refused as
+// CodePageOld (409); both answers carry the game's State, which the page draws.
 //
 // A watched game is seen to change through Server.Changed, which the bot calls after every
 // step of a game in this process, and through one poller per watched game, shared by all its
@@ -51,11 +56,12 @@ import (
 type Games interface {
 	// Game returns the game with the ID as game.Service.Game does (game.ErrNoGame etc.).
 	Game(ctx context.Context, id string) (*game.Snapshot, error)
-	// Move plays sq for user in game id, validated against ply (game.Ply of the game the
-	// player saw), exactly as a tap on a chat board: the checks and errors of
-	// game.Service.Move; then it redraws the chat boards. When the AI is to move, its reply is
-	// played afterwards in the background (the page sees it through its watch).
-	Move(ctx context.Context, id string, user int64, sq engine.Square, ply int) (*game.Snapshot, error)
+	// Move plays sq for user in game id on the position the player saw, named by its tag pos
+	// (State.Pos), exactly as a tap on a chat board: the checks and errors of
+	// game.Service.MoveAt (game.ErrStale on any other position); then it redraws the chat
+	// boards. When the AI is to move, its reply is played afterwards in the background (the
+	// page sees it through its watch).
+	Move(ctx context.Context, id string, user int64, sq engine.Square, pos uint64) (*game.Snapshot, error)
 	// Allow reports whether the user may make one more request now (the bot's per-user
 	// budget of updates, shared by all processes); false is answered 429.
 	Allow(ctx context.Context, user int64) bool
@@ -381,13 +387,17 @@ func (s *Server) handleState(rq *request) {
 
 // MoveRequest is the body of api/move.
 type MoveRequest struct {
-	Game   string `json:"g"`   // the game's ID; "" means initData's start_param
-	Square string `json:"sq"`  // the square, as "d3"
-	Ply    *int   `json:"ply"` // State.Ply of the board the player tapped
+	Game   string  `json:"g"`   // the game's ID; "" means initData's start_param
+	Square string  `json:"sq"`  // the square, as "d3"
+	Pos    *uint64 `json:"pos"` // State.Pos of the board the player tapped: the position the move is made on
+	// Ply is State.Ply of that board, which pages sent before Pos existed; a negative one is
+	// refused, any other is not needed (Pos names the ply too).
+	Ply *int `json:"ply,omitempty"`
 }
 
 // handleMove answers api/move: plays the move (Games.Move) and answers the new state, or the
-// refusal with the state as it is now.
+// refusal with the state as it is now. A request without Pos (a page loaded before moves named
+// their position) plays nothing: it is answered CodePageOld.
 func (s *Server) handleMove(rq *request) {
 	var m MoveRequest
 	if err := json.NewDecoder(rq.r.Body).Decode(&m); err != nil {
@@ -405,13 +415,18 @@ func (s *Server) handleMove(rq *request) {
 		return
 	}
 	sq, err := engine.ParseSquare(m.Square)
-	if err != nil || sq == engine.Pass || m.Ply == nil || *m.Ply < 0 {
+	if err != nil || sq == engine.Pass || m.Ply != nil && *m.Ply < 0 {
 		s.fail(rq, http.StatusBadRequest, CodeBadMoveRequest)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(rq.r.Context()), moveTimeout)
 	defer cancel()
-	snap, err := s.games.Move(ctx, id, rq.user, sq, *m.Ply)
+	if m.Pos == nil {
+		s.refused(rq.r, http.StatusConflict, CodePageOld, "a move that names no position")
+		s.writeError(rq.w, http.StatusConflict, CodePageOld, rq.lang, s.current(ctx, id, rq))
+		return
+	}
+	snap, err := s.games.Move(ctx, id, rq.user, sq, *m.Pos)
 	if err == nil && (snap == nil || snap.Game == nil) {
 		err = game.ErrNoGame
 	}

@@ -19,6 +19,7 @@ const (
 	CodeTooLarge       = "too_large"         // a request body over MaxBody: 413
 	CodeMissingGame    = "no_game_id"        // no game named (neither ?g= nor start_param), or a malformed ID: 400
 	CodeBadMoveRequest = "bad_move"          // a move request that does not parse: 400
+	CodePageOld        = "page_old"          // a move that names no position (a page from before positions were named): 409
 )
 
 // ownTexts are the texts (package i18n) of the API's own codes, and of the game codes whose
@@ -33,6 +34,7 @@ var ownTexts = map[string]i18n.Key{
 	CodeTooLarge:            i18n.KeyAppTooLarge,
 	CodeMissingGame:         i18n.KeyAppMissingGame,
 	CodeBadMoveRequest:      i18n.KeyAppBadMoveRequest,
+	CodePageOld:             i18n.KeyAppPageOld,
 	string(game.CodeNoGame): i18n.KeyAppNoGame,
 	string(game.CodeStale):  i18n.KeyAppStale,
 }

@@ -14,7 +14,8 @@ import (
 type State struct {
 	Game    string `json:"game"`    // the game's ID
 	Version int64  `json:"version"` // game.Game.Version: grows with every change; api/watch's after
-	Ply     int    `json:"ply"`     // game.Ply: send it back with a move
+	Ply     int    `json:"ply"`     // game.Ply
+	Pos     uint64 `json:"pos"`     // the position's tag (engine.Position.Tag, < 2^40): send it back with a move
 	Size    int    `json:"size"`    // the board's side: 8, 10, 12 or 16
 	// Board is the position, Size·Size characters row by row from a1 (the top left):
 	// 'X' black, 'O' white, '-' empty.
@@ -121,7 +122,7 @@ func playerName(g *game.Game, i int, lang string) string {
 func (f *frame) state(user int64, lang string) *State {
 	g, pos := f.g, f.eg.Position()
 	n := g.Size
-	st := &State{Game: g.ID, Version: g.Version, Ply: game.Ply(g), Size: n, Status: g.Status.String(), Lang: lang}
+	st := &State{Game: g.ID, Version: g.Version, Ply: game.Ply(g), Pos: pos.Tag(), Size: n, Status: g.Status.String(), Lang: lang}
 	st.Board = pos.BoardText()
 	st.Score = Score{Black: pos.Count(engine.Black), White: pos.Count(engine.White)}
 	side := game.Side(g, user)

@@ -135,7 +135,7 @@ func TestWatchHeld(t *testing.T) {
 func TestWatchSeesTheAIReply(t *testing.T) {
 	e, _ := timed(t)
 	g := e.aiGame(alice, 8)
-	mv := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "f5", "ply": 0}).state(t)
+	mv := e.do("POST", "/api/move", e.initData(alice), map[string]any{"g": g.Game.ID, "sq": "f5", "pos": g.Pos.Tag()}).state(t)
 	a := gametest.Receive(t, e.watch(e.ctx, e.initData(alice), g.Game.ID, mv.Version), "no AI reply")
 	if st := a.state(t); st.Ply != 2 || !st.CanMove || st.LastBy != "white" {
 		t.Errorf("after the AI's reply: %+v", st)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/telegramtest"
@@ -122,9 +123,14 @@ func (c *cluster) playPaced(ctx context.Context, pg *pacedGame) error {
 	cur, _ := c.shown(pg)
 	var qid string
 	var err error
-	// Resign, answering its question (Yes, asked of the player to move) at once.
+	// Resign, answering its question (Yes, asked of the player to move, on the position shown:
+	// the reference's, after the pass it owes) at once.
+	pos := pg.ref.g.Position()
+	if pos.MustPass() {
+		pos, _, _ = pos.Play(engine.Pass)
+	}
 	data := render.Callback{Action: render.ActionResign, Game: gameID(cur), Page: int(pg.ref.toMove()) + 1,
-		Arg: render.ResignYes}.Encode()
+		Arg: render.ResignYes, Pos: pos.Tag()}.Encode()
 	if pg.board.InlineID != "" {
 		qid, err = u.PressInlineData(pg.board.InlineID, data)
 	} else {

@@ -314,6 +314,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyAppTooLarge:        "The request is too large.",
 	KeyAppMissingGame:     "No game is named here. Open the board from the game's message in the chat.",
 	KeyAppBadMoveRequest:  "That move could not be read.",
+	KeyAppPageOld:         "This page is out of date, so your move was not played. Close it and open the board again from the chat.",
 	KeyAppNoGame:          "This game no longer exists.",
 	KeyAppStale:           "The board changed before your move arrived: here it is as it is now.",
 }

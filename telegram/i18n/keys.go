@@ -274,6 +274,7 @@ const (
 	KeyAppTooLarge       Key = "app.too_large"
 	KeyAppMissingGame    Key = "app.missing_game"
 	KeyAppBadMoveRequest Key = "app.bad_move_request"
+	KeyAppPageOld        Key = "app.page_old"
 	KeyAppNoGame         Key = "app.no_game"
 	KeyAppStale          Key = "app.stale"
 )

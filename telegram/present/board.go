@@ -108,14 +108,15 @@ func mayMove(g *game.Game, turn, seer int) bool {
 // too early gets an alert saying how long is left. ask is the side (0 black, 1 white) of a
 // player who tapped Resign and is asked whether they mean it: the Resign button gives way to
 // "Resign? Yes / No" (-1: no question). A finished game gets what players do next
-// (endControls).
-func controls(g *game.Game, lang string, turn, seer, ask int) [][]models.InlineKeyboardButton {
+// (endControls). The buttons that act on the position shown (Undo, the answers to "Resign?")
+// name it by pos, its tag (render.Callback.Pos).
+func controls(g *game.Game, lang string, turn, seer, ask int, pos uint64) [][]models.InlineKeyboardButton {
 	ply := game.Ply(g)
 	resign := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply))}
 	if ask == 0 || ask == 1 {
 		answer := func(key i18n.Key, step int) models.InlineKeyboardButton {
 			return Button(tr(lang, key), render.Callback{Action: render.ActionResign, Game: g.ID, Ply: ply,
-				Page: ask + 1, Arg: step}.Encode())
+				Page: ask + 1, Arg: step, Pos: pos}.Encode())
 		}
 		resign = []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResignAsk), CallbackData(render.ActionNoop, "", 0)),
 			answer(i18n.KeyBtnYes, render.ResignYes), answer(i18n.KeyBtnNo, render.ResignNo)}
@@ -130,7 +131,8 @@ func controls(g *game.Game, lang string, turn, seer, ask int) [][]models.InlineK
 				if g.AILevel <= game.MaxHintLevel {
 					row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(render.ActionHint, g.ID, ply)))
 				}
-				row = append(row, Button(tr(lang, i18n.KeyBtnUndo), CallbackData(render.ActionUndo, g.ID, ply)))
+				row = append(row, Button(tr(lang, i18n.KeyBtnUndo), render.Callback{Action: render.ActionUndo, Game: g.ID,
+					Ply: ply, Pos: pos}.Encode()))
 			}
 			return [][]models.InlineKeyboardButton{append(row, resign...)}
 		}
@@ -266,7 +268,7 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	if g.Status == game.StatusPlaying && g.Players[turn].UserID == 0 && !eg.Over() {
 		text += "\n" + tr(lang, i18n.KeyGameThinking) // the AI is to move
 	}
-	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask),
+	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask, eg.Position().Tag()),
 		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer)}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)

@@ -366,7 +366,7 @@
     pending = sq;
     haptic('tap');
     draw(optimistic(st, sq), sq);
-    api('POST', 'api/move', { g: st.game, sq: sq, ply: st.ply }).then(function (r) {
+    api('POST', 'api/move', { g: st.game, sq: sq, pos: st.pos }).then(function (r) {
       pending = null;
       if (r.status === 200 && r.body) {
         if (!accept(r.body)) { draw(cur); }
