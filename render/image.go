@@ -158,6 +158,24 @@ func Image(v View, opt ImageOptions) (*image.Paletted, error) {
 	return img, nil
 }
 
+// ImageInto is Image drawn into dst when dst has the bounds of v's picture (as a previous
+// Image or ImageInto of the same board size returned), so that drawing many pictures
+// allocates none; otherwise, or for a nil dst, into a new picture. It returns the picture
+// drawn, dst or the new one.
+func ImageInto(dst *image.Paletted, v View, opt ImageOptions) (*image.Paletted, error) {
+	n := v.Position.Size()
+	if !engine.ValidSize(n) {
+		return nil, fmt.Errorf("%w: %d", ErrSize, n)
+	}
+	a := assetsFor(n)
+	if dst == nil || dst.Rect != a.board.Rect || len(dst.Pix) != len(a.board.Pix) {
+		dst = image.NewPaletted(a.board.Rect, palette)
+	}
+	dst.Palette = palette
+	a.draw(dst, v, opt)
+	return dst, nil
+}
+
 // imagePool recycles pictures between EncodePNG calls; one per size is typical.
 var imagePool sync.Pool
 

@@ -123,6 +123,16 @@ type Options struct {
 	// that an offer nobody answers says so on its boards by itself (see offers.go); nil:
 	// an offer is found expired only when somebody taps it.
 	Offers Offers
+	// DrawWorkers bounds the pictures (PictureHandler) and replays drawn at once; more wait
+	// in a short queue or are refused (draw.go). 0 means DefaultDrawWorkers.
+	DrawWorkers int
+	// OnDraw, when not nil, is called on a drawing worker's goroutine before each drawing
+	// (cmd/reversibot lowers the thread's priority there, as for the AI). The workers live
+	// until Shutdown.
+	OnDraw func()
+	// PictureCache bounds the bytes of the drawn pictures the bot keeps for PictureHandler;
+	// 0 means DefaultPictureCache.
+	PictureCache int64
 }
 
 // The default HTTP client: how many idle connections to the Bot API it keeps, and how long it
@@ -150,6 +160,7 @@ type Bot struct {
 	miniAppName string           // Options.MiniAppName
 	onChange    func(*game.Game) // Options.OnGameChange; nil for none
 	pics        *pictures        // the boards' pictures served to inline messages
+	draw        *drawer          // draws the pictures and the replays, a few at a time
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -198,7 +209,15 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
 		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
 		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange}
-	b.pics = newPictures(o.Token)
+	workers, cache := o.DrawWorkers, o.PictureCache
+	if workers <= 0 {
+		workers = DefaultDrawWorkers()
+	}
+	if cache <= 0 {
+		cache = DefaultPictureCache
+	}
+	b.draw = newDrawer(workers, o.OnDraw)
+	b.pics = newPictures(o.Token, cache, b.draw)
 	if b.log == nil {
 		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -327,6 +346,14 @@ func (b *Bot) WebhookHandler(secret string) http.Handler { return b.in.Webhook(s
 // Intake returns the intake's counters, for tests, load tools and metrics.
 func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 
+// Drawing returns the counters of the drawing workers and the picture cache, for tests,
+// load tools and metrics.
+func (b *Bot) Drawing() DrawStats {
+	st := b.draw.stats()
+	st.CacheBytes, st.CacheCap, st.CachedCount = b.pics.cache.size()
+	return st
+}
+
 // everyTick calls do every interval until stop is closed or the bot's base context ends: the
 // body of the bot's timed loops (reminders and offers, the search sweeper).
 func (b *Bot) everyTick(interval time.Duration, stop <-chan struct{}, do func()) {
@@ -398,6 +425,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		<-done
 	}
 	b.baseStop()
+	b.draw.close() // nothing draws any more: the replays ended with b.wg
 	if b.transport != nil {
 		b.transport.CloseIdleConnections()
 	}

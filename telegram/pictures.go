@@ -1,7 +1,7 @@
 package telegram
 
 import (
-	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -28,6 +28,11 @@ import (
 // undone move makes it a 404, never another picture), and an invitation to a large board is
 // posted as the picture of the starting board. Pictures are JPEG, the format Telegram asks of
 // inline photo results.
+//
+// Every address is drawn by the bot's drawing workers (draw.go), at most Options.DrawWorkers
+// at once whatever the requests, and kept within Options.PictureCache bytes. An address the
+// bot did not make costs a parse, or a parse and one store read, and is never drawn; two
+// requests for one address in flight share one drawing.
 
 // PicturePath is the path under Options.PublicURL where PictureHandler serves the pictures:
 // PicturePath + "start/SIZE.jpg" the starting board of a size, PicturePath + "GAME/PLY-MAC.jpg"
@@ -40,9 +45,9 @@ const pictureLabel = "reversibot board picture MAC v1"
 // pictureMACLen is the length of a picture address's MAC: 16 base64url characters, 96 bits.
 const pictureMACLen = 16
 
-// pictureCacheSize is how many drawn pictures the bot keeps, so that fetching an address
-// again (Telegram's servers, or somebody who saw it) costs no drawing.
-const pictureCacheSize = 256
+// pictureRetryAfter is the Retry-After, in seconds, of a picture request refused because the
+// drawing workers are busy.
+const pictureRetryAfter = "1"
 
 // pictureQuality is the JPEG quality of the pictures: the board's flat colours and its
 // labels stay crisp at it.
@@ -50,18 +55,28 @@ const pictureQuality = 90
 
 // pictures draws and keeps the pictures the bot serves.
 type pictures struct {
-	key []byte
+	key   []byte
+	cache *pictureCache // the pictures drawn, so that fetching an address again costs no drawing
+	draw  *drawer
 
-	mu    sync.Mutex
-	cache map[string][]byte
-	order []string // the cached names, oldest first
+	mu       sync.Mutex
+	inflight map[string]*pictureCall // the names being drawn
 }
 
-// newPictures returns the pictures keyed by the bot token.
-func newPictures(token string) *pictures {
+// pictureCall is a drawing of one name, which other requests for it wait for.
+type pictureCall struct {
+	done chan struct{}
+	data []byte // set before done is closed, nil on failure
+	err  error
+}
+
+// newPictures returns the pictures keyed by the bot token, kept within cacheBytes and drawn
+// by draw.
+func newPictures(token string, cacheBytes int64, draw *drawer) *pictures {
 	m := hmac.New(sha256.New, []byte(token))
 	m.Write([]byte(pictureLabel))
-	return &pictures{key: m.Sum(nil), cache: map[string][]byte{}}
+	return &pictures{key: m.Sum(nil), cache: newPictureCache(cacheBytes), draw: draw,
+		inflight: map[string]*pictureCall{}}
 }
 
 // mac is the MAC of the position of game id after the moves (the stored bytes of its first
@@ -106,7 +121,9 @@ var errNoPicture = errors.New("no such picture")
 
 // PictureHandler serves the boards' pictures: GET (or HEAD) PicturePath + a name the bot made
 // answers the JPEG of that position, to be cached for good (the name stands for one
-// position); any other path under it, 404. Mount it at PicturePath where Options.PublicURL
+// position); any other path under it, 404. When the drawing workers are all busy and their
+// queue is full it answers 503 with Retry-After at once; a request in the queue waits until
+// its picture is drawn or the client goes. Mount it at PicturePath where Options.PublicURL
 // reaches.
 func (b *Bot) PictureHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -114,51 +131,88 @@ func (b *Bot) PictureHandler() http.Handler {
 			return
 		}
 		name, _ := strings.CutPrefix(r.URL.Path, PicturePath)
-		data, err := b.picture(r, name)
-		if err != nil {
-			if !errors.Is(err, errNoPicture) {
-				b.log.Warn("board picture", "err", b.scrub(err))
-				http.Error(w, "try again", http.StatusServiceUnavailable)
-				return
-			}
+		data, err := b.picture(r.Context(), name)
+		switch {
+		case errors.Is(err, errNoPicture):
 			http.NotFound(w, r)
-			return
+		case errors.Is(err, errDrawBusy), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+			w.Header().Set("Retry-After", pictureRetryAfter)
+			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
+		case err != nil:
+			b.log.Warn("board picture", "err", b.scrub(err))
+			w.Header().Set("Retry-After", pictureRetryAfter)
+			http.Error(w, "try again", http.StatusServiceUnavailable)
+		default:
+			writeImage(w, r, "image/jpeg", "public, max-age=604800, immutable", data)
 		}
-		writeImage(w, r, "image/jpeg", "public, max-age=604800, immutable", data)
 	})
 }
 
 // picture returns the JPEG named name (a path under PicturePath), drawing it unless it is
-// kept; errNoPicture when the name shows nothing.
-func (b *Bot) picture(r *http.Request, name string) ([]byte, error) {
+// kept or being drawn: errNoPicture when the name shows nothing, errDrawBusy when the drawing
+// workers' queue is full, ctx's error when it ends first.
+func (b *Bot) picture(ctx context.Context, name string) ([]byte, error) {
 	if len(name) > 64 {
 		return nil, errNoPicture
 	}
-	b.pics.mu.Lock()
-	data, ok := b.pics.cache[name]
-	b.pics.mu.Unlock()
-	if ok {
+	if data, ok := b.pics.cache.get(name); ok {
 		return data, nil
 	}
-	pos, hideHints, err := b.picturePosition(r, name)
+	pn, ok := parsePictureName(name)
+	if !ok {
+		return nil, errNoPicture
+	}
+	p := b.pics
+	p.mu.Lock()
+	if c, ok := p.inflight[name]; ok { // drawn for another request right now
+		p.mu.Unlock()
+		select {
+		case <-c.done:
+			return c.data, c.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if p.draw.full(drawUrgent) { // refused before it costs a store read
+		p.mu.Unlock()
+		p.draw.refused.Add(1)
+		return nil, errDrawBusy
+	}
+	c := &pictureCall{done: make(chan struct{})}
+	p.inflight[name] = c
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.inflight, name)
+		p.mu.Unlock()
+		close(c.done)
+	}()
+	c.data, c.err = b.drawPicture(ctx, pn)
+	if c.err == nil {
+		p.cache.put(name, c.data)
+	}
+	return c.data, c.err
+}
+
+// drawPicture draws the picture pn names on a drawing worker.
+func (b *Bot) drawPicture(ctx context.Context, pn pictureName) ([]byte, error) {
+	pos, hideHints, err := b.picturePosition(ctx, pn)
 	if err != nil {
 		return nil, err
 	}
-	data, err = encodePicture(pos, hideHints)
-	if err != nil {
+	// The drawing writes data and derr, which are read only once it is done: a worker may
+	// still run it after do gave up waiting.
+	var data []byte
+	var derr error
+	if err := b.pics.draw.do(ctx, drawUrgent, func(s *drawScratch) { data, derr = encodePicture(pos, hideHints, s) }); err != nil {
 		return nil, err
 	}
-	b.pics.keep(name, data)
-	return data, nil
+	return data, derr
 }
 
 // picturePosition reads the position a picture's name stands for (checking its MAC) and
 // whether its legal moves go unmarked (a board before the game or after its end).
-func (b *Bot) picturePosition(r *http.Request, name string) (pos *engine.Game, hideHints bool, err error) {
-	pn, ok := parsePictureName(name)
-	if !ok {
-		return nil, false, errNoPicture
-	}
+func (b *Bot) picturePosition(ctx context.Context, pn pictureName) (pos *engine.Game, hideHints bool, err error) {
 	if pn.start > 0 {
 		eg, err := engine.NewGame(pn.start)
 		if err != nil {
@@ -167,7 +221,7 @@ func (b *Bot) picturePosition(r *http.Request, name string) (pos *engine.Game, h
 		return eg, true, nil
 	}
 	id, ply, mac := pn.game, pn.ply, pn.mac
-	res, err := b.svc.Game(r.Context(), id)
+	res, err := b.svc.Game(ctx, id)
 	switch {
 	case errors.Is(err, game.ErrNotFound), errors.Is(err, game.ErrSetAside):
 		return nil, false, errNoPicture
@@ -225,29 +279,39 @@ func parsePictureName(name string) (pn pictureName, ok bool) {
 }
 
 // encodePicture draws the position of eg as the board's picture (render.Image: last move,
-// flips, the legal moves labelled unless hideHints) and encodes it as JPEG.
-func encodePicture(eg *engine.Game, hideHints bool) ([]byte, error) {
-	img, err := render.Image(render.ViewOf(eg), render.ImageOptions{Flipped: true, HideHints: hideHints})
+// flips, the legal moves labelled unless hideHints) and encodes it as JPEG, in s's memory;
+// the result is a copy of its own, exactly as long as the JPEG.
+func encodePicture(eg *engine.Game, hideHints bool, s *drawScratch) ([]byte, error) {
+	img, err := render.ImageInto(s.pal, render.ViewOf(eg), render.ImageOptions{Flipped: true, HideHints: hideHints})
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, toRGBA(img), &jpeg.Options{Quality: pictureQuality}); err != nil {
+	s.pal, s.rgba = img, toRGBA(s.rgba, img)
+	s.buf.Reset()
+	if err := jpeg.Encode(&s.buf, s.rgba, &jpeg.Options{Quality: pictureQuality}); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	out := make([]byte, s.buf.Len())
+	copy(out, s.buf.Bytes())
+	return out, nil
 }
 
 // toRGBA copies the paletted picture into RGBA, the layout the JPEG encoder reads fastest
-// (draw.Draw takes the slow general path from a paletted picture).
-func toRGBA(img *image.Paletted) *image.RGBA {
+// (draw.Draw takes the slow general path from a paletted picture), reusing dst's pixels when
+// they are enough (dst may be nil).
+func toRGBA(dst *image.RGBA, img *image.Paletted) *image.RGBA {
 	var lut [256][4]uint8
 	for i, c := range img.Palette {
 		r, g, b, a := c.RGBA()
 		lut[i] = [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 	}
 	bounds := img.Bounds()
-	out := image.NewRGBA(bounds)
+	var out *image.RGBA
+	if n := 4 * bounds.Dx() * bounds.Dy(); dst != nil && cap(dst.Pix) >= n {
+		out = &image.RGBA{Pix: dst.Pix[:n], Stride: 4 * bounds.Dx(), Rect: bounds}
+	} else {
+		out = image.NewRGBA(bounds)
+	}
 	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
 		src := img.Pix[img.PixOffset(bounds.Min.X, y):][:bounds.Dx()]
 		dst := out.Pix[out.PixOffset(bounds.Min.X, y):][:4*bounds.Dx()]
@@ -256,19 +320,4 @@ func toRGBA(img *image.Paletted) *image.RGBA {
 		}
 	}
 	return out
-}
-
-// keep caches the picture data under name, forgetting the oldest beyond pictureCacheSize.
-func (p *pictures) keep(name string, data []byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.cache[name]; ok {
-		return
-	}
-	p.cache[name] = data
-	p.order = append(p.order, name)
-	if len(p.order) > pictureCacheSize {
-		delete(p.cache, p.order[0])
-		p.order = p.order[1:]
-	}
 }

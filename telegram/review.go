@@ -74,8 +74,10 @@ func (b *Bot) postReview(ctx context.Context, g *game.Game, chat int64, lang str
 	defer cancel()
 	defer context.AfterFunc(b.extras, cancel)()
 	res, err := b.svc.Review(rctx, g.ID, user, nil)
-	if err == nil && g.InlineID != "" {
-		b.sendReplay(ctx, res.Game, res.Replay, chat, lang) // an inline game had no replay
+	if err == nil && g.InlineID != "" { // an inline game had no replay
+		if anim, ok := b.drawReplay(ctx, res.Game, res.Replay); ok {
+			b.sendReplay(ctx, res.Game, res.Replay, anim, chat, lang)
+		}
 	}
 	if err == nil {
 		err = b.sendReview(ctx, res, chat, lang)
@@ -115,7 +117,9 @@ func (b *Bot) sendReview(ctx context.Context, res *game.Reviewed, chat int64, la
 
 // sendReplays sends the replay of the game g that has just finished into each chat that shows
 // one of its boards (none for an inline game: an inline message cannot take another), in the
-// language of that board, unless g is too short to watch.
+// language of that board, unless g is too short to watch. The replay is drawn once, by the
+// drawing workers after the pictures somebody is fetching; when too many replays wait for
+// them already, it is not sent.
 func (b *Bot) sendReplays(g *game.Game) {
 	if len(g.Moves) < minReplayMoves {
 		return
@@ -126,25 +130,51 @@ func (b *Bot) sendReplays(g *game.Game) {
 			b.log.Warn("replay", "game", g.ID, "err", b.scrub(err))
 			return
 		}
+		var anim []byte
 		sent := map[int64]bool{}
 		for _, ref := range g.Boards {
 			if ref.InlineID != "" || ref.ChatID == 0 || sent[ref.ChatID] {
 				continue
 			}
+			if anim == nil {
+				var ok bool
+				if anim, ok = b.drawReplay(ctx, g, eg); !ok {
+					return
+				}
+			}
 			sent[ref.ChatID] = true
-			b.sendReplay(ctx, g, eg, ref.ChatID, present.ViewLang(g, ref))
+			b.sendReplay(ctx, g, eg, anim, ref.ChatID, present.ViewLang(g, ref))
 		}
 	})
 }
 
-// sendReplay sends the replay of the finished game g (replayed as eg) into chat.
-func (b *Bot) sendReplay(ctx context.Context, g *game.Game, eg *engine.Game, chat int64, lang string) {
-	anim, err := render.Replay(eg, render.ReplayOptions{})
+// drawReplay draws the replay of the finished game g (replayed as eg) on a drawing worker;
+// false, with a log line, when it could not be drawn.
+func (b *Bot) drawReplay(ctx context.Context, g *game.Game, eg *engine.Game) ([]byte, bool) {
+	// The drawing writes anim and rerr, which are read only once it is done: a worker may
+	// still run it after do gave up waiting.
+	var anim []byte
+	var rerr error
+	err := b.draw.do(ctx, drawIdle, func(*drawScratch) { anim, rerr = render.Replay(eg, render.ReplayOptions{}) })
 	if err == nil {
-		_, err = b.api.SendAnimation(ctx, &tgbot.SendAnimationParams{ChatID: chat,
-			Caption:   clip(present.ReplayCaption(g, eg, lang), 1024),
-			Animation: &models.InputFileUpload{Filename: "replay-" + g.ID + ".gif", Data: bytes.NewReader(anim)}})
+		err = rerr
 	}
+	switch {
+	case err != nil && b.extras.Err() != nil: // the bot is stopping
+		b.log.Debug("replay not drawn: stopping", "game", g.ID)
+		return nil, false
+	case err != nil:
+		b.log.Warn("replay not drawn", "game", g.ID, "err", b.scrub(err))
+		return nil, false
+	}
+	return anim, true
+}
+
+// sendReplay sends anim, the replay of the finished game g (replayed as eg), into chat.
+func (b *Bot) sendReplay(ctx context.Context, g *game.Game, eg *engine.Game, anim []byte, chat int64, lang string) {
+	_, err := b.api.SendAnimation(ctx, &tgbot.SendAnimationParams{ChatID: chat,
+		Caption:   clip(present.ReplayCaption(g, eg, lang), 1024),
+		Animation: &models.InputFileUpload{Filename: "replay-" + g.ID + ".gif", Data: bytes.NewReader(anim)}})
 	if err != nil {
 		b.log.Warn("replay", "game", g.ID, "chat", chat, "err", b.scrub(err))
 	}

@@ -60,6 +60,9 @@ type Config struct {
 	// RemindAfter (config_remind.go): REMIND_AFTER, how long the player to move in a group or
 	// inline game may take before a message reminds them; 0: no reminders.
 	RemindAfter time.Duration
+
+	// DrawWorkers (config_draw.go): DRAW_WORKERS, the board pictures and replays drawn at once.
+	DrawWorkers int
 }
 
 // The roles and AI modes.
@@ -207,6 +210,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	errs = append(errs, loadIntake(getenv, &c)...)
 	errs = append(errs, loadPace(getenv, &c)...)
 	errs = append(errs, loadRemind(getenv, &c)...)
+	errs = append(errs, loadDraw(getenv, &c)...)
 	return c, errors.Join(errs...)
 }
 

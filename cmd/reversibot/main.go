@@ -9,9 +9,10 @@
 // bots with AI_MODE=remote post to the Redis at REDIS_URL, and answers them; run as many as the
 // AI needs CPUs. A worker that dies mid-search leaves its job to the others.
 //
-// The process is tuned here and nowhere else: GOGC (main), GOMAXPROCS raised for the AI's
-// workers (addProcs) and the AI threads' low priority (backgroundThread, the OnSearch of the
-// bot's ai.Player).
+// The process is tuned here and nowhere else: GOGC and the Go memory limit (main,
+// memlimit.go), GOMAXPROCS raised for the AI's and the drawing's workers (addProcs) and their
+// threads' low priority (backgroundThread, the OnSearch of the bot's ai.Player and the
+// bot's OnDraw).
 package main
 
 import (
@@ -56,8 +57,9 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(defaultGCPercent)
 	}
+	mem := memoryLimitFor(os.Getenv, os.DirFS("/")).apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Getenv, os.Stderr)
+	code := run(ctx, os.Getenv, os.Stderr, mem)
 	stop()
 	os.Exit(code)
 }
@@ -65,15 +67,16 @@ func main() {
 // shutdownGrace bounds how long a stop waits for handlers in flight.
 const shutdownGrace = 15 * time.Second
 
-// run is the whole program without the process: it returns when ctx is cancelled (a signal) or
-// start-up fails, with the exit code.
-func run(ctx context.Context, getenv func(string) string, stderr io.Writer) int {
+// run is the whole program without the process (whose memory limit is mem): it returns when
+// ctx is cancelled (a signal) or start-up fails, with the exit code.
+func run(ctx context.Context, getenv func(string) string, stderr io.Writer, mem memoryLimit) int {
 	cfg, err := LoadConfig(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "reversibot: bad configuration:\n%v\n", err)
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	mem.log(log)
 	m := NewMain(cfg, log)
 	err = m.Run(ctx)
 	if err == nil {
@@ -170,9 +173,10 @@ func (m *Main) Run(ctx context.Context) error {
 		m.registerRemoteAI()
 		m.reviews = game.NewAIPool(runtime.GOMAXPROCS(0), 0) // the AI's slots only wait
 		reviews = m.reviews
+		addProcs(cfg.DrawWorkers)
 	} else {
 		mover = &ai.Player{OnSearch: backgroundThread, NoBook: cfg.NoBook}
-		addProcs(m.pool.Workers())
+		addProcs(m.pool.Workers() + cfg.DrawWorkers)
 	}
 	m.Service = game.New(game.Config{Store: store, Mover: mover, Pool: m.pool, ReviewPool: reviews,
 		OnReviewStep: backgroundThread, IdleAfter: cfg.IdleClaim, Logger: log})
@@ -201,6 +205,8 @@ func (m *Main) Run(ctx context.Context) error {
 		RemindAfter: cfg.RemindAfter,
 		PublicURL:   cfg.PublicURL,
 		MiniAppName: cfg.MiniAppName,
+		DrawWorkers: cfg.DrawWorkers,
+		OnDraw:      backgroundThread,
 		OnGameChange: func(g *game.Game) {
 			if app := m.app.Load(); app != nil {
 				app.Changed(g) // wakes the Mini App pages that show g
@@ -211,6 +217,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("start bot: %w", err)
 	}
 	m.Bot = b
+	m.registerDrawing()
 	if cfg.PublicURL != "" {
 		app, err := webapp.New(webapp.Options{Token: cfg.Token, Games: b.MiniApp(), Logger: log})
 		if err != nil {

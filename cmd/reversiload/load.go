@@ -65,8 +65,11 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	)
 	external := cfg.External || len(cfg.Targets) > 0 || cfg.Spawn != ""
 	targets := cfg.Targets
+	if err := pickPictureAddr(&cfg); err != nil {
+		return Result{}, err
+	}
+	var f *fleet
 	if cfg.Spawn != "" {
-		var f *fleet
 		if f, ctx, err = spawn(ctx, cfg, apiURL, srv.Token(), logw); err != nil {
 			return Result{}, err
 		}
@@ -92,6 +95,14 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 			} else {
 				defer redisStore.Close()
 			}
+		}
+	}
+
+	var picPaths []string
+	picGames := 0
+	if cfg.Pictures > 0 {
+		if picPaths, picGames, err = newDriver(srv).gatherPictures(ctx, cfg.PicAddrs); err != nil {
+			return Result{}, err
 		}
 	}
 
@@ -131,6 +142,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		wg.Go(func() { d.group(runCtx, g, a, b, rng) })
 	}
 	flood := floodRun(runCtx, cfg, d, &wg)
+	pictures := pictureRun(runCtx, cfg, d, picPaths, pictureBases(cfg, f), picGames, cfg.PIDs, &wg)
 	wg.Wait()
 	elapsed := time.Since(start)
 	var exited *exitError
@@ -139,7 +151,8 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	}
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(), GroupMoves: d.groupMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
-		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood()}
+		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood(),
+		Pictures: pictures()}
 	if cfg.Limits {
 		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv),
 			Lag: map[string]Summary{}, Worst: d.worstLags()}
@@ -236,7 +249,8 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		opts := telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
 			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st,
 			Logger: log.With("bot", i), Budget: budget,
-			NoPace: true} // the fake sets no flood limits: measure the bot's own pace
+			NoPace:    true, // the fake sets no flood limits: measure the bot's own pace
+			PublicURL: cfg.picturePublicURL()}
 		if cfg.Limits { // pace as production does, over budgets shared through Redis
 			opts.NoPace, opts.Pace, opts.PaceBudgets = false, paceLimits(cfg), st.PaceBudgets()
 		}
@@ -249,6 +263,12 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		bots = append(bots, bt)
 	}
 	if err := bots[0].Setup(ctx); err != nil {
+		closeServices()
+		cleanup()
+		return nil, nil, err
+	}
+	stopPictures, err := servePictures(cfg, bots[0])
+	if err != nil {
 		closeServices()
 		cleanup()
 		return nil, nil, err
@@ -277,6 +297,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}()
 	}
 	stop := func() {
+		stopPictures()
 		cancel()
 		<-done
 		sctx, c2 := context.WithTimeout(context.Background(), 30*time.Second)

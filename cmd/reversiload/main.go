@@ -16,6 +16,7 @@
 //	reversiload -spawn BINARY [-procs N] [-v] -redis URL                            # reversibot processes started here
 //	reversiload ... -flood [-think D]                                               # one more user floods the bot
 //	reversiload ... -limits [-speedup K]                                            # under Telegram's flood limits
+//	reversiload ... -pictures N [-picture-addrs M]                                  # N clients fetch the board pictures
 //	reversiload -external [-addr HOST:PORT] [-redis URL] [-pids PID,...]            # one reversibot, long polling
 //	reversiload -targets URL,URL [-secret S] [-addr A] [-redis URL] [-pids PID,...] # reversibot processes, webhook mode
 //
@@ -89,6 +90,15 @@
 // (answered other than "slow down"), "slow down" answers and taps left unanswered:
 //
 //	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 200 -flood -duration 10s
+//
+// # Pictures
+//
+// With -pictures N the bots (in this process, or spawned) serve their boards' pictures on a
+// loopback PUBLIC_URL, and N clients fetch signed picture addresses, gathered from inline
+// 16×16 games before the run, as fast as they are answered while the chats play (pictures.go).
+// The report adds the fetches by answer and the memory of each bot process under the flood:
+//
+//	reversiload -spawn /tmp/reversibot -redis redis://127.0.0.1:6379/0 -chats 8 -think 250ms -pictures 16 -duration 20s
 //
 // # Flood limits
 //
@@ -195,6 +205,10 @@ type Config struct {
 	Think      time.Duration // each player's pause before each tap
 	Limits     bool          // the fake enforces Telegram's flood limits and the bots pace (limits.go)
 	Speedup    int           // with Limits: the limits run this many times as fast as Telegram's
+	Pictures   int           // clients fetching the bots' board pictures (pictures.go); 0: none
+	PicAddrs   int           // distinct picture addresses they cycle through
+
+	pictureAddr string // where the bots serve their pictures under Pictures (pickPictureAddr)
 }
 
 // Limits that keep a run bounded.
@@ -236,6 +250,8 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.DurationVar(&c.Think, "think", 0, "each player's pause before each tap (with -flood and no -rate: 250ms, a fast human's pace inside the default budget)")
 	fs.BoolVar(&c.Limits, "limits", false, "the fake Bot API enforces Telegram's flood limits and the bots pace themselves; report the 429s (a run with any fails) and the board lag")
 	fs.IntVar(&c.Speedup, "speedup", 1, "with -limits: the flood limits run this many times as fast as Telegram's (1…1000); the bots pace a fifth slower above 1")
+	fs.IntVar(&c.Pictures, "pictures", 0, "clients fetching the bots' board pictures as fast as answered, cycling through -picture-addrs signed addresses (the picture flood)")
+	fs.IntVar(&c.PicAddrs, "picture-addrs", defaultPictureAddrs, "with -pictures: distinct picture addresses, gathered from inline 16×16 games played before the run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -280,6 +296,7 @@ func (c Config) validate() error {
 	} else if c.Speedup > 1 && !c.Limits {
 		errs = append(errs, errors.New("-speedup needs -limits"))
 	}
+	errs = append(errs, c.validatePictures()...)
 	if c.Level < 1 {
 		errs = append(errs, errors.New("-level must be at least 1"))
 	}

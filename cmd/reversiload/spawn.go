@@ -117,6 +117,9 @@ func spawn(ctx context.Context, cfg Config, apiURL, token string, logw io.Writer
 			base[k] = v
 		}
 	}
+	if addr := cfg.pictureAddr; addr != "" { // -pictures: one process serves them here
+		base["LISTEN_ADDR"], base["PUBLIC_URL"] = addr, cfg.picturePublicURL()
+	}
 	if !cfg.Flood { // the players tap faster than any human: a budget that never refuses
 		base["USER_RATE"], base["USER_BURST"] = wideUserRate, wideUserBurst
 	}
@@ -131,6 +134,9 @@ func spawn(ctx context.Context, cfg Config, apiURL, token string, logw io.Writer
 				"WEBHOOK_URL":    spawnWebhookURL,
 				"WEBHOOK_SECRET": cfg.Secret,
 				"LISTEN_ADDR":    net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[i])),
+			}
+			if cfg.Pictures > 0 { // each process serves its pictures on its LISTEN_ADDR
+				env["PUBLIC_URL"] = "http://" + env["LISTEN_ADDR"]
 			}
 			for k, v := range base {
 				if _, ok := env[k]; !ok {

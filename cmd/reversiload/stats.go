@@ -74,8 +74,9 @@ type Result struct {
 	BotCPU      []ProcCPU     // CPU used by each bot process (-external, -targets), when known
 	RedisCPU    time.Duration // CPU used by the Redis server (INFO cpu), 0 when unknown
 	Bots        int
-	Flood       *FloodStats // with -flood: what the flooder sent and what became of it
-	Limits      *LimitStats // with -limits: the flood limits' figures
+	Flood       *FloodStats   // with -flood: what the flooder sent and what became of it
+	Pictures    *PictureStats // with -pictures: the fetches and the bots' memory
+	Limits      *LimitStats   // with -limits: the flood limits' figures
 }
 
 // LimitStats are the figures of a run under the fake's flood limits (-limits).
@@ -159,6 +160,9 @@ func (r Result) print(w io.Writer) {
 	}
 	if r.Flood != nil {
 		r.Flood.print(w)
+	}
+	if r.Pictures != nil {
+		r.Pictures.print(w)
 	}
 	r.printCPU(w)
 	keys := make([]string, 0, len(r.Errors))

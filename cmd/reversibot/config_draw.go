@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/reversibot/reversi/telegram"
+)
+
+// maxDrawWorkers bounds DRAW_WORKERS: each drawing holds a few megabytes while it runs.
+const maxDrawWorkers = 64
+
+// loadDraw reads DRAW_WORKERS: how many board pictures (served at PUBLIC_URL/pic/) and replays
+// the bot draws at once, 1…64; unset, telegram.DefaultDrawWorkers (half the CPUs, at least
+// one).
+func loadDraw(getenv func(string) string, c *Config) []error {
+	c.DrawWorkers = telegram.DefaultDrawWorkers()
+	v := strings.TrimSpace(getenv("DRAW_WORKERS"))
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxDrawWorkers {
+		return []error{fmt.Errorf("DRAW_WORKERS must be a whole number from 1 to %d, not %q", maxDrawWorkers, v)}
+	}
+	c.DrawWorkers = n
+	return nil
+}
