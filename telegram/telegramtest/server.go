@@ -240,6 +240,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if known {
 		name = h.name
 	}
+	if known && perr == nil {
+		perr = checkCall(name, req) // spec.go: what the Bot API's description forbids
+	}
 
 	s.mu.Lock()
 	seq := s.st.nextSeq()
