@@ -240,9 +240,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if known {
 		name = h.name
 	}
-	if known && perr == nil {
-		perr = checkCall(name, req) // spec.go: what the Bot API's description forbids
-	}
 
 	s.mu.Lock()
 	seq := s.st.nextSeq()
@@ -266,6 +263,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var result any
 	err := fault
+	if err == nil {
+		err = checkCall(name, req) // spec.go: what the Bot API's description forbids
+	}
 	if err == nil {
 		result, err = h.fn(s, r.Context(), req)
 	}
