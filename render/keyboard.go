@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
@@ -295,9 +296,10 @@ func copyRows(rows [][]models.InlineKeyboardButton) [][]models.InlineKeyboardBut
 }
 
 // ValidateKeyboard reports whether m respects Telegram's limits: every row holds 1…8 buttons,
-// at most 100 buttons in all, every button has a non-blank text of valid UTF-8 and
-// callback_data of at most 64 bytes, non-empty unless the button does something else (a URL,
-// an inline query switch…). The error wraps ErrKeyboard and names the first offending button.
+// at most 100 buttons in all, every button has a non-blank text of valid UTF-8 and exactly
+// one action (callback data, a URL, an inline query switch, a text to copy…), its
+// callback_data at most 64 bytes and its text to copy 1…256 characters. The error wraps
+// ErrKeyboard and names the first offending button.
 func ValidateKeyboard(m models.InlineKeyboardMarkup) error {
 	total := 0
 	for i, row := range m.InlineKeyboard {
@@ -324,13 +326,36 @@ func validateButton(b models.InlineKeyboardButton) error {
 	if len(b.CallbackData) > MaxCallbackLen {
 		return fmt.Errorf("callback data of %d bytes", len(b.CallbackData))
 	}
-	other := b.URL != "" || b.WebApp != nil || b.LoginURL != nil || b.SwitchInlineQuery != "" ||
-		b.SwitchInlineQueryCurrentChat != "" || b.SwitchInlineQueryChosenChat != nil ||
-		b.CopyText.Text != "" || b.CallbackGame != nil || b.Pay
-	if b.CallbackData == "" && !other {
-		return errors.New("no callback data and no other action")
+	if n := utf16Units(b.CopyText.Text); n > MaxCopyTextLen {
+		return fmt.Errorf("a text to copy of %d characters", n)
+	}
+	actions := 0
+	for _, set := range [...]bool{b.CallbackData != "", b.URL != "", b.WebApp != nil, b.LoginURL != nil,
+		b.SwitchInlineQuery != "", b.SwitchInlineQueryCurrentChat != "", b.SwitchInlineQueryChosenChat != nil,
+		b.CopyText.Text != "", b.CallbackGame != nil, b.Pay} {
+		if set {
+			actions++
+		}
+	}
+	switch {
+	case actions == 0:
+		return errors.New("no action (callback data, a URL, ...)")
+	case actions > 1:
+		return fmt.Errorf("%d actions, where Telegram takes exactly one", actions)
 	}
 	return nil
+}
+
+// MaxCopyTextLen is the longest text a button may copy, in Telegram's characters (UTF-16 units).
+const MaxCopyTextLen = 256
+
+// utf16Units is the length of s as Telegram counts it: UTF-16 code units.
+func utf16Units(s string) int {
+	n := 0
+	for _, r := range s {
+		n += max(utf16.RuneLen(r), 1) // invalid bytes decode to U+FFFD: one unit
+	}
+	return n
 }
 
 // blank reports whether s is empty or only ASCII white space, which Telegram trims away.

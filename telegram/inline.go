@@ -13,6 +13,7 @@ import (
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/boards"
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/telegram/present"
 )
@@ -82,7 +83,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			// starting board's for the invitation, then each position's (pictures.go).
 			results = append(results, &models.InlineQueryResultPhoto{ID: inlineResultID(n, color, nonce),
 				PhotoURL: picture, ThumbnailURL: cmp.Or(im.bot.thumbnailURL(n), picture),
-				Title: title, Description: description, Caption: text, ReplyMarkup: kb})
+				Title: title, Description: description, Caption: text, ReplyMarkup: botapi.Markup(kb)})
 			continue
 		}
 		res := &models.InlineQueryResultArticle{
@@ -90,7 +91,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			Title:               title,
 			Description:         description,
 			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
-			ReplyMarkup:         kb,
+			ReplyMarkup:         botapi.Markup(kb),
 		}
 		if u := im.bot.thumbnailURL(n); u != "" {
 			res.ThumbnailURL, res.ThumbnailWidth, res.ThumbnailHeight = u, ThumbnailSide, ThumbnailSide

@@ -239,15 +239,6 @@ func (s *shared) scrub(text string) string {
 	return strings.ReplaceAll(text, s.token, "***")
 }
 
-// Markup returns kb as a ReplyMarkup for the library's parameters: nil (no keyboard) when kb
-// is nil, where a nil *InlineKeyboardMarkup in the interface would be sent as "null".
-func Markup(kb *models.InlineKeyboardMarkup) models.ReplyMarkup {
-	if kb == nil {
-		return nil
-	}
-	return kb
-}
-
 // GetMe returns the bot's own user.
 func (c *Client) GetMe(ctx context.Context) (*models.User, error) {
 	var u *models.User
@@ -295,6 +286,9 @@ func (c *Client) SendChatAction(ctx context.Context, p *bot.SendChatActionParams
 
 // AnswerInlineQuery answers an inline query.
 func (c *Client) AnswerInlineQuery(ctx context.Context, p *bot.AnswerInlineQueryParams) (bool, error) {
+	if err := c.resultsKeyboardErr(ctx, p.Results); err != nil {
+		return false, err
+	}
 	return c.boolCall(ctx, "answerInlineQuery", func(ctx context.Context) (bool, error) {
 		return c.tg.AnswerInlineQuery(ctx, p)
 	})
@@ -313,6 +307,9 @@ func (c *Client) boolCall(ctx context.Context, method string, fn func(ctx contex
 // SendMessage sends a text message. After a 5xx or a network error it is not tried again
 // (the message may have been sent).
 func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "sendMessage", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	return c.messageCall(ctx, sendCall("sendMessage", p.ChatID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.SendMessage(ctx, p)
 	})
@@ -322,6 +319,9 @@ func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*mo
 // attempt sends its own copy; like SendMessage, it is not tried again after a 5xx or a network
 // error.
 func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "sendPhoto", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	photo, err := rereadable(p.Photo)
 	if err != nil {
 		return nil, c.fail(ctx, "sendPhoto", 0, err)
@@ -353,6 +353,9 @@ func rereadable(f models.InputFile) (func() models.InputFile, error) {
 // once, each attempt sends its own copy, and it is not tried again after a 5xx or a network
 // error.
 func (c *Client) SendAnimation(ctx context.Context, p *bot.SendAnimationParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "sendAnimation", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	anim, err := rereadable(p.Animation)
 	if err != nil {
 		return nil, c.fail(ctx, "sendAnimation", 0, err)
@@ -367,6 +370,9 @@ func (c *Client) SendAnimation(ctx context.Context, p *bot.SendAnimationParams) 
 // EditMessageText replaces the text (and keyboard) of a message. Its Message is nil when
 // nothing changed or the message is an inline one.
 func (c *Client) EditMessageText(ctx context.Context, p *bot.EditMessageTextParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "editMessageText", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	return c.messageCall(ctx, editCall("editMessageText", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageText(ctx, p)
 	})
@@ -374,6 +380,9 @@ func (c *Client) EditMessageText(ctx context.Context, p *bot.EditMessageTextPara
 
 // EditMessageCaption replaces the caption (and keyboard) of a message, as EditMessageText.
 func (c *Client) EditMessageCaption(ctx context.Context, p *bot.EditMessageCaptionParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "editMessageCaption", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	return c.messageCall(ctx, editCall("editMessageCaption", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageCaption(ctx, p)
 	})
@@ -382,6 +391,9 @@ func (c *Client) EditMessageCaption(ctx context.Context, p *bot.EditMessageCapti
 // EditMessageReplyMarkup replaces the keyboard of a message (nil removes it), as
 // EditMessageText.
 func (c *Client) EditMessageReplyMarkup(ctx context.Context, p *bot.EditMessageReplyMarkupParams) (*models.Message, error) {
+	if err := c.keyboardErr(ctx, "editMessageReplyMarkup", p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	return c.messageCall(ctx, editCall("editMessageReplyMarkup", p.ChatID, p.InlineMessageID), func(ctx context.Context) (*models.Message, error) {
 		return c.tg.EditMessageReplyMarkup(ctx, p)
 	})
@@ -392,6 +404,9 @@ func (c *Client) EditMessageReplyMarkup(ctx context.Context, p *bot.EditMessageR
 // once, and each attempt sends its own copy.
 func (c *Client) EditMessageMedia(ctx context.Context, p *bot.EditMessageMediaParams) (*models.Message, error) {
 	const method = "editMessageMedia"
+	if err := c.keyboardErr(ctx, method, p.ReplyMarkup); err != nil {
+		return nil, err
+	}
 	params := func() *bot.EditMessageMediaParams { return p }
 	if ph, ok := p.Media.(*models.InputMediaPhoto); ok && ph.MediaAttachment != nil {
 		data, err := io.ReadAll(ph.MediaAttachment)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-telegram/bot"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkSendBoardLoopback(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "Alice vs Bob", ReplyMarkup: kb}); err != nil {
+		if _, err := c.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "Alice vs Bob", ReplyMarkup: botapi.Markup(kb)}); err != nil {
 			b.Fatal(err)
 		}
 	}

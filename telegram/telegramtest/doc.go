@@ -35,12 +35,27 @@
 // method answers 404 "Not Found" and a wrong token answers 401
 // "Unauthorized", as Telegram does.
 //
+// # The Bot API's description
+//
+// Every call is first checked against the Bot API's own machine-readable description (a
+// part of it, derived into testdata/botapi.json; see spec.go): a parameter the method does
+// not have, a missing required one, a value not of its type (Integer, Float, Boolean,
+// InputFile, or JSON of an object or an array, checked member by member against the types
+// the description gives: no unknown field, every required one, the right types, a subtype's
+// "type", the lengths it states) and the rules it states of a type's fields (an inline
+// keyboard button has exactly one action) are refused with a 400. So the fake is stricter
+// than Telegram, which ignores an unknown parameter and reads a malformed number as 0, and
+// never kinder than the documentation. go-telegram/bot's own InlineKeyboardMarkup is refused:
+// it sends every button with "copy_text":{"text":""} (BUTTON_COPY_TEXT_INVALID); send
+// keyboards as botapi.Markup makes them.
+//
 // # Limits
 //
 // The fake rejects what Telegram rejects, with Telegram's error texts:
 // more than 8 buttons in a row or 100 in a keyboard (REPLY_MARKUP_TOO_LONG),
-// callback_data outside 1–64 bytes (BUTTON_DATA_INVALID), an inline button
-// without an action ("Text buttons are unallowed in the inline keyboard"),
+// callback_data outside 1–64 bytes (BUTTON_DATA_INVALID), a copy_text outside 1–256
+// characters (BUTTON_COPY_TEXT_INVALID), an inline button
+// without an action ("Text buttons are unallowed in the inline keyboard") or with several,
 // text over 4096 or a caption over 1024 UTF-16 units, an empty text, HTML that
 // does not parse with parse_mode=HTML, entities (entities, caption_entities) that do not lie
 // inside the text in UTF-16 units, a text_mention without a user, a callback query answered twice or
@@ -55,8 +70,10 @@
 //
 // A few texts are not documented by Telegram and are the fake's best guess:
 // a row of more than 8 buttons (Telegram's own behaviour there is not
-// documented; the fake answers REPLY_MARKUP_TOO_LONG), an empty button text
-// and the upload into an inline message. Tests should match on the
+// documented; the fake answers REPLY_MARKUP_TOO_LONG), an empty button text,
+// the upload into an inline message, and what the description forbids but
+// Telegram lets pass (an unknown parameter or field, a button with several
+// actions). Tests should match on the
 // upper-case code or on the well-known prefix, not on those full texts.
 //
 // # Flood limits
@@ -108,7 +125,8 @@
 // # Cost
 //
 // Requests and answers go through encoding/json only: a JSON body is read into its fields,
-// a reply_markup into small local structs that keep which button fields were present (to
+// every JSON parameter into encoding/json's generic values for the description's checks, a
+// reply_markup then into small local structs that keep which button fields were present (to
 // judge a button as Telegram does), and messages, updates and answers are encoded from the
 // library's models types. Request fields, text and keyboards are decoded and checked before
 // the server's lock is taken; a message's JSON is encoded once per change and reused in the

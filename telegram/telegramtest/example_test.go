@@ -9,6 +9,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -25,9 +26,12 @@ func Example() {
 			case u.Message != nil && strings.HasPrefix(u.Message.Text, "/start"):
 				_, _ = b.SendMessage(ctx, &bot.SendMessageParams{
 					ChatID: u.Message.Chat.ID, Text: "Play?",
-					ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
+					// The library's own keyboard type sends "copy_text":{"text":""} with every
+					// button, which the Bot API forbids and the fake refuses: botapi.Markup
+					// sends each button with its one action.
+					ReplyMarkup: botapi.Markup(&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 						{{Text: "8×8", CallbackData: "new:8"}, {Text: "10×10", CallbackData: "new:10"}},
-					}},
+					}}),
 				})
 			case u.CallbackQuery != nil:
 				_, _ = b.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: u.CallbackQuery.ID, Text: "OK"})

@@ -7,6 +7,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -25,7 +26,7 @@ func TestInlineFeedbackOffAndForgedInlineTap(t *testing.T) {
 	drain(t, srv)
 	join := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "Join", CallbackData: "join"}}}}
 	if _, err := b.AnswerInlineQuery(guard(t), &bot.AnswerInlineQueryParams{InlineQueryID: qid, Results: []models.InlineQueryResult{
-		&models.InlineQueryResultArticle{ID: "g8", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Play?"}, ReplyMarkup: join},
+		&models.InlineQueryResultArticle{ID: "g8", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Play?"}, ReplyMarkup: botapi.Markup(join)},
 	}}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -199,7 +200,7 @@ func TestFloodInlineMessageIsItsOwnChat(t *testing.T) {
 	}
 	join := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "Join", CallbackData: "join"}}}}
 	if _, err := b.AnswerInlineQuery(guard(t), &bot.AnswerInlineQueryParams{InlineQueryID: qid, Results: []models.InlineQueryResult{
-		&models.InlineQueryResultArticle{ID: "g", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Play?"}, ReplyMarkup: join},
+		&models.InlineQueryResultArticle{ID: "g", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Play?"}, ReplyMarkup: botapi.Markup(join)},
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestFloodNeverLimitsOtherMethods(t *testing.T) {
 	b := client(t, srv)
 	ctx := guard(t)
 	alice := started(t, srv, "Alice", "en")
-	m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: alice.ID(), Text: "board", ReplyMarkup: keyboard(1, 2)})
+	m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: alice.ID(), Text: "board", ReplyMarkup: botapi.Markup(keyboard(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}

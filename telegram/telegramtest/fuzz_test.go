@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -17,12 +18,15 @@ import (
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/telegram/botapi"
 )
 
 func FuzzParseMarkup(f *testing.F) {
 	f.Add(`{"inline_keyboard":[[{"text":"a","callback_data":"x"}]]}`)
 	f.Add(`{"inline_keyboard":[[{"text":"a","url":"https://t.me/bot?start=x"},{"text":"b","switch_inline_query":""}]]}`)
 	f.Add(`{"inline_keyboard":[[{"text":"a","callback_data":"","copy_text":{"text":""}}]]}`)
+	f.Add(`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"c"}},{"text":"b","callback_data":"x","pay":true}]]}`)
 	f.Add(`{"keyboard":[[{"text":"a"}]]}`)
 	f.Add(`{"inline_keyboard":[[]]}`)
 	f.Add(`null`)
@@ -56,9 +60,9 @@ func FuzzParseMarkup(f *testing.F) {
 		if strings.Contains(raw, "switch_inline_query") {
 			return // models.InlineKeyboardButton cannot hold an empty switch_inline_query
 		}
-		again, err := parseMarkup(string(mustJSON(kb)))
+		again, err := parseMarkup(string(mustJSON(answerMarkup(kb))))
 		if err != nil || !sameMarkup(kb, again) {
-			t.Fatalf("re-encoded keyboard %s: %v, same=%v", mustJSON(kb), err, sameMarkup(kb, again))
+			t.Fatalf("re-encoded keyboard %s: %v, same=%v", mustJSON(answerMarkup(kb)), err, sameMarkup(kb, again))
 		}
 	})
 }
@@ -290,6 +294,7 @@ func FuzzLibraryRoundTrip(f *testing.F) {
 	f.Add("Alice vs Bob\n⚫ to move", "·", "v1:m:34:123456", "https://t.me/ReversiTestBot?start=x", "", uint8(8), uint8(8))
 	f.Add("a\r\n--boundary\r\n\"", "\"<b>", "\x00", "tg://resolve?domain=x", "copy", uint8(1), uint8(9))
 	f.Add(" ", "x", "", "", "", uint8(13), uint8(8))
+	f.Add("Alice vs Bob", "·", "d", "https://t.me/x", "c", uint8(1), uint8(3))
 	f.Add("\xff", "\xfe", strings.Repeat("d", 65), "ftp://x", "\u2028", uint8(2), uint8(3))
 	f.Fuzz(func(t *testing.T, text, label, data, link, copyText string, rows, cols uint8) {
 		kb := &models.InlineKeyboardMarkup{}
@@ -315,17 +320,34 @@ func FuzzLibraryRoundTrip(f *testing.F) {
 		if !ok {
 			t.Fatal("the message is gone")
 		}
+		rm := botapi.Markup(kb)
+		raw, encErr := json.Marshal(rm)
 		got, err := c.EditMessageText(context.Background(), &bot.EditMessageTextParams{
-			ChatID: u.ID(), MessageID: first.ID, Text: text, ReplyMarkup: kb,
+			ChatID: u.ID(), MessageID: first.ID, Text: text, ReplyMarkup: rm,
 		})
+		if encErr != nil { // a button without exactly one action: the call fails, nothing changes
+			if !errors.Is(encErr, botapi.ErrKeyboard) || err == nil {
+				t.Fatalf("keyboard %+v: encoding %v, call %v", kb, encErr, err)
+			}
+			if after, _ := s.Message(u.ID(), first.ID); after.Edits != before.Edits {
+				t.Fatal("a failed edit changed the message")
+			}
+			return
+		}
 
 		// What the fake should make of the request: the library sends the text as it is and
-		// the keyboard as encoding/json writes it.
-		visible, want := formatText(text, "", MaxTextLen, "message is too long")
-		if blank(text) {
+		// the keyboard as botapi.Markup has it; what the Bot API's description
+		// forbids is refused first.
+		want := checkCall("editMessageText", &request{fields: map[string]string{"chat_id": fmt.Sprint(u.ID()),
+			"message_id": fmt.Sprint(first.ID), "text": text, "reply_markup": string(raw)}})
+		visible, ferr := formatText(text, "", MaxTextLen, "message is too long")
+		if want == nil && blank(text) {
 			want = badRequest("message text is empty")
 		}
-		mk, merr := parseMarkup(string(mustJSON(kb)))
+		if want == nil {
+			want = ferr
+		}
+		mk, merr := parseMarkup(string(raw))
 		if want == nil {
 			want = merr
 		}
@@ -334,7 +356,7 @@ func FuzzLibraryRoundTrip(f *testing.F) {
 		}
 		if want != nil {
 			if err == nil || !strings.Contains(err.Error(), want.desc) {
-				t.Fatalf("EditMessageText(%q, %s) = %v; want %q", text, mustJSON(kb), err, want.desc)
+				t.Fatalf("EditMessageText(%q, %s) = %v; want %q", text, raw, err, want.desc)
 			}
 			if after, _ := s.Message(u.ID(), first.ID); after.Edits != before.Edits {
 				t.Fatal("a refused edit changed the message")
@@ -342,7 +364,7 @@ func FuzzLibraryRoundTrip(f *testing.F) {
 			return
 		}
 		if err != nil {
-			t.Fatalf("EditMessageText(%q, %s): %v", text, mustJSON(kb), err)
+			t.Fatalf("EditMessageText(%q, %s): %v", text, raw, err)
 		}
 		if utf8.ValidString(label) && utf8.ValidString(data) && utf8.ValidString(link) && utf8.ValidString(copyText) &&
 			!reflect.DeepEqual(mk, kb) {

@@ -33,15 +33,15 @@ func boardMarkup() *models.InlineKeyboardMarkup {
 // JSON allows, and on what Telegram refuses, with Telegram's errors.
 func TestParseMarkup(t *testing.T) {
 	board := boardMarkup()
+	sent := string(mustJSON(answerMarkup(board))) // each button with its one action
 	for name, raw := range map[string]string{
-		"library": string(mustJSON(board)),
-		"answer":  string(mustJSON(answerMarkup(board))),
+		"answer": sent,
 		"indented": func() string {
-			b, _ := json.MarshalIndent(board, " ", "\t")
+			b, _ := json.MarshalIndent(answerMarkup(board), " ", "\t")
 			return " \n" + string(b) + "\r\n"
 		}(),
-		"escaped":    strings.ReplaceAll(string(mustJSON(board)), `"text"`, `"t\u0065xt"`),
-		"empty rows": strings.Replace(string(mustJSON(board)), `[[`, `[[],[`, 1),
+		"escaped":    strings.ReplaceAll(sent, `"text"`, `"t\u0065xt"`),
+		"empty rows": strings.Replace(sent, `[[`, `[[],[`, 1),
 	} {
 		got, err := parseMarkup(raw)
 		if err != nil || !reflect.DeepEqual(got, board) {
@@ -63,25 +63,31 @@ func TestParseMarkup(t *testing.T) {
 		`[]`:                            "can't parse reply keyboard markup JSON object",
 		`{"inline_keyboard":[[{"text":"a","callback_data":"b"}]]`:   "can't parse reply keyboard markup JSON object",
 		`{"inline_keyboard":[[{"text":"a","callback_data":"b"},]]}`: "can't parse reply keyboard markup JSON object",
-		`{"inline_keyboard":7}`:                                                                  "must be an Array of Arrays",
-		`{"inline_keyboard":[7]}`:                                                                "must be an Array of Arrays",
-		`{"inline_keyboard":[[{"text":"a","callback_data":1}]]}`:                                 "must be an Array of Arrays",
-		`{"inline_keyboard":[[{"text":"a","pay":1}]]}`:                                           "must be an Array of Arrays",
-		`{"inline_keyboard":[` + nine + `]}`:                                                     "REPLY_MARKUP_TOO_LONG",
-		`{"inline_keyboard":[` + strings.Repeat(eight+",", 12) + eight + `]}`:                    "REPLY_MARKUP_TOO_LONG",
-		`{"inline_keyboard":[[{"text":"a"}]]}`:                                                   "Text buttons are unallowed in the inline keyboard",
-		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":""}}]]}`:                           "Text buttons are unallowed in the inline keyboard",
-		`{"inline_keyboard":[[{"text":" ","callback_data":"b"}]]}`:                               "Text must be non-empty",
-		`{"inline_keyboard":[[{"callback_data":"b"}]]}`:                                          `Field "text" must be of type String`,
-		`{"inline_keyboard":[[{"text":null,"callback_data":"b"}]]}`:                              `Field "text" must be of type String`,
-		`{"inline_keyboard":[[{"text":"a","callback_data":""}]]}`:                                "BUTTON_DATA_INVALID",
-		`{"inline_keyboard":[[{"text":"a","callback_data":"` + strings.Repeat("x", 65) + `"}]]}`: "BUTTON_DATA_INVALID",
-		`{"inline_keyboard":[[{"text":"a","url":"ftp://x"}]]}`:                                   "is invalid",
-		`{"inline_keyboard":[[{"text":"a","url":""}]]}`:                                          "is invalid",
-		`{"inline_keyboard":[[{"text":"a","switch_inline_query":""}]]}`:                          "",
-		`{"inline_keyboard":[[{"text":"a","web_app":{"url":"https://x"}}]]}`:                     "",
-		`{"inline_keyboard":[[{"text":"a","pay":true}]]}`:                                        "",
-		`{"inline_keyboard":[[{"text":"a","url":"tg://resolve?domain=a"}]]}`:                     "",
+		`{"inline_keyboard":7}`:                                                                        "must be an Array of Arrays",
+		`{"inline_keyboard":[7]}`:                                                                      "must be an Array of Arrays",
+		`{"inline_keyboard":[[{"text":"a","callback_data":1}]]}`:                                       "must be an Array of Arrays",
+		`{"inline_keyboard":[[{"text":"a","pay":1}]]}`:                                                 "must be an Array of Arrays",
+		`{"inline_keyboard":[` + nine + `]}`:                                                           "REPLY_MARKUP_TOO_LONG",
+		`{"inline_keyboard":[` + strings.Repeat(eight+",", 12) + eight + `]}`:                          "REPLY_MARKUP_TOO_LONG",
+		`{"inline_keyboard":[[{"text":"a"}]]}`:                                                         "Text buttons are unallowed in the inline keyboard",
+		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":""}}]]}`:                                 "BUTTON_COPY_TEXT_INVALID",
+		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"` + strings.Repeat("é", 257) + `"}}]]}`: "BUTTON_COPY_TEXT_INVALID",
+		`{"inline_keyboard":[[{"text":"a","copy_text":{"text":"` + strings.Repeat("é", 256) + `"}}]]}`: "",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"b","copy_text":{"text":""}}]]}`:             "BUTTON_COPY_TEXT_INVALID",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"b","copy_text":{"text":"c"}}]]}`:            "exactly one of the fields",
+		`{"inline_keyboard":[[{"text":"a","url":"https://x","pay":true}]]}`:                            "exactly one of the fields",
+		string(mustJSON(board)):                                                                        "BUTTON_COPY_TEXT_INVALID", // the library's own type
+		`{"inline_keyboard":[[{"text":" ","callback_data":"b"}]]}`:                                     "Text must be non-empty",
+		`{"inline_keyboard":[[{"callback_data":"b"}]]}`:                                                `Field "text" must be of type String`,
+		`{"inline_keyboard":[[{"text":null,"callback_data":"b"}]]}`:                                    `Field "text" must be of type String`,
+		`{"inline_keyboard":[[{"text":"a","callback_data":""}]]}`:                                      "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"a","callback_data":"` + strings.Repeat("x", 65) + `"}]]}`:       "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"a","url":"ftp://x"}]]}`:                                         "is invalid",
+		`{"inline_keyboard":[[{"text":"a","url":""}]]}`:                                                "is invalid",
+		`{"inline_keyboard":[[{"text":"a","switch_inline_query":""}]]}`:                                "",
+		`{"inline_keyboard":[[{"text":"a","web_app":{"url":"https://x"}}]]}`:                           "",
+		`{"inline_keyboard":[[{"text":"a","pay":true}]]}`:                                              "",
+		`{"inline_keyboard":[[{"text":"a","url":"tg://resolve?domain=a"}]]}`:                           "",
 	} {
 		mk, err := parseMarkup(raw)
 		switch {
@@ -103,8 +109,8 @@ func TestParseMarkupReusesNothing(t *testing.T) {
 		{{Text: "a", CallbackData: "b"}}, {{Text: "c", CallbackData: "d"}, {Text: "e", CallbackData: "f"}},
 	}}
 	for range 3 {
-		if _, err := parseMarkup(full); err != nil {
-			t.Fatal(err)
+		if _, err := parseMarkup(full); err == nil { // decoded into the buffers, then refused
+			t.Fatal("a button with several actions was taken")
 		}
 		if got, err := parseMarkup(bare); err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("after a full keyboard, parseMarkup(%s) = %+v, %v", bare, got, err)

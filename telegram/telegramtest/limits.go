@@ -25,6 +25,7 @@ const (
 	MaxCaptionLen     = 1024     // photo caption
 	MaxAlertLen       = 200      // answerCallbackQuery text
 	MaxCallbackData   = 64       // callback_data bytes
+	MaxCopyText       = 256      // copy_text's text, UTF-16 units
 	MaxButtonsPerRow  = 8        // inline keyboard
 	MaxButtons        = 100      // inline keyboard, in all
 	MaxInlineResults  = 50       // answerInlineQuery
@@ -54,19 +55,19 @@ type wireMarkup struct {
 // wireButton is an inline keyboard button as sent, keeping which of its plain fields were
 // present (an empty string counts), to judge the button as Telegram does.
 type wireButton struct {
-	Text                         *string               `json:"text"`
-	IconCustomEmojiID            string                `json:"icon_custom_emoji_id"`
-	Style                        string                `json:"style"`
-	URL                          *string               `json:"url"`
-	CallbackData                 *string               `json:"callback_data"`
-	SwitchInlineQuery            *string               `json:"switch_inline_query"`
-	SwitchInlineQueryCurrentChat *string               `json:"switch_inline_query_current_chat"`
-	SwitchInlineQueryChosenChat  json.RawMessage       `json:"switch_inline_query_chosen_chat"`
-	WebApp                       json.RawMessage       `json:"web_app"`
-	LoginURL                     json.RawMessage       `json:"login_url"`
-	CopyText                     models.CopyTextButton `json:"copy_text"`
-	CallbackGame                 json.RawMessage       `json:"callback_game"`
-	Pay                          bool                  `json:"pay"`
+	Text                         *string         `json:"text"`
+	IconCustomEmojiID            string          `json:"icon_custom_emoji_id"`
+	Style                        string          `json:"style"`
+	URL                          *string         `json:"url"`
+	CallbackData                 *string         `json:"callback_data"`
+	SwitchInlineQuery            *string         `json:"switch_inline_query"`
+	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat"`
+	SwitchInlineQueryChosenChat  json.RawMessage `json:"switch_inline_query_chosen_chat"`
+	WebApp                       json.RawMessage `json:"web_app"`
+	LoginURL                     json.RawMessage `json:"login_url"`
+	CopyText                     json.RawMessage `json:"copy_text"`
+	CallbackGame                 json.RawMessage `json:"callback_game"`
+	Pay                          bool            `json:"pay"`
 }
 
 func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
@@ -199,9 +200,12 @@ func buildButton(b *wireButton, btn *models.InlineKeyboardButton) *apiError {
 			*f.dst, h = *f.src, h|f.bit
 		}
 	}
-	btn.IconCustomEmojiID, btn.Style = b.IconCustomEmojiID, b.Style
-	btn.CopyText, btn.Pay = b.CopyText, b.Pay // an empty copy_text is none
-	rare := 0                                 // the actions that are objects
+	btn.IconCustomEmojiID, btn.Style, btn.Pay = b.IconCustomEmojiID, b.Style, b.Pay
+	if present(b.CopyText) {
+		h |= hasCopy
+		_ = json.Unmarshal(b.CopyText, &btn.CopyText) // what decoded stays; checkButton judges it
+	}
+	rare := 0 // the other actions that are objects
 	btn.SwitchInlineQueryChosenChat = rareObject[models.SwitchInlineQueryChosenChat](b.SwitchInlineQueryChosenChat, &rare)
 	btn.WebApp = rareObject[models.WebAppInfo](b.WebApp, &rare)
 	btn.LoginURL = rareObject[models.LoginURL](b.LoginURL, &rare)
@@ -234,10 +238,12 @@ const (
 	hasData
 	hasQuery
 	hasQueryHere
+	hasCopy
 )
 
-// checkButton checks a button as Telegram does, in Telegram's order: its plain fields are in
-// btn, h tells which were present, and rare counts its other actions (web_app, login_url,
+// checkButton checks a button as Telegram does, in Telegram's order, and as the Bot API's
+// description says, with exactly one action: its plain fields are in btn, h tells which were
+// present (copy_text among them), and rare counts its other actions (web_app, login_url,
 // switch_inline_query_chosen_chat, callback_game).
 func checkButton(btn *models.InlineKeyboardButton, h has, rare int) *apiError {
 	if h&hasText == 0 {
@@ -266,14 +272,20 @@ func checkButton(btn *models.InlineKeyboardButton, h has, rare int) *apiError {
 	if h&hasQueryHere != 0 {
 		actions++
 	}
-	if btn.CopyText.Text != "" {
+	if h&hasCopy != 0 {
 		actions++
+		if n := utf16Len(btn.CopyText.Text); n < 1 || n > MaxCopyText {
+			return badRequest("BUTTON_COPY_TEXT_INVALID")
+		}
 	}
 	if btn.Pay {
 		actions++
 	}
-	if actions == 0 {
+	switch {
+	case actions == 0:
 		return badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+	case actions > 1:
+		return badRequest("can't parse inline keyboard button: exactly one of the fields other than text, icon_custom_emoji_id and style may be used, not %d", actions)
 	}
 	return nil
 }

@@ -264,6 +264,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var result any
 	err := fault
 	if err == nil {
+		err = checkCall(name, req) // spec.go: what the Bot API's description forbids
+	}
+	if err == nil {
 		result, err = h.fn(s, r.Context(), req)
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -59,19 +60,24 @@ func TestKeyboardLimits(t *testing.T) {
 	}
 	board := keyboard(8, 8)
 	board.InlineKeyboard = append(board.InlineKeyboard, keyboard(1, 4).InlineKeyboard...)
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	tests := []struct {
 		name   string
 		markup models.ReplyMarkup
 		want   string // "" = accepted
 	}{
-		{"8x8 board and a control row", board, ""},
-		{"9 in a row", keyboard(1, 9), "REPLY_MARKUP_TOO_LONG"},
-		{"101 buttons", keyboard(13, 8), "REPLY_MARKUP_TOO_LONG"},
-		{"100 buttons", keyboard(20, 5), ""},
-		{"64-byte data", data(64), ""},
-		{"65-byte data", data(65), "BUTTON_DATA_INVALID"},
-		{"empty data is dropped by the library", data(0), "Text buttons are unallowed in the inline keyboard"},
-		{"bad url", &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "x", URL: "not a url"}}}}, "is invalid"},
+		{"8x8 board and a control row", botapi.Markup(board), ""},
+		{"9 in a row", botapi.Markup(keyboard(1, 9)), "REPLY_MARKUP_TOO_LONG"},
+		{"101 buttons", botapi.Markup(keyboard(13, 8)), "REPLY_MARKUP_TOO_LONG"},
+		{"100 buttons", botapi.Markup(keyboard(20, 5)), ""},
+		{"64-byte data", botapi.Markup(data(64)), ""},
+		{"65-byte data", botapi.Markup(data(65)), "BUTTON_DATA_INVALID"},
+		{"empty data", raw(`{"inline_keyboard":[[{"text":"x","callback_data":""}]]}`), "BUTTON_DATA_INVALID"},
+		{"no action", raw(`{"inline_keyboard":[[{"text":"x"}]]}`), "Text buttons are unallowed in the inline keyboard"},
+		{"the library's own type", keyboard(1, 1), "BUTTON_COPY_TEXT_INVALID"},
+		{"two actions", raw(`{"inline_keyboard":[[{"text":"x","callback_data":"d","copy_text":{"text":"c"}}]]}`), "exactly one of the fields"},
+		{"a field buttons lack", raw(`{"inline_keyboard":[[{"text":"x","callback_data":"d","colour":"red"}]]}`), `Unknown field "colour"`},
+		{"bad url", botapi.Markup(&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "x", URL: "not a url"}}}}), "is invalid"},
 		{"reply keyboard is not stored", &models.ReplyKeyboardMarkup{Keyboard: [][]models.KeyboardButton{{{Text: "x"}}}}, ""},
 	}
 	for _, tc := range tests {
@@ -213,7 +219,7 @@ func TestChatsAndPrivacy(t *testing.T) {
 
 func TestCallbackQueries(t *testing.T) {
 	srv, b, ctx, u := startedAlice(t)
-	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: keyboard(2, 2)})
+	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: botapi.Markup(keyboard(2, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +269,7 @@ func TestCallbackQueries(t *testing.T) {
 
 	// Press uses the CURRENT keyboard, not the snapshot the test holds.
 	next := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "new", CallbackData: "v2"}}}}
-	if _, err := b.EditMessageReplyMarkup(ctx, &bot.EditMessageReplyMarkupParams{ChatID: u.ID(), MessageID: m.ID, ReplyMarkup: next}); err != nil {
+	if _, err := b.EditMessageReplyMarkup(ctx, &bot.EditMessageReplyMarkupParams{ChatID: u.ID(), MessageID: m.ID, ReplyMarkup: botapi.Markup(next)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := u.Press(m, "1,0"); err == nil {
@@ -287,16 +293,16 @@ func TestCallbackQueries(t *testing.T) {
 
 func TestEdits(t *testing.T) {
 	srv, b, ctx, u := startedAlice(t)
-	m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "turn: black", ReplyMarkup: keyboard(1, 2)})
+	m, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "turn: black", ReplyMarkup: botapi.Markup(keyboard(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: u.ID(), MessageID: m.ID, Text: "turn: black", ReplyMarkup: keyboard(1, 2)})
+	_, err = b.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: u.ID(), MessageID: m.ID, Text: "turn: black", ReplyMarkup: botapi.Markup(keyboard(1, 2))})
 	wantErr(t, err, "Bad Request: message is not modified")
-	if _, err := b.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: u.ID(), MessageID: m.ID, Text: "turn: white", ReplyMarkup: keyboard(1, 2)}); err != nil {
+	if _, err := b.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: u.ID(), MessageID: m.ID, Text: "turn: white", ReplyMarkup: botapi.Markup(keyboard(1, 2))}); err != nil {
 		t.Fatalf("edit: %v", err)
 	}
-	_, err = b.EditMessageReplyMarkup(ctx, &bot.EditMessageReplyMarkupParams{ChatID: u.ID(), MessageID: m.ID, ReplyMarkup: keyboard(1, 2)})
+	_, err = b.EditMessageReplyMarkup(ctx, &bot.EditMessageReplyMarkupParams{ChatID: u.ID(), MessageID: m.ID, ReplyMarkup: botapi.Markup(keyboard(1, 2))})
 	wantErr(t, err, "message is not modified")
 	got, _ := srv.Message(u.ID(), m.ID)
 	if got.Text != "turn: white" || got.Edits != 1 || got.ButtonCount() != 2 {
@@ -331,7 +337,7 @@ func TestPhotos(t *testing.T) {
 	srv, b, ctx, u := startedAlice(t)
 	img := pngBytes(t, 64, 48)
 	m, err := b.SendPhoto(ctx, &bot.SendPhotoParams{ChatID: u.ID(), Caption: "10×10",
-		Photo: &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(img)}, ReplyMarkup: keyboard(2, 3)})
+		Photo: &models.InputFileUpload{Filename: "board.png", Data: bytes.NewReader(img)}, ReplyMarkup: botapi.Markup(keyboard(2, 3))})
 	if err != nil {
 		t.Fatalf("SendPhoto: %v", err)
 	}
@@ -355,7 +361,7 @@ func TestPhotos(t *testing.T) {
 	// editMessageMedia with a fresh upload replaces the photo.
 	img2 := pngBytes(t, 32, 32)
 	_, err = b.EditMessageMedia(ctx, &bot.EditMessageMediaParams{ChatID: u.ID(), MessageID: m.ID,
-		Media: &models.InputMediaPhoto{Media: "attach://board2.png", Caption: "move 2", MediaAttachment: bytes.NewReader(img2)}, ReplyMarkup: keyboard(2, 3)})
+		Media: &models.InputMediaPhoto{Media: "attach://board2.png", Caption: "move 2", MediaAttachment: bytes.NewReader(img2)}, ReplyMarkup: botapi.Markup(keyboard(2, 3))})
 	if err != nil {
 		t.Fatalf("EditMessageMedia: %v", err)
 	}
@@ -367,7 +373,7 @@ func TestPhotos(t *testing.T) {
 		t.Fatal("Photo(file_id) not found")
 	}
 	_, err = b.EditMessageMedia(ctx, &bot.EditMessageMediaParams{ChatID: u.ID(), MessageID: m.ID,
-		Media: &models.InputMediaPhoto{Media: got.PhotoFileID, Caption: "move 2"}, ReplyMarkup: keyboard(2, 3)})
+		Media: &models.InputMediaPhoto{Media: got.PhotoFileID, Caption: "move 2"}, ReplyMarkup: botapi.Markup(keyboard(2, 3))})
 	wantErr(t, err, "message is not modified")
 
 	// Media can be added to a text message (Bot API: "or to add media to text messages").
@@ -401,7 +407,7 @@ func TestInlineMode(t *testing.T) {
 	}
 	join := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "Join", CallbackData: "join"}}}}
 	ok, err := b.AnswerInlineQuery(ctx, &bot.AnswerInlineQueryParams{InlineQueryID: qid, Results: []models.InlineQueryResult{
-		&models.InlineQueryResultArticle{ID: "g8", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Alice invites you"}, ReplyMarkup: join},
+		&models.InlineQueryResultArticle{ID: "g8", Title: "8×8", InputMessageContent: &models.InputTextMessageContent{MessageText: "Alice invites you"}, ReplyMarkup: botapi.Markup(join)},
 		&models.InlineQueryResultArticle{ID: "plain", Title: "rules", InputMessageContent: &models.InputTextMessageContent{MessageText: "Rules"}},
 	}})
 	if err != nil || !ok {
@@ -486,7 +492,7 @@ func TestDeepLinkButton(t *testing.T) {
 	g := srv.NewGroup("g", alice, bob)
 	link := "https://t.me/" + telegramtest.DefaultBotUsername + "?start=join_abc"
 	_, err := b.SendMessage(guard(t), &bot.SendMessageParams{ChatID: g.ID(), Text: "invite",
-		ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "Join", URL: link}}, {{Text: "Site", URL: "https://example.com"}}}}})
+		ReplyMarkup: botapi.Markup(&models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: "Join", URL: link}}, {{Text: "Site", URL: "https://example.com"}}}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -826,7 +832,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 10 {
-				if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: fmt.Sprint(i), ReplyMarkup: keyboard(1, 1)}); err != nil {
+				if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: fmt.Sprint(i), ReplyMarkup: botapi.Markup(keyboard(1, 1))}); err != nil {
 					t.Error(err)
 					return
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
@@ -69,7 +70,7 @@ func TestWaitChatWokenOnlyByItsChat(t *testing.T) {
 // TestWaitChatSeesEditsAndDeletes checks that edits and deletions wake a WaitChat.
 func TestWaitChatSeesEditsAndDeletes(t *testing.T) {
 	srv, b, ctx, u := startedAlice(t)
-	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "v1", ReplyMarkup: keyboard(1, 1)})
+	sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "v1", ReplyMarkup: botapi.Markup(keyboard(1, 1))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestPeekAndMessagesSince(t *testing.T) {
 	srv, b, ctx, u := startedAlice(t)
 	var ids []int
 	for i := range 4 {
-		sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "m" + strconv.Itoa(i), ReplyMarkup: keyboard(2, 2)})
+		sent, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "m" + strconv.Itoa(i), ReplyMarkup: botapi.Markup(keyboard(2, 2))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestPeekAndMessagesSince(t *testing.T) {
 func TestCallbackAnswerTime(t *testing.T) {
 	at := time.Unix(1_800_000_123, 0)
 	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(func() time.Time { return at }))
-	if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: keyboard(1, 1)}); err != nil {
+	if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: botapi.Markup(keyboard(1, 1))}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := srv.LastMessage(u.ID())
