@@ -10,6 +10,8 @@
 //   - every error is an *Error: the method, the HTTP status, its Kind (classified with
 //     errors.Is and errors.As on the library's exported errors), and a text without the
 //     bot's token; errors.Is and errors.As see the library's error inside;
+//   - a call on a group that became a supergroup (400 with migrate_to_chat_id) tells
+//     Options.OnMigrate, and a send is made again, once, in the supergroup (migrate.go);
 //   - an edit that changes nothing ("message is not modified") is a success, and so is the
 //     `true` that Telegram answers to an edit of an inline message (which the library
 //     fails to decode into a Message);
@@ -59,6 +61,9 @@ type Options struct {
 	// Pacer keeps the sends and edits inside Telegram's flood limits (see pace.go): each
 	// attempt of one waits for its chat's budget first. nil paces nothing.
 	Pacer *Pacer
+	// OnMigrate is told when a call on group chat from was refused because the group became
+	// the supergroup to (KindMigrated); it must return quickly. nil tells no one.
+	OnMigrate func(from, to int64)
 }
 
 // Client makes Bot API calls. Its methods are those of go-telegram/bot's Bot (same names,
@@ -78,6 +83,7 @@ type shared struct {
 	log     *slog.Logger
 	onError func(method string, kind Kind)
 	pacer   *Pacer
+	migrate func(from, to int64) // Options.OnMigrate
 }
 
 // DefaultHTTPTimeout bounds one request of a Client made without Options.HTTPClient.
@@ -88,7 +94,8 @@ func New(o Options) (*Client, error) {
 	if strings.TrimSpace(o.Token) == "" {
 		return nil, errors.New("botapi: empty token")
 	}
-	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError, pacer: o.Pacer}
+	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError, pacer: o.Pacer,
+		migrate: o.OnMigrate}
 	if s.http == nil {
 		s.http = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
@@ -146,12 +153,19 @@ type call struct {
 	inline bool // an edit of an inline message: the result `true` is a success
 	paced  bool // a send or an edit: it spends the budget of chat (see Options.Pacer)
 	chat   ChatKey
+	// rechat, for a call that belongs to its chat rather than to a message there (a send),
+	// points the call at the chat's new id (see migrated); nil for the others.
+	rechat func(to int64)
 }
 
 // do makes the call k with fn (the library's method, given the context of the attempt),
 // trying again as k and c allow.
 func (c *Client) do(ctx context.Context, k call, fn func(ctx context.Context) error) error {
-	return c.retry(ctx, k.safe, func() error { return c.attempt(ctx, k, fn) })
+	err := c.retry(ctx, k.safe, func() error { return c.attempt(ctx, k, fn) })
+	if to := MigratedTo(err); to != 0 {
+		return c.migrated(ctx, k, fn, err, to)
+	}
+	return err
 }
 
 // attempt makes one attempt of the call k, paced first when it is a send or an edit.
@@ -281,7 +295,13 @@ func (c *Client) DeleteMessage(ctx context.Context, p *bot.DeleteMessageParams) 
 // SendChatAction shows an action (typing…) in a chat for a few seconds. Telegram does not
 // count it against the flood limits, so it is not paced.
 func (c *Client) SendChatAction(ctx context.Context, p *bot.SendChatActionParams) (bool, error) {
-	return c.boolCall(ctx, "sendChatAction", func(ctx context.Context) (bool, error) { return c.tg.SendChatAction(ctx, p) })
+	pp := *p
+	var ok bool
+	err := c.do(ctx, movable(call{method: "sendChatAction", safe: true}, &pp.ChatID), func(ctx context.Context) (err error) {
+		ok, err = c.tg.SendChatAction(ctx, &pp)
+		return err
+	})
+	return ok, err
 }
 
 // AnswerInlineQuery answers an inline query.
@@ -310,8 +330,9 @@ func (c *Client) SendMessage(ctx context.Context, p *bot.SendMessageParams) (*mo
 	if err := c.keyboardErr(ctx, "sendMessage", p.ReplyMarkup); err != nil {
 		return nil, err
 	}
-	return c.messageCall(ctx, sendCall("sendMessage", p.ChatID), func(ctx context.Context) (*models.Message, error) {
-		return c.tg.SendMessage(ctx, p)
+	pp := *p
+	return c.messageCall(ctx, sendCall("sendMessage", &pp.ChatID), func(ctx context.Context) (*models.Message, error) {
+		return c.tg.SendMessage(ctx, &pp)
 	})
 }
 
@@ -326,8 +347,9 @@ func (c *Client) SendPhoto(ctx context.Context, p *bot.SendPhotoParams) (*models
 	if err != nil {
 		return nil, c.fail(ctx, "sendPhoto", 0, err)
 	}
-	return c.messageCall(ctx, sendCall("sendPhoto", p.ChatID), func(ctx context.Context) (*models.Message, error) {
-		pp := *p
+	q := *p
+	return c.messageCall(ctx, sendCall("sendPhoto", &q.ChatID), func(ctx context.Context) (*models.Message, error) {
+		pp := q
 		pp.Photo = photo()
 		return c.tg.SendPhoto(ctx, &pp)
 	})
@@ -360,8 +382,9 @@ func (c *Client) SendAnimation(ctx context.Context, p *bot.SendAnimationParams) 
 	if err != nil {
 		return nil, c.fail(ctx, "sendAnimation", 0, err)
 	}
-	return c.messageCall(ctx, sendCall("sendAnimation", p.ChatID), func(ctx context.Context) (*models.Message, error) {
-		pp := *p
+	q := *p
+	return c.messageCall(ctx, sendCall("sendAnimation", &q.ChatID), func(ctx context.Context) (*models.Message, error) {
+		pp := q
 		pp.Animation = anim()
 		return c.tg.SendAnimation(ctx, &pp)
 	})
@@ -433,10 +456,11 @@ func editCall(method string, chat any, inlineID string) call {
 		chat: chatKey(chat, inlineID)}
 }
 
-// sendCall is the call of a send by method into chat: not safe to repeat after a 5xx or a
-// network error (the message may have been sent).
-func sendCall(method string, chat any) call {
-	return call{method: method, paced: true, chat: chatKey(chat, "")}
+// sendCall is the call of a send by method into *chat, the chat_id of the call's parameters
+// (which a migration points at the new chat): not safe to repeat after a 5xx or a network
+// error (the message may have been sent).
+func sendCall(method string, chat *any) call {
+	return movable(call{method: method, paced: true}, chat)
 }
 
 // messageCall makes a call whose result is a Message; the Message is nil unless the call

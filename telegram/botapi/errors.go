@@ -15,7 +15,8 @@ type Kind string
 const (
 	KindTooManyRequests Kind = "too_many_requests" // 429: wait retry_after
 	KindNotModified     Kind = "not_modified"      // an edit that changes nothing
-	KindBadRequest      Kind = "bad_request"       // 400 (a chat migrated to a supergroup too)
+	KindBadRequest      Kind = "bad_request"       // 400
+	KindMigrated        Kind = "migrated"          // 400 with migrate_to_chat_id: the group became a supergroup (MigratedTo)
 	KindUnauthorized    Kind = "unauthorized"      // 401: a wrong token
 	KindForbidden       Kind = "forbidden"         // 403: blocked by the user, kicked from the group
 	KindNotFound        Kind = "not_found"         // 404: no such method (or a wrong server URL)
@@ -58,7 +59,9 @@ func classify(err error, status int) Kind {
 		return KindTooManyRequests
 	case NotModified(err):
 		return KindNotModified
-	case errors.Is(err, bot.ErrorBadRequest), errors.As(err, &migrate):
+	case errors.As(err, &migrate):
+		return KindMigrated
+	case errors.Is(err, bot.ErrorBadRequest):
 		return KindBadRequest
 	case errors.Is(err, bot.ErrorUnauthorized):
 		return KindUnauthorized
@@ -83,4 +86,15 @@ const notModifiedText = "message is not modified"
 // recognised by its text.
 func NotModified(err error) bool {
 	return errors.Is(err, bot.ErrorBadRequest) && strings.Contains(err.Error(), notModifiedText)
+}
+
+// MigratedTo returns the chat id that a call refused as KindMigrated names in
+// parameters.migrate_to_chat_id: the supergroup the call's group became, where the call
+// belongs now. It is 0 for any other error.
+func MigratedTo(err error) int64 {
+	var migrate *bot.MigrateError
+	if errors.As(err, &migrate) {
+		return int64(migrate.MigrateToChatID)
+	}
+	return 0
 }
