@@ -103,6 +103,15 @@
 // user's private chat. [Server.Deliver] and [Server.DeliverRaw] queue any
 // update, forged or malformed, for fuzzing. Update ids increase by one.
 //
+// # Supergroups
+//
+// [Server.NewGroup] makes a supergroup; [Server.NewBasicGroup] a basic group, which
+// [Group.Upgrade] turns into a supergroup as Telegram does: a new chat with a -100… id and the
+// same members, the two service messages (migrate_to_chat_id in the old chat,
+// migrate_from_chat_id in the new one) queued in the order the test chooses, or none
+// ([Silent]), and from then on every call on the old id answered 400 "Bad Request: group chat
+// was upgraded to a supergroup chat" with parameters.migrate_to_chat_id.
+//
 // # Observing
 //
 // Tests never sleep: [Server.WaitFor] blocks until a predicate over a [View]

@@ -75,6 +75,9 @@ func (s *Server) chatLocked(r *request) (*chatState, *apiError) {
 	if c == nil {
 		return nil, errChatNotFound
 	}
+	if c.migratedTo != 0 {
+		return nil, errMigrated(c.migratedTo)
+	}
 	return c, nil
 }
 

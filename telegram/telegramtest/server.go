@@ -196,6 +196,7 @@ type apiError struct {
 	code       int
 	desc       string
 	retryAfter int
+	migrateTo  int64 // parameters.migrate_to_chat_id (migrate.go), 0 for none
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.code, e.desc) }
@@ -292,13 +293,15 @@ func writeError(w http.ResponseWriter, e *apiError) {
 		ErrorCode   int    `json:"error_code"`
 		Description string `json:"description"`
 		Parameters  *struct {
-			RetryAfter int `json:"retry_after"`
+			RetryAfter int   `json:"retry_after,omitempty"`
+			MigrateTo  int64 `json:"migrate_to_chat_id,omitempty"`
 		} `json:"parameters,omitempty"`
 	}{ErrorCode: e.code, Description: e.desc}
-	if e.retryAfter > 0 {
+	if e.retryAfter > 0 || e.migrateTo != 0 {
 		body.Parameters = &struct {
-			RetryAfter int `json:"retry_after"`
-		}{e.retryAfter}
+			RetryAfter int   `json:"retry_after,omitempty"`
+			MigrateTo  int64 `json:"migrate_to_chat_id,omitempty"`
+		}{e.retryAfter, e.migrateTo}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.code)

@@ -99,6 +99,9 @@ type chatState struct {
 	msgs    []*msgState
 	byID    map[int]*msgState
 	nextID  int
+	// migratedTo is the supergroup a group became (Group.Upgrade), 0 while it is none:
+	// every call on the group is then refused (migrate.go).
+	migratedTo int64
 }
 
 type fileState struct {
