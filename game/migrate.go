@@ -23,8 +23,13 @@ type GameMover interface {
 	// first, ErrNotFound for a game that is gone), binds chat to to it and unbinds chat from
 	// if it still points at g, all in one step. Chat to must be free or bound to g already:
 	// one bound to another lobby or game in play gives a *BusyError, one bound to a record
-	// that cannot be read a *CorruptError, and nothing is written.
+	// that cannot be read a *CorruptError, and nothing is written. In the same step it
+	// records that chat from became chat to (MovedTo), for as long as a finished game or one
+	// left idle in play is kept: a tap on a board of the old chat still reaches the game.
 	MoveGame(ctx context.Context, g *Game, from, to int64) error
+	// MovedTo returns the chat that chat from became, as recorded by a MoveGame that moved a
+	// game from it; 0 when none did (or the record expired).
+	MovedTo(ctx context.Context, from int64) (int64, error)
 }
 
 // ChatMover is a store that keeps records under a chat's id besides its games (a group's
@@ -41,8 +46,8 @@ type ChatMover interface {
 
 // Migration is what MigrateChat did.
 type Migration struct {
-	// Game is the lobby or game in play that the group's chat hosts after the move, as a
-	// Snapshot with nothing played; nil when the group had none.
+	// Game is the lobby or game in play that the supergroup (chat to) hosts after the move,
+	// as a Snapshot with nothing played; nil when it hosts none.
 	Game *Snapshot
 	// Moved reports that this call moved the game to the new chat. Of any number of calls
 	// for one group (in one process or many) at most one moves it: that one shows the game in
@@ -51,9 +56,9 @@ type Migration struct {
 }
 
 // MigrateChat moves what a group kept under chat from to chat to, the id Telegram gave the
-// group when it became a supergroup: its lobby or game in play (rehosted in to, its boards
-// in from dropped: they cannot be edited any more), then the records of every store that is
-// a ChatMover (leaderboard, language, last finished game). It is idempotent: calls racing
+// group when it became a supergroup: the records of every store that is a ChatMover
+// (leaderboard, language, last finished game), then its lobby or game in play (rehosted in
+// to, its boards in from dropped: they cannot be edited any more). It is idempotent: calls racing
 // for the same group, in either order, leave one game in to, and only one of them reports
 // Moved. A finished game stays where it was. Chats that are not two different groups
 // (negative ids) give ErrBadRequest; a chat to that hosts another lobby or game in play
@@ -74,6 +79,17 @@ func (s *Service) MigrateChat(ctx context.Context, from, to int64) (*Migration, 
 		return nil, err
 	}
 	return res, errors.Join(errs...)
+}
+
+// ChatMovedTo returns the chat that group chat from became when MigrateChat moved its game
+// there (GameMover.MovedTo), so that a tap on an old board of the game, in the group's history,
+// still acts on it; 0 when no game moved from chat from, or the Store is no GameMover.
+func (s *Service) ChatMovedTo(ctx context.Context, from int64) (int64, error) {
+	m, ok := s.st.(GameMover)
+	if !ok || from >= 0 {
+		return 0, nil
+	}
+	return m.MovedTo(ctx, from)
 }
 
 // chatMovers lists the stores of s that are ChatMovers, each once.

@@ -17,7 +17,8 @@ import (
 // racing moves of one group, from the two service messages Telegram sends to any two
 // processes, agree:
 //
-//   - the game and both chats' bindings (all tagged {g}): one script, MoveGame;
+//   - the game, both chats' bindings and the record of the move {g}mg:OLD (all tagged {g}):
+//     one script, MoveGame;
 //   - the group's leaderboard, {p}top:OLD into {p}top:NEW (both tagged {p}): one script;
 //   - the chat's language cl:{OLD} and last finished game lg:{OLD}: each in a slot of its own
 //     (on a Cluster the two chats' keys are in different slots, so no script can hold both),
@@ -37,13 +38,15 @@ var (
 //	KEYS[1]          the game's key
 //	KEYS[2]          the new chat's binding key; it must be free or name the game
 //	KEYS[3]          the old chat's binding key; deleted if it names the game
-//	KEYS[4..]        the other binding keys the new record names, whose TTL is reset when
+//	KEYS[4]          the record of the move: the new chat's id, under the old chat's
+//	KEYS[5..]        the other binding keys the new record names, whose TTL is reset when
 //	                 they still name the game
 //	ARGV[1]          expected version: the 4 bytes at offsets 1..4 of the stored record
 //	ARGV[2]          the new record (with a nonce unique to the call)
 //	ARGV[3]          TTL of the game and its bindings (ms)
 //	ARGV[4]          the game's ID
 //	ARGV[5]          game key prefix
+//	ARGV[6]          the new chat's id       ARGV[7] TTL of the record of the move (ms)
 //	returns  {1} done; also for a retry of a call that did it (the record is this call's)
 //	         {0} no such game     {-1} the version differs
 //	         {2} the new chat is bound to another lobby or game in play
@@ -62,7 +65,8 @@ end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
 if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
-for i = 4, #KEYS do
+redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[7])
+for i = 5, #KEYS do
   if redis.call('GET', KEYS[i]) == ARGV[4] then redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 end
 return {1}
@@ -82,14 +86,14 @@ func (s *Store) MoveGame(ctx context.Context, g *game.Game, from, to int64) erro
 	if err != nil {
 		return err
 	}
-	keys := []string{s.k.game(g.ID), s.k.chat(to), s.k.chat(from)}
+	keys := []string{s.k.game(g.ID), s.k.chat(to), s.k.chat(from), s.k.movedTo(from)}
 	for _, k := range s.bindingKeys(&c) {
 		if k != keys[1] && k != keys[2] {
 			keys = append(keys, k)
 		}
 	}
 	res, err := moveGame.Run(ctx, s.rdb, keys, expect[:], data, s.ttlFor(c.Status).Milliseconds(), g.ID,
-		s.k.gamePrefix()).Slice()
+		s.k.gamePrefix(), to, max(s.opt.FinishedTTL, s.opt.IdleTTL).Milliseconds()).Slice()
 	if err != nil {
 		return wrap("move game", err)
 	}
@@ -107,6 +111,20 @@ func (s *Store) MoveGame(ctx context.Context, g *game.Game, from, to int64) erro
 		return unreadableIn(res)
 	}
 	return fmt.Errorf("storage: move game: bad script reply %v", res)
+}
+
+// movedTo is the key of the record that group chat from became another chat (MoveGame): that
+// chat's id, a string kept for the longer of FinishedTTL and IdleTTL.
+func (k keys) movedTo(from int64) string { return k.p + "{g}mg:" + itoa(from) }
+
+// MovedTo returns the chat that chat from became, as game.GameMover documents: 0 when no
+// game moved from it, or the record expired.
+func (s *Store) MovedTo(ctx context.Context, from int64) (int64, error) {
+	to, err := s.rdb.Get(ctx, s.k.movedTo(from)).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	return to, wrap("moved to", err)
 }
 
 // moveTop merges a group's leaderboard into another's and deletes it.

@@ -327,6 +327,7 @@ func unavailable(err error) bool {
 //	                             record (start.go, finish.go)
 //	P {g}rv:ID           string  the review of finished game ID, as long as its record (reviews.go)
 //	P {g}u:USER          zset    the user's lobbies and finished games, capped (usercap.go)
+//	P {g}mg:CHAT         string  the supergroup group CHAT became, its game moved (migrate.go)
 //	P iv:{USER}:NONCE    string  the inline message an invitation opened (invitations.go)
 //	P iv:{USER}          zset    the nonces of the user's claimed invitations, capped
 //	P cl:{chatID}        string  a chat's language

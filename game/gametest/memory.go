@@ -60,6 +60,7 @@ type Memory struct {
 	reviews  map[string]kept    // game ID -> its review
 	lastGame map[int64]binding  // chat -> the game that finished last there
 	caps     ledgers            // what each user made it keep (memory_caps.go)
+	movedTo  map[int64]binding  // group chat -> the supergroup it became (migrate.go), as its id
 }
 
 // kept is a value kept until it expires.
@@ -117,7 +118,8 @@ func NewMemory(opt MemoryOptions) *Memory {
 		chats: map[int64]binding{}, inlines: map[string]binding{}, rematch: map[string]binding{},
 		queue: map[int64]waiting{}, leases: map[string]lease{}, profiles: map[int64]*game.Profile{},
 		marks: map[string]time.Time{}, rated: map[string]game.RatingChange{}, tops: map[int64]map[int64]bool{},
-		chatLang: map[int64]string{}, notices: map[int64]game.TurnNotice{}, invites: map[string]binding{}, reviews: map[string]kept{}, lastGame: map[int64]binding{}}
+		chatLang: map[int64]string{}, notices: map[int64]game.TurnNotice{}, invites: map[string]binding{}, reviews: map[string]kept{}, lastGame: map[int64]binding{},
+		movedTo: map[int64]binding{}}
 }
 
 // errUnreadable is what is wrong with a record PutUnreadable planted.

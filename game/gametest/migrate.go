@@ -3,6 +3,7 @@ package gametest
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/reversibot/reversi/game"
 )
@@ -36,9 +37,18 @@ func (m *Memory) MoveGame(_ context.Context, g *game.Game, from, to int64) error
 		delete(m.chats, from)
 	}
 	m.chats[to] = binding{id: g.ID, expires: m.now().Add(m.ttlFor(c.Status))}
+	m.movedTo[from] = binding{id: strconv.FormatInt(to, 10), expires: m.now().Add(max(m.opt.FinishedTTL, m.opt.IdleTTL))}
 	m.store(c)
 	g.Version, g.Updated = c.Version, c.Updated
 	return nil
+}
+
+// MovedTo returns the chat that chat from became, as game.GameMover documents.
+func (m *Memory) MovedTo(_ context.Context, from int64) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	to, _ := strconv.ParseInt(bound(m, m.movedTo, from), 10, 64)
+	return to, nil
 }
 
 // MoveChat moves the leaderboard, language and last finished game of chat from to chat to,

@@ -81,6 +81,11 @@ func testMoveGame(t *testing.T, s MigratingStore) {
 	}
 	_, err = s.GameByChat(bg, oldChat)
 	wantCode(t, "GameByChat(old chat) after the move", err, game.ErrNotFound)
+	for chat, want := range map[int64]int64{oldChat: newChat, newChat: 0, -4000000009: 0} {
+		if to, err := s.MovedTo(bg, chat); err != nil || to != want {
+			t.Fatalf("MovedTo(%d) = %d, %v; want %d", chat, to, err, want)
+		}
+	}
 	// A move of the version read before fails and changes nothing.
 	wantCode(t, "MoveGame of an old version", s.MoveGame(bg, stale, oldChat, newChat), game.ErrConflict)
 	if got, _ := s.Game(bg, g.ID); got.Version != 2 {
@@ -113,6 +118,9 @@ func testMoveGameBusy(t *testing.T, s MigratingStore) {
 	}
 	if got, err := s.GameByChat(bg, newChat); err != nil || got.ID != other.ID {
 		t.Fatalf("the refused move changed the new chat: %+v, %v", got, err)
+	}
+	if to, err := s.MovedTo(bg, oldChat); err != nil || to != 0 {
+		t.Fatalf("the refused move recorded a move to %d, %v", to, err)
 	}
 	// A finished game in the way is no obstacle.
 	done, _ := s.Game(bg, other.ID)
