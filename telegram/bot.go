@@ -239,7 +239,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
 		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },
-		Pacer: b.pacer})
+		Pacer: b.pacer, OnMigrate: b.migrated})
 	if err != nil {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}

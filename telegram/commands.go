@@ -294,7 +294,7 @@ func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lan
 	if err != nil {
 		return err
 	}
-	ref := game.MessageRef{ChatID: chat, MessageID: msg.ID}
+	ref := game.MessageRef{ChatID: sentTo(msg, chat), MessageID: msg.ID}
 	g, err = cs.bot.svc.AddBoard(ctx, g.ID, ref)
 	if err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 )
 
 // handler is the end of the intake's middlewares: it gives each update to the handler of its
-// kind, a message to commands, a button tap to taps, an inline query or a chosen inline result
-// to inlineMode.
+// kind, a message to commands (the service message of a group's upgrade to onMigrate), a button
+// tap to taps, an inline query or a chosen inline result to inlineMode.
 type handler struct {
 	cmds   *commands
 	taps   *taps
@@ -30,6 +30,8 @@ func (h *handler) route(ctx context.Context, u *models.Update) {
 	var handled bool
 	var err error
 	switch {
+	case u.Message != nil && isMigration(u.Message): // the group became a supergroup (migrate.go)
+		handled, err = true, h.onMigrate(ctx, u.Message)
 	case u.Message != nil:
 		handled, err = h.cmds.onMessage(ctx, u.Message)
 	case u.CallbackQuery != nil:

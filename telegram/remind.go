@@ -246,12 +246,13 @@ func (b *Bot) remind(ctx context.Context, id string, due time.Time) bool {
 		return false
 	}
 	b.log.Debug("turn reminder", "game", id, "user", p.UserID, "color", int(side))
-	prev, err := b.reminders.SwapReminder(ctx, id, game.MessageRef{ChatID: chat, MessageID: msg.ID})
+	ref := game.MessageRef{ChatID: sentTo(msg, chat), MessageID: msg.ID}
+	prev, err := b.reminders.SwapReminder(ctx, id, ref)
 	if err != nil {
 		b.log.Warn("turn reminder: record", "game", id, "err", b.scrub(err))
 		return true
 	}
-	if prev.MessageID != msg.ID || prev.ChatID != chat {
+	if prev != ref {
 		b.deleteReminder(ctx, id, prev)
 	}
 	return true

@@ -25,7 +25,9 @@ import (
 // their buttons only once recorded, see postBoard), or any other message of that chat. A tap
 // there acts as it would on the game's board, since it could do no more than a typed /move,
 // /resign or /cancel there, but nothing is ever drawn into that message: it is not adopted as
-// a board (t.stray), and a stale tap there is pointed to /board.
+// a board (t.stray), and a stale tap there is pointed to /board. So does a message of a group
+// that became the supergroup where the game is played now (migrate.go): its old board, which
+// players still see in the group's history, or a tap made as the group was upgraded.
 
 // gameScoped reports whether the tap c acts on the game its data names (or, on an inline
 // message, on the message's game).
@@ -64,7 +66,7 @@ func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool,
 	case boards.Has(g, t.ref):
 		t.game = g
 		return true, nil
-	case inGameChat(g, t.ref.ChatID):
+	case inGameChat(g, t.ref.ChatID), ts.movedInto(ctx, g, t.ref.ChatID):
 		t.game, t.stray = g, true
 		return true, nil
 	}

@@ -37,6 +37,9 @@ func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 		return err
 	}
 	ref.MessageID = msg.ID
+	if msg.Chat.ID != 0 {
+		ref.ChatID = msg.Chat.ID // the supergroup that chat became, where the client sent it again
+	}
 	if _, err := e.o.AddBoard(ctx, g.ID, ref); err != nil {
 		return err
 	}
