@@ -71,6 +71,7 @@ func (h *harness) answers(qids []string) (answered, toasts int) {
 // (DefaultTapNoticeEvery), and no answer to the rest.
 func TestTapFlood(t *testing.T) {
 	h := newHarness(t, withBudget)
+	h.patience = 2 * time.Minute // Alice's first tap waits behind the flood already queued
 	alice := h.user("Alice", "en")
 	mallory := h.user("Mallory", "en")
 	h.send(mallory, mallory.ID(), "/ai 6x6 1 black")
@@ -174,6 +175,7 @@ func TestHintFlood(t *testing.T) {
 func TestUpdateStorm(t *testing.T) {
 	const users, handlers = 3000, 16
 	h := newHarness(t, withBudget, func(o *options) { o.MaxHandlers = handlers })
+	h.patience = 2 * time.Minute // 3,000 taps, each answered, on a loaded machine
 	base := runtime.NumGoroutine()
 	us := make([]*telegramtest.User, users)
 	for i := range us {
