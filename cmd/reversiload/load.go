@@ -115,7 +115,8 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if cfg.Limits {
 		// A player's wait may take several of a group's budget intervals (a game's end and
 		// the next lobby and board in one group): ten of them, on top of the usual bound.
-		d.step += 10 * floodLimits(cfg).PerGroup.Every
+		g := floodLimits(cfg).PerGroup
+		d.step += 10 * g.Per / time.Duration(g.N)
 	}
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
