@@ -315,10 +315,11 @@ func NewPacer(o PaceOptions) *Pacer {
 
 // Wait returns once chat's budget and the global budget have each spent one unit on a message
 // or edit of the kind: a chat's turns go first, then its other boards, in the order they
-// came, then its infos. The call it lets go counts as in flight until Done (see Limit).
-// waited reports whether it had to wait for either budget or for the waiters ahead of it.
-// It returns ctx's error when ctx ends first, or the Budgets' error; nothing is then spent
-// and Done is not to be called.
+// came, then its infos. The call it lets go counts as in flight until Done (see Limit): the
+// caller makes the call and then calls Done (a Client does both; the board Editor hands the
+// unit to a Client with Paid). waited reports whether it had to wait for either budget or for
+// the waiters ahead of it. It returns ctx's error when ctx ends first, or the Budgets' error;
+// nothing is then spent and Done is not to be called.
 func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
