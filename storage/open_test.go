@@ -128,7 +128,7 @@ func TestOpenEmbeddedExpires(t *testing.T) {
 	}
 	start := time.Now()
 	for {
-		wait, err := s.PaceBudgets().Take(ctx, "p:1", 1, time.Second, 1)
+		wait, err := s.PaceBudgets().Take(ctx, "p:1", "call", 1, time.Second, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -345,8 +345,10 @@ func unavailable(err error) bool {
 //	P air:{FRONT}        stream  AI results for one front, TTL AIReplyTTL after the last
 //	P rl:{USER}          string  a user's update budget (GCRA time, ratelimit.go), TTL until full
 //	P ls:{NAME}          string  a lease's holder token, TTL = the lease's (lease.go)
-//	P pc:{KEY}           string  an outgoing send/edit budget of a chat or the bot (GCRA time,
-//	                             pace.go), TTL until full
+//	P pc:{KEY}:tat       string  an outgoing send/edit budget of a chat or the bot: its GCRA
+//	                             time (µs, pace.go), TTL until full
+//	P pc:{KEY}:log       zset    that budget's calls, by when each ended (pace.go), TTL its
+//	                             longest window + 1 min after the last call
 //	P pc:{KEY}:hold      string  a 429's hold on that budget, TTL = retry_after (pace.go)
 type keys struct{ p string }
 

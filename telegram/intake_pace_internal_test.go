@@ -25,10 +25,12 @@ func (c timerClock) Timer(time.Duration) (<-chan time.Time, func() bool) {
 // wait an hour.
 type shutBudgets struct{ took chan string }
 
-func (b shutBudgets) Take(_ context.Context, key string, _ int, _ time.Duration, _ int) (time.Duration, error) {
+func (b shutBudgets) Take(_ context.Context, key, _ string, _ int, _ time.Duration, _ int) (time.Duration, error) {
 	b.took <- key
 	return time.Hour, nil
 }
+
+func (shutBudgets) End(context.Context, string, string, bool) error { return nil }
 
 func (shutBudgets) Hold(context.Context, string, time.Duration) error { return nil }
 

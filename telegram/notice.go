@@ -72,10 +72,11 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 // courtesy, the board is the game.
 func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, claim game.TurnNotice,
 	holds func(*game.Game) bool, text string) {
-	ctx, ok := pl.paceNotice(ctx, p.ChatID)
+	ctx, giveBack, ok := pl.paceNotice(ctx, p.ChatID)
 	if !ok {
 		return
 	}
+	defer giveBack()
 	res, err := pl.bot.svc.Game(ctx, id)
 	if err != nil {
 		pl.bot.log.Warn("turn notice: read the game", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
@@ -108,22 +109,24 @@ func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, claim 
 }
 
 // paceNotice waits for the budget of chat for an info and returns ctx carrying the unit it
-// was given (botapi.WithPaid), so that the notice is checked after the wait and sent without
-// another; ok is false when ctx ended first. Without pacing, or when the budgets cannot be
+// was given (Pacer.Paid), so that the notice is checked after the wait and sent without
+// another, and giveBack, which the caller calls when done (the unit goes back if no notice was
+// sent); ok is false when ctx ended first. Without pacing, or when the budgets cannot be
 // reached, it returns ctx as it is (the client then paces the send itself, or a 429 guards it).
-func (pl *play) paceNotice(ctx context.Context, chat int64) (context.Context, bool) {
+func (pl *play) paceNotice(ctx context.Context, chat int64) (_ context.Context, giveBack func(), ok bool) {
 	if pl.bot.pacer == nil {
-		return ctx, true
+		return ctx, func() {}, true
 	}
 	key := botapi.ChatOf(chat)
 	if _, err := pl.bot.pacer.Wait(ctx, key, botapi.PaceInfo); err != nil {
 		if ctx.Err() != nil {
-			return ctx, false
+			return ctx, func() {}, false
 		}
 		pl.bot.log.Warn("turn notice: pace", "chat", chat, "err", pl.bot.scrub(err))
-		return ctx, true
+		return ctx, func() {}, true
 	}
-	return botapi.WithPaid(ctx, key), true
+	paid, giveBack := pl.bot.pacer.Paid(ctx, key)
+	return paid, giveBack, true
 }
 
 // takeBackNotice deletes player p's newest notice if g, a later state of its game, made it

@@ -43,14 +43,22 @@ func (g *paceGate) set(chat int64, shut bool) {
 }
 
 // Take refuses a shut chat's budget, and takes from the budgets otherwise.
-func (g *paceGate) Take(ctx context.Context, key string, rate int, per time.Duration, burst int) (time.Duration, error) {
+func (g *paceGate) Take(ctx context.Context, key, id string, rate int, per time.Duration, burst int) (time.Duration, error) {
 	g.mu.Lock()
 	shut, b := g.shut[key], g.inner
 	g.mu.Unlock()
 	if shut {
 		return gatePoll, nil
 	}
-	return b.Take(ctx, key, rate, per, burst)
+	return b.Take(ctx, key, id, rate, per, burst)
+}
+
+// End ends the call in the budgets.
+func (g *paceGate) End(ctx context.Context, key, id string, answered bool) error {
+	g.mu.Lock()
+	b := g.inner
+	g.mu.Unlock()
+	return b.End(ctx, key, id, answered)
 }
 
 // Hold holds the budget key in the budgets.

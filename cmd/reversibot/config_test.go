@@ -166,22 +166,25 @@ func TestLoadConfigPace(t *testing.T) {
 		t.Errorf("defaults: pace %+v, off %v; want Telegram's figures, on", c.Pace, c.NoPace)
 	}
 	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PACE_PRIVATE": "2/s",
-		"PACE_GROUP": "30/m:4", "PACE_INLINE": "off", "PACE_GLOBAL": "1000/m:50"}))
+		"PACE_GROUP": "30/m:4", "PACE_INLINE": "20/600ms:3", "PACE_GLOBAL": "1000/m:50"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := botapi.PaceLimits{Private: botapi.Limit{Rate: 2, Per: time.Second, Burst: botapi.DefaultPaceLimits.Private.Burst},
-		Group: botapi.Limit{Rate: 30, Per: time.Minute, Burst: 4}, Inline: botapi.Limit{Rate: -1},
+		Group: botapi.Limit{Rate: 30, Per: time.Minute, Burst: 4}, Inline: botapi.Limit{Rate: 20, Per: 600 * time.Millisecond, Burst: 3},
 		Global: botapi.Limit{Rate: 1000, Per: time.Minute, Burst: 50}}
 	if c.Pace != want {
 		t.Errorf("set: pace %+v, want %+v", c.Pace, want)
+	}
+	if c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PACE_INLINE": "off"})); err != nil || c.Pace.Inline != (botapi.Limit{Rate: -1}) {
+		t.Errorf("PACE_INLINE=off: %+v, %v", c.Pace.Inline, err)
 	}
 	if c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "PACE": "off"})); err != nil || !c.NoPace {
 		t.Errorf("PACE=off: off %v, %v", c.NoPace, err)
 	}
 	for _, bad := range []map[string]string{
 		{"PACE_PRIVATE": "0"}, {"PACE_GROUP": "20/d"}, {"PACE_INLINE": "20/m:0"}, {"PACE_GLOBAL": "fast"},
-		{"PACE_GROUP": "20/m:x"}, {"PACE_PRIVATE": "200000"},
+		{"PACE_GROUP": "20/m:x"}, {"PACE_PRIVATE": "200000"}, {"PACE_GROUP": "20/0s"}, {"PACE_GROUP": "20/48h"},
 	} {
 		wantConfigError(t, bad)
 	}

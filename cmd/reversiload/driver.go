@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,8 @@ type driver struct {
 	pace    *pacer  // nil: as fast as the bot answers
 	think   thinker // each player's pause before each tap
 	budget  int64   // moves to play in all; 0 means no limit
+	each    int64   // moves each kind of game in kinds is to play; 0 means no such limit
+	kinds   []string
 	stopAll context.CancelFunc
 
 	step  time.Duration // bounds one wait of a player (stepTimeout, longer under slow flood limits)
@@ -134,10 +137,14 @@ func (d *driver) errorCounts() map[string]int {
 	return maps.Clone(d.errs)
 }
 
-// counted adds a move to counter and stops the run when the budget is spent.
+// counted adds a move to counter and stops the run when the budget is spent, or every kind of
+// game played has made its moves (each).
 func (d *driver) counted(counter *atomic.Int64) {
 	counter.Add(1)
 	if d.budget > 0 && d.peopleMoves.Load()+d.aiMoves.Load()+d.groupMoves.Load() >= d.budget {
+		d.stopAll()
+	}
+	if d.each > 0 && !slices.ContainsFunc(d.kinds, func(k string) bool { return d.moves[k].Load() < d.each }) {
 		d.stopAll()
 	}
 }

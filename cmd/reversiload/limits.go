@@ -12,26 +12,17 @@ import (
 )
 
 // With -limits the fake Bot API server enforces Telegram's flood limits
-// (telegramtest.DefaultFloodLimits), -speedup times as fast, and the bots pace themselves
-// as production does (botapi.DefaultPaceLimits), at paceSpeedup(-speedup): in-process bots
-// through telegram.Options.Pace over their store's shared budgets, spawned ones through the
-// PACE_* settings. Without -limits the fake limits nothing and the bots do not pace (PACE=off),
-// which measures the bot's own throughput.
+// (telegramtest.DefaultFloodLimits, counted over every window), -speedup times as fast, and
+// the bots pace themselves as production does (botapi.DefaultPaceLimits), as fast: in-process
+// bots through telegram.Options.Pace over their store's shared budgets, spawned ones through
+// the PACE_* settings. The pacing needs no margin of time below the fake's limits: a call
+// counts in the bots' budgets from before it leaves until its answer came, so however late
+// it reaches the fake it falls in every window the fake counts it in. Without -limits the fake
+// limits nothing and the bots do not pace (PACE=off), which measures the bot's own throughput.
 
-// maxSpeedup bounds -speedup: at 1000 times Telegram's figures a group's budget refills every
-// 3 ms, about as fine as the scheduling of a loaded machine.
+// maxSpeedup bounds -speedup: at 1000 times Telegram's figures a group's minute lasts 60 ms,
+// about as fine as the scheduling of a loaded machine.
 const maxSpeedup = 1000
-
-// paceSpeedup is how much faster than Telegram's figures the bots pace themselves when the
-// fake's limits are k times as fast: k itself at Telegram's own figures (k = 1, as production
-// runs), a fifth slower above that (as the telegram tests do), since a sped-up budget's
-// margin shrinks to the scheduling jitter of a loaded machine.
-func paceSpeedup(k int) int {
-	if k < 2 {
-		return 1
-	}
-	return max(1, k*4/5)
-}
 
 // floodLimits are the limits the fake enforces under cfg: Telegram's, cfg.Speedup times as
 // fast.
@@ -39,13 +30,14 @@ func floodLimits(cfg Config) telegramtest.FloodLimits {
 	return telegramtest.DefaultFloodLimits.Faster(cfg.Speedup)
 }
 
-// paceLimits are the budgets the bots pace themselves by under cfg.
+// paceLimits are the budgets the bots pace themselves by under cfg: production's, as fast as
+// the fake's limits.
 func paceLimits(cfg Config) botapi.PaceLimits {
-	return botapi.DefaultPaceLimits.Faster(paceSpeedup(cfg.Speedup))
+	return botapi.DefaultPaceLimits.Faster(cfg.Speedup)
 }
 
 // paceEnv is the PACE_* settings of a reversibot process pacing by l: each budget as
-// RATE/UNIT:BURST, the form reversibot reads.
+// RATE/SPAN:BURST, the form reversibot reads.
 func paceEnv(l botapi.PaceLimits) map[string]string {
 	return map[string]string{
 		"PACE_PRIVATE": paceSetting(l.Private),
@@ -55,24 +47,18 @@ func paceEnv(l botapi.PaceLimits) map[string]string {
 	}
 }
 
-// paceSetting writes l as RATE/UNIT:BURST in the finest unit (s, m, h) in which the rate is a
-// whole number, or off for no budget: Faster divides Per, so 20 a minute at k = 80 is 20 per
-// 750ms, written 1600/m.
+// paceSetting writes l as RATE/SPAN:BURST, or off for no budget. The span is Per itself, since
+// it is also the budget's window (botapi.Limit): s, m or h when Per is one, else a Go duration
+// (Faster divides Per, so twenty a minute at k = 100 is 20/600ms).
 func paceSetting(l botapi.Limit) string {
 	if l.Rate <= 0 || l.Per <= 0 || l.Burst <= 0 {
 		return "off"
 	}
-	for _, u := range []struct {
-		name string
-		d    time.Duration
-	}{{"s", time.Second}, {"m", time.Minute}, {"h", time.Hour}} {
-		// rate per Per = rate*(u/Per) per u: exact when Per divides rate*u.
-		if n := time.Duration(l.Rate) * u.d; n%l.Per == 0 {
-			return fmt.Sprintf("%d/%s:%d", n/l.Per, u.name, l.Burst)
-		}
+	span := map[time.Duration]string{time.Second: "s", time.Minute: "m", time.Hour: "h"}[l.Per]
+	if span == "" {
+		span = l.Per.String()
 	}
-	// No exact form: round the rate per second down (pacing a little slower is safe).
-	return fmt.Sprintf("%d/s:%d", max(1, int(time.Duration(l.Rate)*time.Second/l.Per)), l.Burst)
+	return fmt.Sprintf("%d/%s:%d", l.Rate, span, l.Burst)
 }
 
 // envLine writes the settings of env as KEY=VALUE pairs in key order.

@@ -115,11 +115,18 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if cfg.Limits {
 		// A player's wait may take several of a group's budget intervals (a game's end and
 		// the next lobby and board in one group): ten of them, on top of the usual bound.
-		d.step += 10 * floodLimits(cfg).PerGroup.Every
+		g := floodLimits(cfg).PerGroup
+		d.step += 10 * g.Per / time.Duration(g.N)
 	}
 
 	aiChats := int(float64(cfg.Chats)*cfg.AIShare + 0.5)
 	pairs := (cfg.Chats - aiChats) / 2
+	d.each = cfg.Each
+	for kind, n := range map[string]int{"people": pairs, "ai": aiChats, "group": cfg.Groups} {
+		if n > 0 {
+			d.kinds = append(d.kinds, kind)
+		}
+	}
 	cpu0, redis0, bots0, start := cpuTime(), redisCPU(redisStore), botsCPU(bots), time.Now()
 	d.start = start
 	var wg sync.WaitGroup
@@ -154,7 +161,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood(),
 		Pictures: pictures()}
 	if cfg.Limits {
-		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: paceSpeedup(cfg.Speedup), TooMany: tooMany(srv),
+		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: cfg.Speedup, TooMany: tooMany(srv),
 			Lag: map[string]Summary{}, Worst: d.worstLags()}
 		for _, k := range gameKinds {
 			res.Limits.Lag[k] = d.lag[k].summary()

@@ -105,17 +105,17 @@
 // Without -limits the fake server limits nothing and the bots do not pace their sends and
 // edits (in-process bots with telegram.Options.NoPace, spawned ones with PACE=off): that
 // measures the bot's own throughput. With -limits the fake enforces Telegram's flood limits
-// (telegramtest.DefaultFloodLimits: one message a second in a chat with bursts of three,
-// one every three seconds in a group with bursts of five, thirty a second in all; a 429
-// whose retry_after grows when ignored), -speedup K times as fast, and the bots pace
-// themselves as production does (botapi.DefaultPaceLimits over budgets shared through
+// (telegramtest.DefaultFloodLimits, counted over every window as Telegram counts them: three
+// calls in any second in a chat, twenty in any minute in a group, thirty in any second in
+// all; a 429 whose retry_after grows when ignored), -speedup K times as fast, and the bots
+// pace themselves as production does (botapi.DefaultPaceLimits over budgets shared through
 // Redis: store.PaceBudgets in process, PACE_PRIVATE, PACE_GROUP, PACE_INLINE and
-// PACE_GLOBAL for spawned processes, printed for -external and -targets). At K = 1 both
-// run at Telegram's figures, as production does; above 1 the bots pace at K·4/5 (at K = 100,
-// PACE_PRIVATE=80/s:2), a fifth slower, since a sped-up budget's margin shrinks to the
-// scheduling jitter of the machine. The report adds the limits, the 429s the fake gave (by
-// chat; any 429 fails the run) and, for each kind of game, the board lag with the move that
-// lagged most:
+// PACE_GLOBAL for spawned processes, printed for -external and -targets), as fast (at
+// K = 100, PACE_GROUP=20/600ms:3): the pacing counts each call from before it leaves until
+// its answer came, so it needs no margin for the machine's delays. -each N ends the run once
+// every kind of game played has made N moves. The report adds the limits, the 429s the fake
+// gave (by chat; any 429 fails the run) and, for each kind of game, the board lag with the
+// move that lagged most:
 //
 //	reversiload -limits -speedup 50 -chats 4 -ai 0.5 -groups 1 -duration 10s
 //
@@ -185,6 +185,7 @@ type Config struct {
 	Level      int           // AI level of the AI games
 	Duration   time.Duration // how long to drive load
 	Moves      int64         // stop after this many moves; 0 means no limit
+	Each       int64         // stop once every kind of game played has made this many moves; 0 means no such stop
 	Rate       float64       // taps per second for all chats together; 0 means as fast as answered
 	Bots       int           // in-process bots (ignored with External or Targets)
 	RedisURL   string        // for in-process bots; "" means an embedded Redis
@@ -229,6 +230,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.IntVar(&c.Level, "level", 1, "AI level of the AI games")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long to drive load (at most 10m)")
 	fs.Int64Var(&c.Moves, "moves", 0, "stop after this many moves (0: no limit)")
+	fs.Int64Var(&c.Each, "each", 0, "stop once every kind of game played (between people, against the AI, in groups) has made this many moves (0: no such stop)")
 	fs.Float64Var(&c.Rate, "rate", 0, "taps per second for all chats together (0: each player taps as soon as it is their turn)")
 	fs.IntVar(&c.Bots, "bots", 1, "in-process bots: 1 long-polls; more sit behind a round-robin balancer")
 	fs.StringVar(&c.RedisURL, "redis", os.Getenv("REDIS_URL"), "Redis of the bots (loopback only): in-process bots use it (empty: embedded); with -external or -targets only its CPU is read")
@@ -285,8 +287,8 @@ func (c Config) validate() error {
 	if c.Duration <= 0 || c.Duration > maxDuration {
 		errs = append(errs, fmt.Errorf("-duration must be above 0 and at most %v", maxDuration))
 	}
-	if c.Moves < 0 || c.Rate < 0 || c.Bots < 1 || c.Bots > 16 || c.AIWorkers < 0 {
-		errs = append(errs, errors.New("-moves, -rate and -ai-workers must not be negative; -bots must be 1…16"))
+	if c.Moves < 0 || c.Each < 0 || c.Rate < 0 || c.Bots < 1 || c.Bots > 16 || c.AIWorkers < 0 {
+		errs = append(errs, errors.New("-moves, -each, -rate and -ai-workers must not be negative; -bots must be 1…16"))
 	}
 	if c.Think < 0 || c.Think > 10*time.Second {
 		errs = append(errs, errors.New("-think must be 0…10s"))

@@ -10,7 +10,7 @@
 //   - Pacing: with Options.Pacer, the edit queue of a message waits for its chat's budget
 //     before it takes the newest request (so all the requests that come while it waits
 //     collapse into one), then draws from a fresh read and sends with the unit it was given
-//     (botapi.WithPaid). A board that shows a player it is their move (botapi.PaceTurn) goes
+//     (Pacer.Paid). A board that shows a player it is their move (botapi.PaceTurn) goes
 //     before the chat's other boards, and every board before the chat's infos. Granted tells a
 //     tapper's handler when the board of its step goes out, so that its answer can say
 //     whether the board is late.
@@ -231,7 +231,7 @@ func (e *Editor) queue(ref game.MessageRef, kind botapi.PaceKind, do job) {
 }
 
 // pace waits for the budget of ref's chat for an edit of the kind. paid reports that the edit
-// has its unit (botapi.WithPaid), paced that it had to wait for it; ok is false when the
+// has its unit (Pacer.Paid), paced that it had to wait for it; ok is false when the
 // Editor's context ended meanwhile. A wait that fails otherwise (the budgets unreachable, or
 // editTimeout passed) lets the edit go unpaid: the client paces it again, or a 429 guards it.
 func (e *Editor) pace(ref game.MessageRef, kind botapi.PaceKind) (paid, paced, ok bool) {
@@ -301,7 +301,9 @@ func (e *Editor) run(do job, waited bool, ref game.MessageRef, kind botapi.PaceK
 	defer cancel()
 	ctx = botapi.WithPaceKind(ctx, kind)
 	if paid {
-		ctx = botapi.WithPaid(ctx, chatOf(ref))
+		var giveBack func()
+		ctx, giveBack = e.o.Pacer.Paid(ctx, chatOf(ref))
+		defer giveBack()
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -170,11 +170,15 @@ func (c *Client) do(ctx context.Context, k call, fn func(ctx context.Context) er
 
 // attempt makes one attempt of the call k, paced first when it is a send or an edit.
 func (c *Client) attempt(ctx context.Context, k call, fn func(ctx context.Context) error) error {
-	if err := c.pace(ctx, k); err != nil {
+	paced, err := c.pace(ctx, k)
+	if err != nil {
 		return err
 	}
 	x := &exchange{}
-	err := fn(context.WithValue(ctx, exchangeKey{}, x))
+	err = fn(context.WithValue(ctx, exchangeKey{}, x))
+	if paced {
+		c.done(ctx, k, x.status != 0)
+	}
 	switch {
 	case err == nil:
 		return nil
@@ -193,18 +197,30 @@ func (c *Client) attempt(ctx context.Context, k call, fn func(ctx context.Contex
 }
 
 // pace waits for the budget of the chat of k, a send or an edit, unless ctx has paid for it
-// (WithPaid). It fails only when ctx ends; a failure of the budgets is logged and the call made.
-func (c *Client) pace(ctx context.Context, k call) error {
-	if !k.paced || c.pacer == nil || spendPaid(ctx, k.chat) {
-		return nil
+// (Pacer.Paid); paced reports that the call spends a unit, which done must end. It fails only
+// when ctx ends; a failure of the budgets is logged and the call made.
+func (c *Client) pace(ctx context.Context, k call) (paced bool, err error) {
+	if !k.paced || c.pacer == nil {
+		return false, nil
+	}
+	if spendPaid(ctx, k.chat) {
+		return true, nil
 	}
 	if _, err := c.pacer.Wait(ctx, k.chat, PaceKindOf(ctx)); err != nil {
 		if ctx.Err() != nil {
-			return c.fail(ctx, k.method, 0, err)
+			return false, c.fail(ctx, k.method, 0, err)
 		}
 		c.log.Warn("pace", "method", k.method, "err", c.scrub(err.Error()))
+		return false, nil
 	}
-	return nil
+	return true, nil
+}
+
+// done tells the Pacer that the paced call k is over: answered when a reply came back.
+func (c *Client) done(ctx context.Context, k call, answered bool) {
+	if err := c.pacer.Done(ctx, k.chat, answered); err != nil {
+		c.log.Warn("pace", "method", k.method, "err", c.scrub(err.Error()))
+	}
 }
 
 // chatKey is the budget key of a message in the chat id (a library ChatID: an int64, or an

@@ -66,7 +66,7 @@ func TestClientPacesSendsAndEdits(t *testing.T) {
 	}
 }
 
-// A context that paid for a chat (WithPaid) makes its first call into that chat without
+// A context that paid for a chat (Pacer.Paid) makes its first call into that chat without
 // waiting, and only the first.
 func TestClientWithPaidSkipsOneWait(t *testing.T) {
 	api, s, c, p := newPaced(t)
@@ -75,7 +75,8 @@ func TestClientWithPaidSkipsOneWait(t *testing.T) {
 	if _, err := p.Wait(ctx, chat, botapi.PaceTurn); err != nil {
 		t.Fatal(err)
 	}
-	paid := botapi.WithPaid(ctx, chat)
+	paid, giveBack := p.Paid(ctx, chat)
+	defer giveBack()
 	if _, err := api.EditMessageText(paid, &bot.EditMessageTextParams{InlineMessageID: "in1", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}

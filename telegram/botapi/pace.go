@@ -15,19 +15,27 @@ import (
 // Telegram limits what a bot sends and edits (the two share one budget): about one message a
 // second in one chat (short bursts tolerated), about twenty a minute in a group, about thirty a
 // second across all chats; over a limit comes a 429, and a bot that keeps calling is given ever
-// longer waits. A Pacer keeps the bot inside budgets of its own before Telegram has to:
-// every send or edit first calls Pacer.Wait for its chat, which returns once both the chat's
-// budget and the bot's global budget have room, and spends one unit of each.
+// longer waits. Telegram counts a budget over every window (a group's over any sixty seconds),
+// not as a rate with a burst on top. A Pacer keeps the bot inside budgets of its own before
+// Telegram has to: every send or edit first calls Pacer.Wait for its chat, which returns once
+// both the chat's budget and the bot's global budget have room, and spends one unit of each;
+// once Telegram has answered the call, Pacer.Done says so. Between the two the call counts as
+// in flight: it may reach Telegram at any moment, so it counts in every window that holds
+// that moment (see Limit). That makes the budgets exact whatever the delays: a window
+// Telegram counts never holds more calls than the budget allows, however late a call
+// arrives, however the boards, notices and replays of a chat mix, and however many
+// processes share the budgets.
 //
 // How the Client and the board Editor call it:
 //
 //   - A Client made with Options.Pacer calls Wait(ctx, key, kind) right before each attempt
-//     of sendMessage, sendPhoto and editMessage* (text, caption, reply markup, media), also
-//     before each retry after a 429 or a 5xx, since every attempt that reaches Telegram
-//     counts. The key is ChatOf(p.ChatID) for a chat's message, InlineOf(p.InlineMessageID)
-//     for an inline message; the kind is the context's (WithPaceKind), PaceInfo when it has
-//     none. answerCallbackQuery, answerInlineQuery, getUpdates, getMe, setMyCommands and
-//     webhook calls never wait.
+//     of sendMessage, sendPhoto, sendAnimation and editMessage* (text, caption, reply
+//     markup, media), also before each retry after a 429 or a 5xx, since every attempt that
+//     reaches Telegram counts, and Done(ctx, key, answered) right after the attempt. The key is
+//     ChatOf(p.ChatID) for a chat's message, InlineOf(p.InlineMessageID) for an inline
+//     message; the kind is the context's (WithPaceKind), PaceInfo when it has none.
+//     answerCallbackQuery, answerInlineQuery, deleteMessage, sendChatAction, getUpdates,
+//     getMe, setMyCommands and webhook calls never wait (Telegram does not count them).
 //   - kind is PaceTurn for a board that shows a player it is their move, PaceBoard for any
 //     other board (a game the AI is to move in, a finished game, a lobby), PaceInfo for
 //     everything else (notifications, passes, results, help). A chat's boards go before its
@@ -44,8 +52,10 @@ import (
 //   - The Editor coalesces before it waits: it calls Wait for the chat of a message, then
 //     draws the newest board of the message at that moment (only the newest board is ever
 //     drawn), so the time spent waiting is never spent drawing a board that is already stale.
-//     It makes that call with a context from WithPaid, which tells the Client that the first
-//     call into that chat has been paced already.
+//     It makes that call with a context from Pacer.Paid, which tells the Client that the
+//     first call into that chat has been paced already (the Client then calls Done after
+//     it); when the Editor is done with that context and its unit was not used, the unit is
+//     given back.
 //
 // The budgets are the bot's, not a process's: with Options.Budgets a storage.PaceBudgets, every
 // process on the same Redis spends the same ones. Priority of boards over info is kept among
@@ -112,8 +122,13 @@ func (k ChatKey) String() string {
 // globalKey is the budget key of the bot as a whole.
 const globalKey = "all"
 
-// Limit is a budget: Burst messages at once, then Rate per Per (a GCRA, the same as
-// storage's). A Limit without a positive Rate, Per and Burst allows everything.
+// Limit is a budget: Burst calls at once, then Rate per Per spread out evenly (a GCRA), and
+// never more than max(Rate, Burst) calls in any Per nor more than Burst in any Per/Rate,
+// wherever those windows start. The windows count each call from the moment Wait let it go
+// until Done said it was answered (PaceOpenFor at most), so they hold however late it
+// reached Telegram: twenty a minute with a burst of three sends three at once, then one
+// every three seconds, and never a 21st within a minute. storage.PaceBudgets counts the same
+// way. A Limit without a positive Rate, Per and Burst allows everything.
 type Limit struct {
 	Rate  int
 	Per   time.Duration
@@ -122,6 +137,29 @@ type Limit struct {
 
 // unlimited reports whether l allows everything.
 func (l Limit) unlimited() bool { return l.Rate <= 0 || l.Per <= 0 || l.Burst <= 0 }
+
+// PaceOpenFor is how long a call a Wait let go counts as in flight when no Done ends it (its
+// process died while Telegram had it): then it counts as answered PaceOpenFor after it went.
+// storage.PaceBudgets uses the same span.
+const PaceOpenFor = time.Minute
+
+// paceWindow is a window of a budget: at most n calls in any per.
+type paceWindow struct {
+	n   int
+	per time.Duration
+}
+
+// paceInterval is the GCRA's interval of a budget of rate per per (rounded up: never faster).
+func paceInterval(rate int, per time.Duration) time.Duration {
+	r := time.Duration(rate)
+	return (per + r - 1) / r
+}
+
+// paceWindows are the windows of a budget (see Limit): max(rate, burst) in any per, burst
+// in any interval.
+func paceWindows(rate int, per time.Duration, burst int) [2]paceWindow {
+	return [2]paceWindow{{max(rate, burst), per}, {burst, paceInterval(rate, per)}}
+}
 
 // PaceLimits are a Pacer's budgets; a zero Limit is replaced by the default's (use a Limit with
 // Rate -1 for no budget).
@@ -132,12 +170,13 @@ type PaceLimits struct {
 	Global  Limit // the bot as a whole
 }
 
-// DefaultPaceLimits are Telegram's published figures, with a margin below the bursts Telegram
-// tolerates (a burst spent at once arrives spread out by the network, and the next call may
-// arrive sooner than the last of it): one a second in a private chat with a burst of 2, twenty
-// a minute in a group (and an inline message) with a burst of 3, and 25 a second in all (of
+// DefaultPaceLimits are Telegram's published figures, counted as Telegram counts them (every
+// window) with each call in flight counted from before it leaves until its answer came: one
+// a second in a private chat with a burst of 2 (never more than 2 in any second, of the 3
+// Telegram tolerates), twenty a minute in a group (and an inline message) with a burst of 3
+// (never more than twenty in any minute, nor 3 in any 3 seconds), and 25 a second in all (of
 // Telegram's thirty) with a burst of 20, so that a bot busy in many chats at once stays clear
-// of the global limit however its calls arrive.
+// of the global limit.
 var DefaultPaceLimits = PaceLimits{
 	Private: Limit{Rate: 1, Per: time.Second, Burst: 2},
 	Group:   Limit{Rate: 20, Per: time.Minute, Burst: 3},
@@ -146,8 +185,8 @@ var DefaultPaceLimits = PaceLimits{
 }
 
 // Faster returns l, its zero Limits replaced by the defaults', with every budget refilling k
-// times as fast (Per divided by k): for tests and load runs against a fake server whose
-// limits are sped up as much. k below 2 returns l with the defaults.
+// times as fast (Per, and so every window, divided by k): for tests and load runs against a
+// fake server whose limits are sped up as much. k below 2 returns l with the defaults.
 func (l PaceLimits) Faster(k int) PaceLimits {
 	l = l.withDefaults()
 	if k < 2 {
@@ -189,10 +228,15 @@ func (l PaceLimits) of(k ChatKey) Limit {
 // Budgets count what the budgets have spent. storage.PaceBudgets keeps them in Redis for all
 // processes; LocalBudgets in this process.
 type Budgets interface {
-	// Take spends one unit of the budget key (burst at once, then rate per per) and returns
-	// 0, or, when the budget is held or has no room, spends nothing and returns how long
-	// until it may have room (> 0).
-	Take(ctx context.Context, key string, rate int, per time.Duration, burst int) (time.Duration, error)
+	// Take spends one unit of the budget key on the call id (rate, per and burst as a
+	// Limit's) and returns 0, or, when the budget is held or has no room, spends nothing and
+	// returns how long until it may have room (> 0). The call then counts as in flight
+	// until End ends it, or PaceOpenFor has passed.
+	Take(ctx context.Context, key, id string, rate int, per time.Duration, burst int) (time.Duration, error)
+	// End ends the call id of the budget key: answered, it counts in each window that
+	// holds now until that window has passed; not answered (it was never made), it no
+	// longer counts at all. An unknown id is ignored.
+	End(ctx context.Context, key, id string, answered bool) error
 	// Hold lets Take refuse the budget key for d from now; a longer hold already in place
 	// stays.
 	Hold(ctx context.Context, key string, d time.Duration) error
@@ -236,7 +280,11 @@ type Pacer struct {
 	clock   Clock
 	onWait  func(kind PaceKind, waited time.Duration)
 
-	mu    sync.Mutex
+	ids  string        // the prefix of this Pacer's call ids, unique across processes
+	seq  atomic.Uint64 // the number of the last call id
+	mu   sync.Mutex
+	open map[ChatKey][]string // each chat's calls let go and not yet done, oldest first
+
 	chats map[ChatKey][]*paceWaiter // each chat's waiters: boards first, then in arrival order
 	// throttled is the chat of the last 429 and when its hold ends (see Throttled).
 	throttled struct {
@@ -255,7 +303,7 @@ type paceWaiter struct {
 // NewPacer returns a Pacer with the options.
 func NewPacer(o PaceOptions) *Pacer {
 	p := &Pacer{limits: o.Limits.withDefaults(), budgets: o.Budgets, clock: o.Clock, onWait: o.OnWait,
-		chats: map[ChatKey][]*paceWaiter{}}
+		ids: newPaceIDs(), open: map[ChatKey][]string{}, chats: map[ChatKey][]*paceWaiter{}}
 	if p.clock == nil {
 		p.clock = systemClock{}
 	}
@@ -267,10 +315,11 @@ func NewPacer(o PaceOptions) *Pacer {
 
 // Wait returns once chat's budget and the global budget have each spent one unit on a message
 // or edit of the kind: a chat's turns go first, then its other boards, in the order they
-// came, then its infos. waited reports whether it had to wait for either budget or for the
-// waiters ahead of it. It returns ctx's error when ctx ends first (nothing is then spent of
-// chat's budget, though a unit of it may be, when ctx ends while waiting for the global
-// budget), or the Budgets' error.
+// came, then its infos. The call it lets go counts as in flight until Done (see Limit): the
+// caller makes the call and then calls Done (a Client does both; the board Editor hands the
+// unit to a Client with Paid). waited reports whether it had to wait for either budget or for
+// the waiters ahead of it. It returns ctx's error when ctx ends first, or the Budgets' error;
+// nothing is then spent and Done is not to be called.
 func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -289,34 +338,41 @@ func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited b
 	if kind == PaceInfo && l.Burst > 1 {
 		l.Burst--
 	}
-	if err := p.queued(ctx, chat, chat.String(), l, w); err != nil {
+	id := p.newID()
+	if err := p.queued(ctx, chat, chat.String(), id, l, w); err != nil {
 		return w.waited, err
 	}
 	// The global budget has a queue of its own, in the same order, so that no chat's
 	// waiter starves while others keep finding room first.
-	err = p.queued(ctx, globalQueue, globalKey, p.limits.Global, w)
-	return w.waited, err
+	if err = p.queued(ctx, globalQueue, globalKey, id, p.limits.Global, w); err != nil {
+		p.end(context.WithoutCancel(ctx), chat, id, false)
+		return w.waited, err
+	}
+	p.mu.Lock()
+	p.open[chat] = append(p.open[chat], id)
+	p.mu.Unlock()
+	return w.waited, nil
 }
 
 // globalQueue is the queue of the waiters for the global budget.
 var globalQueue = ChatKey{inline: "\x00" + globalKey}
 
 // queued waits in queue q until w is at its head and the budget key of limit l had room for
-// it (see waitChat), then leaves the queue.
-func (p *Pacer) queued(ctx context.Context, q ChatKey, key string, l Limit, w *paceWaiter) error {
+// the call id (see waitChat), then leaves the queue.
+func (p *Pacer) queued(ctx context.Context, q ChatKey, key, id string, l Limit, w *paceWaiter) error {
 	if l.unlimited() {
 		return nil
 	}
 	p.enqueue(q, w)
 	defer p.dequeue(q, w)
-	return p.waitChat(ctx, q, key, l, w)
+	return p.waitChat(ctx, q, key, id, l, w)
 }
 
-// waitChat waits until w is at the head of queue q and the budget key had room for it.
-func (p *Pacer) waitChat(ctx context.Context, q ChatKey, key string, l Limit, w *paceWaiter) error {
+// waitChat waits until w is at the head of queue q and the budget key had room for the call id.
+func (p *Pacer) waitChat(ctx context.Context, q ChatKey, key, id string, l Limit, w *paceWaiter) error {
 	for {
 		if p.head(q) == w {
-			if err := p.take(ctx, key, l, w.wake, &w.waited); err != errPreempted {
+			if err := p.take(ctx, key, id, l, w.wake, &w.waited); err != errPreempted {
 				return err
 			}
 			continue
@@ -333,14 +389,15 @@ func (p *Pacer) waitChat(ctx context.Context, q ChatKey, key string, l Limit, w 
 // errPreempted is take's answer when a waiter was woken: it is no longer sure to be at the head.
 var errPreempted = errors.New("botapi: pace: preempted")
 
-// take spends one unit of the budget key, waiting as long as Budgets say (and then setting
-// *waited). A value on wake ends the wait early and take starts again at the head check (waitChat loops on errPreempted).
-func (p *Pacer) take(ctx context.Context, key string, l Limit, wake chan struct{}, waited *bool) error {
+// take spends one unit of the budget key on the call id, waiting as long as Budgets say (and
+// then setting *waited). A value on wake ends the wait early and take starts again at the
+// head check (waitChat loops on errPreempted).
+func (p *Pacer) take(ctx context.Context, key, id string, l Limit, wake chan struct{}, waited *bool) error {
 	if l.unlimited() {
 		return nil
 	}
 	for {
-		wait, err := p.budgets.Take(ctx, key, l.Rate, l.Per, l.Burst)
+		wait, err := p.budgets.Take(ctx, key, id, l.Rate, l.Per, l.Burst)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -478,26 +535,4 @@ func PaceKindOf(ctx context.Context) PaceKind {
 		return k
 	}
 	return PaceInfo
-}
-
-// paidKey is the context key of WithPaid.
-type paidKey struct{}
-
-// paid is one unit of a chat's budget spent ahead of the call that uses it.
-type paid struct {
-	chat ChatKey
-	used atomic.Bool
-}
-
-// WithPaid returns ctx telling a Client that the next send or edit into chat made with it (or
-// a context made from it) has been paced already (its caller called Wait): that one call does
-// not wait; later ones, and calls into other chats, do.
-func WithPaid(ctx context.Context, chat ChatKey) context.Context {
-	return context.WithValue(ctx, paidKey{}, &paid{chat: chat})
-}
-
-// spendPaid reports whether ctx carries an unused unit paid for chat, and uses it.
-func spendPaid(ctx context.Context, chat ChatKey) bool {
-	p, ok := ctx.Value(paidKey{}).(*paid)
-	return ok && p.chat == chat && p.used.CompareAndSwap(false, true)
 }

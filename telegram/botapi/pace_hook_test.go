@@ -43,6 +43,9 @@ func TestPaceHook(t *testing.T) {
 	if _, err := p.Wait(ctx, chat, botapi.PaceBoard); err != nil {
 		t.Fatal(err)
 	}
+	if err := p.Done(ctx, chat, true); err != nil { // its call was answered at once
+		t.Fatal(err)
+	}
 	if s, d := l.counts(); s != 1 || d != 1 {
 		t.Fatalf("after a Wait that went at once: hook told %d starts, %d ends; want 1, 1", s, d)
 	}

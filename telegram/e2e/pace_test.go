@@ -17,10 +17,13 @@ import (
 )
 
 // The tests of the pacing: two bots on one Redis against the fake enforcing Telegram's flood
-// limits, both sped up by paceTestSpeed (the bots at the same speed as the fake: the real
-// ratio), players tapping the instant a board shows their turn. Each test fails on any 429
-// (startLimited, strict), checks every game against its reference replay, and logs how far the
-// boards lagged behind their games.
+// limits over every window (a group's twenty calls in any minute), both sped up by
+// paceTestSpeed (the bots at the same speed as the fake: the real ratio), players tapping the
+// instant a board shows their turn. Each test fails on any 429 (startLimited, strict), checks
+// every game against its reference replay, and logs how far the boards lagged behind their
+// games. No margin of time is needed: a call counts in the bots' budgets from before it leaves
+// until its answer came, so however late it reaches the fake (a loaded machine running -race),
+// it falls in every window the fake counts it in.
 
 // paceTestSpeed is how much faster than Telegram's the flood limits run in these tests: a
 // group's twenty edits a minute become one every 300 ms.
@@ -226,11 +229,59 @@ func TestPacedGroupGame(t *testing.T) {
 	c.check(gameID(board), pg.ref, board)
 }
 
-// A whole 8×8 game against the AI in a private chat, tapped as fast as the board allows. It runs
-// at half the others' speed: a private chat's margin (a burst of 2 against Telegram's 3) is one
-// interval, 100 ms at 10×, which the jitter of a loaded machine running -race may reach.
+// The same group game while a third member keeps asking for /help in the group: boards and
+// notices share the group's budget and still no minute holds more than twenty of its calls.
+// The boards go first; every notice comes, the last ones once the game is over.
+func TestPacedGroupGameWithNotices(t *testing.T) {
+	c := newPacedCluster(t, paceTestSpeed)
+	alice, bob, carol := c.user("Alice"), c.user("Bob"), c.user("Carol")
+	chat := c.srv.NewGroup("Club", alice, bob, carol)
+	last := c.lastID(chat.ID())
+	if _, err := alice.Send(chat.ID(), "/new@"+telegramtest.DefaultBotUsername); err != nil {
+		t.Fatal(err)
+	}
+	lobby := c.waitMsg(chat.ID(), "the lobby", last, func(m telegramtest.Message) bool {
+		return strings.Contains(m.Content(), "wants to play") && m.Markup != nil
+	})
+	last = c.lastID(chat.ID())
+	if _, err := bob.Press(lobby, "✅ Join"); err != nil {
+		t.Fatal(err)
+	}
+	board := c.waitMsg(chat.ID(), "the board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	pg := &pacedGame{name: "group", board: board, players: c.blackOf(board, alice, bob), ref: newReplica(t),
+		rng: rand.New(rand.NewPCG(4, 4))}
+	ctx := guardFor(t, 2*time.Minute)
+	played := make(chan error, 1)
+	go func() { played <- c.playPaced(ctx, pg) }()
+	const asks = 12
+	last = c.lastID(chat.ID())
+	for range asks {
+		if _, err := carol.Send(chat.ID(), "/help@"+telegramtest.DefaultBotUsername); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-played; err != nil {
+		t.Fatal(err)
+	}
+	isHelp := func(m telegramtest.Message) bool { return m.ID > last && strings.Contains(m.Content(), "/rules") }
+	if err := c.srv.WaitFor(ctx, func(v telegramtest.View) bool {
+		n := 0
+		for _, m := range v.Messages(chat.ID()) {
+			if isHelp(m) {
+				n++
+			}
+		}
+		return n == asks
+	}); err != nil {
+		t.Fatalf("the help notices never all came: %v", err)
+	}
+	c.checkPaced(pg, gameID(board))
+	c.check(gameID(board), pg.ref, board)
+}
+
+// A whole 8×8 game against the AI in a private chat, tapped as fast as the board allows.
 func TestPacedPrivateAIGame(t *testing.T) {
-	c := newPacedCluster(t, paceTestSpeed/2)
+	c := newPacedCluster(t, paceTestSpeed)
 	alice := c.user("Alice")
 	last := c.lastID(alice.ID())
 	if _, err := alice.Send(alice.ID(), "/ai 8 1 black"); err != nil {
@@ -243,7 +294,7 @@ func TestPacedPrivateAIGame(t *testing.T) {
 	if err := c.playPaced(guardFor(t, 2*time.Minute), pg); err != nil {
 		t.Fatal(err)
 	}
-	logLags(t, "private AI game", paceTestSpeed/2, time.Since(start), pg)
+	logLags(t, "private AI game", paceTestSpeed, time.Since(start), pg)
 	c.checkPaced(pg, gameID(board))
 	c.check(gameID(board), pg.ref, board)
 }
@@ -326,13 +377,10 @@ func TestPacedTenGamesInOneGroup(t *testing.T) {
 }
 
 // A burst of sixty inline games at once, each in its own pair's chat, played for 8 moves
-// each: the bot's global budget is the one that binds. It runs at 2× Telegram's limits, not
-// the other tests' 10×: the global budget's margin for calls that arrive later than they were
-// let go (and so bunch up at the server) is 10 calls and the rate's difference, about 40 ms
-// at 10×, less than a loaded machine running with -race may add; at 2× it is about 200 ms.
+// each: the bot's global budget is the one that binds.
 func TestPacedSixtyInlineGames(t *testing.T) {
-	c := newPacedCluster(t, 2)
-	c.inlineGames(t, 2, 60, 8, func(i int, a, b *telegramtest.User) int64 {
+	c := newPacedCluster(t, paceTestSpeed)
+	c.inlineGames(t, paceTestSpeed, 60, 8, func(i int, a, b *telegramtest.User) int64 {
 		return c.srv.NewGroup(fmt.Sprintf("Pair %d", i), a, b).ID()
 	})
 }

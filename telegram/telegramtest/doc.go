@@ -79,15 +79,20 @@
 // # Flood limits
 //
 // With [WithFloodLimits] (off by default) the fake also enforces Telegram's flood limits
-// on sends and edits, which share one budget: per chat (each inline message counting as a
-// chat of its own), per group on top, and across all chats; [DefaultFloodLimits] holds
-// Telegram's published figures. A call over a budget gets HTTP 429 "Too Many Requests:
-// retry after N" with parameters.retry_after = N and has no effect; a client that calls
-// again before N seconds have passed is given a doubled N, up to a cap. The budgets run
-// on the server's clock ([WithClock]), so tests drive them without sleeping, and
-// [Server.TooManyRequests] counts the 429s given, per chat, so a test can assert none
-// came. answerCallbackQuery and every method that neither sends nor edits a message are
-// never limited.
+// on sends and edits (sendMessage, sendPhoto, sendAnimation, editMessage*), which share one
+// budget: per chat (each inline message counting as a chat of its own), per group and per
+// inline message on top, and across all chats. Each budget is counted as Telegram counts
+// it, over every window rather than as a rate with a burst on top: a call goes only when
+// the calls let through in the window that ends with it are fewer than the budget's figure
+// ([Window]); [DefaultFloodLimits] holds Telegram's figures (three in any second in a chat,
+// twenty in any minute in a group or an inline message, thirty in any second in all). A
+// call over a budget gets HTTP 429 "Too Many Requests: retry after N" with
+// parameters.retry_after = N (when the window will have room) and has no effect; a client
+// that calls again before N seconds have passed is given a doubled N, up to a cap. The
+// windows run on the server's clock ([WithClock]), so tests drive them without sleeping,
+// and [Server.TooManyRequests] counts the 429s given, per chat, so a test can assert none
+// came. answerCallbackQuery, deleteMessage and every method that neither sends nor edits a
+// message are never limited.
 //
 // # Scripted users
 //

@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,20 +12,22 @@ import (
 // Flood limits. Telegram does not publish its algorithm, only figures: in one chat about
 // one message a second (short bursts tolerated), in a group about twenty messages a
 // minute, about thirty a second across all chats; sends and edits share those budgets;
-// a bot that keeps calling while it should wait is told to wait ever longer. The fake
-// models each budget as a token bucket (GCRA) on the server's clock ([WithClock]).
+// a bot that keeps calling while it should wait is told to wait ever longer. Telegram
+// counts a group's calls over any sixty seconds, not as a rate with a burst on top, so the
+// fake counts each budget the same way: a sliding window over the times of the calls it let
+// through ([Window]), on the server's clock ([WithClock]).
 
-// Rate is one budget: Burst calls at once, then one call every Every. A zero Every (or a
-// Burst below 1) is no limit.
-type Rate struct {
-	Every time.Duration
-	Burst int
+// Window is one budget: at most N calls in any Per (any span of time Per long, wherever it
+// starts). A zero Per (or an N below 1) is no limit.
+type Window struct {
+	N   int
+	Per time.Duration
 }
 
-func (r Rate) on() bool { return r.Every > 0 && r.Burst >= 1 }
+func (w Window) on() bool { return w.Per > 0 && w.N >= 1 }
 
 // FloodLimits are the budgets [WithFloodLimits] enforces. Only the methods that send or
-// edit a message are counted (sendMessage, sendPhoto, editMessageText,
+// edit a message are counted (sendMessage, sendPhoto, sendAnimation, editMessageText,
 // editMessageCaption, editMessageReplyMarkup, editMessageMedia); a call spends its budgets
 // when it is let through, before it takes effect, so one that then fails (say, "message is
 // not modified") has spent them too, while one refused with a 429 or failed by
@@ -39,11 +42,12 @@ type FloodLimits struct {
 	// PerChat is the budget of each chat: a private chat, a group, and each inline
 	// message (the bot cannot see the chat an inline message lives in, so each counts as
 	// a chat of its own).
-	PerChat Rate
-	// PerGroup is the budget of each group or supergroup (chat id < 0), on top of PerChat.
-	PerGroup Rate
+	PerChat Window
+	// PerGroup is the budget of each group or supergroup (chat id < 0) and of each inline
+	// message (which may live in a group), on top of PerChat.
+	PerGroup Window
 	// Global is the budget of the bot across all chats, on top of the others.
-	Global Rate
+	Global Window
 	// MaxRetryAfter caps the retry_after a client that ignores it is given (never below
 	// a second).
 	MaxRetryAfter time.Duration
@@ -53,31 +57,31 @@ type FloodLimits struct {
 	Quiet time.Duration
 }
 
-// DefaultFloodLimits are Telegram's published figures: one message a second in a chat
-// with bursts of three tolerated, twenty a minute in a group (one every three seconds,
-// with bursts of five tolerated), thirty a second across all chats; a client that ignores
-// retry_after sees it doubled each time up to five minutes, and forgiven after a minute
-// of quiet.
+// DefaultFloodLimits are Telegram's published figures, counted over every window: at most
+// three calls in any second in a chat (the burst Telegram tolerates over its one a second),
+// twenty in any minute in a group or an inline message, thirty in any second across all
+// chats; a client that ignores retry_after sees it doubled each time up to five minutes,
+// and forgiven after a minute of quiet.
 var DefaultFloodLimits = FloodLimits{
-	PerChat:       Rate{Every: time.Second, Burst: 3},
-	PerGroup:      Rate{Every: 3 * time.Second, Burst: 5},
-	Global:        Rate{Every: time.Second / 30, Burst: 30},
+	PerChat:       Window{N: 3, Per: time.Second},
+	PerGroup:      Window{N: 20, Per: time.Minute},
+	Global:        Window{N: 30, Per: time.Second},
 	MaxRetryAfter: 5 * time.Minute,
 	Quiet:         time.Minute,
 }
 
-// Faster returns lim with every budget refilling k times as fast and every wait k times as
-// short (retry_after still counts whole seconds, at least one): for tests that play whole
-// games in seconds against a bot whose pacing is sped up as much (botapi.PaceLimits.Faster).
+// Faster returns lim with every window k times as short and every wait k times as short
+// (retry_after still counts whole seconds, at least one): for tests that play whole games
+// in seconds against a bot whose pacing is sped up as much (botapi.PaceLimits.Faster).
 // k below 2 returns lim.
 func (lim FloodLimits) Faster(k int) FloodLimits {
 	if k < 2 {
 		return lim
 	}
 	d := time.Duration(k)
-	lim.PerChat.Every /= d
-	lim.PerGroup.Every /= d
-	lim.Global.Every /= d
+	lim.PerChat.Per /= d
+	lim.PerGroup.Per /= d
+	lim.Global.Per /= d
 	lim.MaxRetryAfter /= d
 	lim.Quiet /= d
 	return lim
@@ -98,6 +102,7 @@ func WithFloodLimits(lim FloodLimits) Option {
 var floodMethods = map[string]bool{
 	"sendMessage":            false,
 	"sendPhoto":              false,
+	"sendAnimation":          false,
 	"editMessageText":        true,
 	"editMessageCaption":     true,
 	"editMessageReplyMarkup": true,
@@ -120,9 +125,9 @@ type FloodStats struct {
 	Chats map[FloodKey]int
 }
 
-// bucket is one budget's token bucket and its penalty, all on the server's clock.
+// bucket is one budget's log of calls and its penalty, all on the server's clock.
 type bucket struct {
-	tat      time.Time     // theoretical arrival time of the next call (GCRA)
+	times    []time.Time   // the calls let through within the last window, oldest first
 	until    time.Time     // the last 429 said to wait until then
 	lastWait time.Duration // the retry_after of the last 429
 }
@@ -170,21 +175,22 @@ func (s *Server) floodKeyLocked(method string, r *request) (FloodKey, bool) {
 // 429 to answer.
 func (f *flood) admit(key FloodKey, now time.Time) *apiError {
 	type level struct {
-		b    *bucket
-		rate Rate
+		b *bucket
+		w Window
 	}
 	levels := make([]level, 0, 3)
 	if f.lim.PerChat.on() {
 		levels = append(levels, level{f.bucket(f.chats, key), f.lim.PerChat})
 	}
-	if key.Inline == "" && key.Chat < 0 && f.lim.PerGroup.on() {
+	if (key.Inline != "" || key.Chat < 0) && f.lim.PerGroup.on() {
 		levels = append(levels, level{f.bucket(f.groups, key), f.lim.PerGroup})
 	}
 	if f.lim.Global.on() {
 		levels = append(levels, level{&f.global, f.lim.Global})
 	}
-	for _, l := range levels { // forget penalties after a quiet period
-		if l.b.lastWait > 0 && !now.Before(l.b.until.Add(f.lim.Quiet)) {
+	for _, l := range levels {
+		l.b.forget(now, l.w.Per)
+		if l.b.lastWait > 0 && !now.Before(l.b.until.Add(f.lim.Quiet)) { // forget penalties after a quiet period
 			l.b.lastWait = 0
 		}
 	}
@@ -194,16 +200,44 @@ func (f *flood) admit(key FloodKey, now time.Time) *apiError {
 			return f.refuse(key, l.b, now, wait)
 		}
 	}
-	for _, l := range levels { // over a budget: wait for its next token
-		if early := l.b.tat.Add(-time.Duration(l.rate.Burst-1) * l.rate.Every).Sub(now); early > 0 {
-			wait := max(early, l.b.lastWait) // a repeat offender waits as long as last time
-			return f.refuse(key, l.b, now, wait)
+	var full *bucket // a full window: wait until the oldest call that must go has left it
+	var wait time.Duration
+	for _, l := range levels {
+		if n := len(l.b.times); n >= l.w.N {
+			early := l.b.times[n-l.w.N].Add(l.w.Per).Sub(now)
+			if w := max(early, l.b.lastWait); full == nil || w > wait { // a repeat offender waits as long as last time
+				full, wait = l.b, w
+			}
 		}
 	}
+	if full != nil {
+		return f.refuse(key, full, now, wait)
+	}
 	for _, l := range levels {
-		l.b.tat = later(l.b.tat, now).Add(l.rate.Every)
+		l.b.add(now)
 	}
 	return nil
+}
+
+// forget drops the calls that are a window per or longer ago: they are in no window that
+// holds now.
+func (b *bucket) forget(now time.Time, per time.Duration) {
+	i := 0
+	for i < len(b.times) && now.Sub(b.times[i]) >= per {
+		i++
+	}
+	if i > 0 {
+		b.times = append(b.times[:0], b.times[i:]...)
+	}
+}
+
+// add logs a call at t, keeping the log in order (a clock a test moves may go back).
+func (b *bucket) add(t time.Time) {
+	i := len(b.times)
+	for i > 0 && b.times[i-1].After(t) {
+		i--
+	}
+	b.times = slices.Insert(b.times, i, t)
 }
 
 func (f *flood) bucket(m map[FloodKey]*bucket, key FloodKey) *bucket {
@@ -229,13 +263,6 @@ func (f *flood) refuse(key FloodKey, b *bucket, now time.Time, wait time.Duratio
 		desc:       fmt.Sprintf("Too Many Requests: retry after %d", secs),
 		retryAfter: secs,
 	}
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
 }
 
 // TooManyRequests returns the 429s the flood limits have given so far ([WithFloodLimits]);

@@ -124,38 +124,55 @@ func TestFloodPerChatBurstThen429(t *testing.T) {
 	}
 }
 
+// A group's budget is twenty calls in any sixty seconds, wherever the minute starts: a client
+// pacing itself at twenty a minute with a burst of three on top (one call every three seconds
+// after the burst) has its 21st call within the first minute refused.
 func TestFloodGroupBudgetPerMinute(t *testing.T) {
 	srv, clock := floodServer(t, telegramtest.DefaultFloodLimits)
 	alice := started(t, srv, "Alice", "en")
 	group := srv.NewGroup("Group", alice)
-	// One a second suits a private chat for good, and a group only for a short while.
 	sent := 0
-	for range 60 {
+	for i := range 23 {
+		if i >= 3 {
+			clock.Advance(3 * time.Second) // a rate of one every three seconds after the burst
+		}
 		if ra := send(t, srv, group.ID()); ra != 0 {
-			if ra != 2 {
-				t.Fatalf("group 429 after %d sends: retry_after %d, want 2", sent, ra)
+			// The first minute's three calls leave the window 60 s after they went, 6 s from now.
+			if ra != 6 {
+				t.Fatalf("group 429 after %d sends: retry_after %d, want 6", sent, ra)
 			}
 			break
 		}
 		sent++
+	}
+	if sent != 20 {
+		t.Fatalf("group took %d sends in its first minute, want 20", sent)
+	}
+	// The window rolls: once the burst's three have left it, three go at once; the next one
+	// waits for the call after them, and as long as the last 429 said (a repeat offender).
+	clock.Advance(6 * time.Second)
+	for i := range 3 {
+		if ra := send(t, srv, group.ID()); ra != 0 {
+			t.Fatalf("send %d once the burst left the window: retry_after %d", i, ra)
+		}
+	}
+	if ra := send(t, srv, group.ID()); ra != 6 {
+		t.Fatalf("a fourth send: retry_after %d, want the last 429's 6", ra)
+	}
+	if st := srv.TooManyRequests(); st.Total != 2 || st.Chats[telegramtest.FloodKey{Chat: group.ID()}] != 2 {
+		t.Fatalf("TooManyRequests = %+v", st)
+	}
+}
+
+// A private chat has no minute's budget: one a second goes on for good.
+func TestFloodPrivateChatOneASecond(t *testing.T) {
+	srv, clock := floodServer(t, telegramtest.DefaultFloodLimits)
+	alice := started(t, srv, "Alice", "en")
+	for i := range 100 {
 		if ra := send(t, srv, alice.ID()); ra != 0 {
-			t.Fatalf("private chat at one a second: retry_after %d", ra)
+			t.Fatalf("private send %d at one a second: retry_after %d", i, ra)
 		}
 		clock.Advance(time.Second)
-	}
-	if sent != 7 {
-		t.Fatalf("group took %d sends at one a second, want 7 (a burst of 5 at one per 3 s)", sent)
-	}
-	// After the wait, one every three seconds goes through: twenty a minute.
-	clock.Advance(2 * time.Second)
-	for i := range 20 {
-		if ra := send(t, srv, group.ID()); ra != 0 {
-			t.Fatalf("group send %d at one per 3 s: retry_after %d", i, ra)
-		}
-		clock.Advance(3 * time.Second)
-	}
-	if st := srv.TooManyRequests(); st.Total != 1 || st.Chats[telegramtest.FloodKey{Chat: group.ID()}] != 1 {
-		t.Fatalf("TooManyRequests = %+v", st)
 	}
 }
 
@@ -189,11 +206,11 @@ func TestFloodGlobalBudget(t *testing.T) {
 	}
 }
 
-func TestFloodInlineMessageIsItsOwnChat(t *testing.T) {
-	srv, _ := floodServer(t, telegramtest.DefaultFloodLimits)
+// postInline has alice post n inline messages with a Join button into chat through a client of
+// srv's and returns them.
+func postInline(t *testing.T, srv *telegramtest.Server, alice *telegramtest.User, chat int64, n int) []telegramtest.Message {
+	t.Helper()
 	b := client(t, srv)
-	alice := started(t, srv, "Alice", "en")
-	group := srv.NewGroup("Group", alice)
 	qid, err := alice.InlineQuery("")
 	if err != nil {
 		t.Fatal(err)
@@ -204,12 +221,20 @@ func TestFloodInlineMessageIsItsOwnChat(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	var posted [2]telegramtest.Message
+	posted := make([]telegramtest.Message, n)
 	for i := range posted {
-		if posted[i], err = alice.ChooseInlineResult("g", group.ID()); err != nil {
+		if posted[i], err = alice.ChooseInlineResult("g", chat); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return posted
+}
+
+func TestFloodInlineMessageIsItsOwnChat(t *testing.T) {
+	srv, _ := floodServer(t, telegramtest.DefaultFloodLimits)
+	alice := started(t, srv, "Alice", "en")
+	group := srv.NewGroup("Group", alice)
+	posted := postInline(t, srv, alice, group.ID(), 2)
 	for i := range 3 { // the group's chat budget spent
 		if ra := send(t, srv, group.ID()); ra != 0 {
 			t.Fatalf("group send %d: retry_after %d", i, ra)
@@ -239,9 +264,41 @@ func TestFloodInlineMessageIsItsOwnChat(t *testing.T) {
 	}
 }
 
+// An inline message may live in a group, so it has a group's minute too: twenty edits in any
+// sixty seconds.
+func TestFloodInlineMessageHasAGroupsMinute(t *testing.T) {
+	srv, clock := floodServer(t, telegramtest.DefaultFloodLimits)
+	alice := started(t, srv, "Alice", "en")
+	post := postInline(t, srv, alice, alice.ID(), 1)[0]
+	edit := url.Values{"inline_message_id": {post.InlineID}, "reply_markup": {`{"inline_keyboard":[[{"text":"Join","callback_data":"join"}]]}`}}
+	for i := range 20 {
+		edit.Set("text", fmt.Sprint("board ", i))
+		if ra := call(t, srv, "editMessageText", edit); ra != 0 {
+			t.Fatalf("inline edit %d at one a second: retry_after %d", i, ra)
+		}
+		clock.Advance(time.Second)
+	}
+	edit.Set("text", "the 21st")
+	if ra := call(t, srv, "editMessageText", edit); ra != 40 {
+		t.Fatalf("21st inline edit within the minute: retry_after %d, want 40", ra)
+	}
+}
+
+// sendAnimation (a replay) spends a chat's budget like any send, also when it then fails.
+func TestFloodCountsAnimations(t *testing.T) {
+	srv, _ := floodServer(t, telegramtest.FloodLimits{PerChat: telegramtest.Window{N: 1, Per: time.Minute}})
+	alice := started(t, srv, "Alice", "en")
+	if status, body := raw(t, srv, "sendAnimation", url.Values{"chat_id": {fmt.Sprint(alice.ID())}, "animation": {"no-such-file"}}); status != 400 {
+		t.Fatalf("sendAnimation of an unknown file: %d %s", status, body)
+	}
+	if ra := send(t, srv, alice.ID()); ra != 60 {
+		t.Fatalf("a send after an animation within the minute: retry_after %d, want 60", ra)
+	}
+}
+
 func TestFloodRetryAfterGrowsWhenIgnored(t *testing.T) {
 	lim := telegramtest.FloodLimits{
-		PerChat:       telegramtest.Rate{Every: time.Second, Burst: 1},
+		PerChat:       telegramtest.Window{N: 1, Per: time.Second},
 		MaxRetryAfter: 8 * time.Second,
 		Quiet:         10 * time.Second,
 	}
@@ -278,7 +335,7 @@ func TestFloodRetryAfterGrowsWhenIgnored(t *testing.T) {
 }
 
 func TestFloodNeverLimitsOtherMethods(t *testing.T) {
-	one := telegramtest.Rate{Every: time.Minute, Burst: 1}
+	one := telegramtest.Window{N: 1, Per: time.Minute}
 	srv, _ := floodServer(t, telegramtest.FloodLimits{PerChat: one, PerGroup: one, Global: one, MaxRetryAfter: time.Hour})
 	b := client(t, srv)
 	ctx := guard(t)
@@ -317,7 +374,7 @@ func TestFloodNeverLimitsOtherMethods(t *testing.T) {
 
 func TestFloodClientSeesTooManyRequestsError(t *testing.T) {
 	lim := telegramtest.DefaultFloodLimits
-	lim.PerChat = telegramtest.Rate{Every: 5 * time.Second, Burst: 1}
+	lim.PerChat = telegramtest.Window{N: 1, Per: 5 * time.Second}
 	srv, _ := floodServer(t, lim)
 	b := client(t, srv)
 	ctx := guard(t)
