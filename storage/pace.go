@@ -22,7 +22,7 @@ func (s *Store) PaceBudgets() *PaceBudgets { return &PaceBudgets{s: s} }
 
 // paceOpenFor is how long a call counts as in flight when End never comes (its process died
 // mid-call): it then counts as ended paceOpenFor after it went (botapi.PaceOpenFor).
-const paceOpenFor = time.Minute
+const paceOpenFor = 5 * time.Second
 
 // paceTakeScript spends a unit of a budget on a call, or says how long until it may.
 //
@@ -77,7 +77,7 @@ return 0`)
 
 // Take spends one unit of the budget key on the call id and returns 0, or, when the budget is
 // held (Hold) or has no room, spends nothing and returns how long until it may have room. The
-// call counts as in flight until End, or until a minute has passed. A Redis failure wraps
+// call counts as in flight until End, or until paceOpenFor has passed. A Redis failure wraps
 // ErrUnavailable; a budget without a positive rate, per and burst allows everything.
 func (p *PaceBudgets) Take(ctx context.Context, key, id string, rate int, per time.Duration, burst int) (time.Duration, error) {
 	if rate <= 0 || per <= 0 || burst <= 0 {

@@ -139,9 +139,13 @@ type Limit struct {
 func (l Limit) unlimited() bool { return l.Rate <= 0 || l.Per <= 0 || l.Burst <= 0 }
 
 // PaceOpenFor is how long a call a Wait let go counts as in flight when no Done ends it (its
-// process died while Telegram had it): then it counts as answered PaceOpenFor after it went.
+// process died while Telegram had it) or Done says no reply came (the request failed or was
+// cancelled on its way): then it counts as answered PaceOpenFor after it went. Telegram
+// answers within a second, so a call still unanswered after this is as good as lost; a span
+// longer than the wait a player or a stopping process tolerates would freeze the chat behind
+// a call that never arrives (a restart after a kill, a replay cancelled by a stop).
 // storage.PaceBudgets uses the same span.
-const PaceOpenFor = time.Minute
+const PaceOpenFor = 5 * time.Second
 
 // paceWindow is a window of a budget: at most n calls in any per.
 type paceWindow struct {

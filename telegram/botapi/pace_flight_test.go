@@ -26,22 +26,22 @@ func TestPaceCallInFlightHoldsItsPlace(t *testing.T) {
 	if _, err := p.Wait(ctx, chat, botapi.PaceBoard); err != nil { // on its way from now on
 		t.Fatal(err)
 	}
-	c.Advance(5 * time.Second)
+	c.Advance(2 * time.Second) // within PaceOpenFor
 	s := start(ctx, p, chat, botapi.PaceBoard)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(6 * time.Second)) {
-		t.Fatalf("a call behind one in flight waits until %v, want a window from now (6s)", next.Sub(epoch))
+	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(3 * time.Second)) {
+		t.Fatalf("a call behind one in flight waits until %v, want a window from now (3s)", next.Sub(epoch))
 	}
 	c.Advance(time.Second)
-	if next := c.awaitTimers(t, 2, 1); !next.Equal(epoch.Add(7 * time.Second)) {
-		t.Fatalf("with the first call still in flight the next waits until %v, want 7s", next.Sub(epoch))
+	if next := c.awaitTimers(t, 2, 1); !next.Equal(epoch.Add(4 * time.Second)) {
+		t.Fatalf("with the first call still in flight the next waits until %v, want 4s", next.Sub(epoch))
 	}
 	c.Advance(500 * time.Millisecond)
-	if err := p.Done(ctx, chat, true); err != nil { // answered at 6.5s
+	if err := p.Done(ctx, chat, true); err != nil { // answered at 3.5s
 		t.Fatal(err)
 	}
 	c.Advance(500 * time.Millisecond)
-	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(7500 * time.Millisecond)) {
-		t.Fatalf("the next call waits until %v, want a second after the answer (7.5s)", next.Sub(epoch))
+	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(4500 * time.Millisecond)) {
+		t.Fatalf("the next call waits until %v, want a second after the answer (4.5s)", next.Sub(epoch))
 	}
 	c.Advance(500 * time.Millisecond)
 	if err := s.result(t); err != nil {
@@ -65,7 +65,7 @@ func TestPaceUnansweredCallCountsForOpenFor(t *testing.T) {
 	// The next call looks again each window (a second) while the first counts as in flight,
 	// then waits a window from when that one counts as answered.
 	s := start(ctx, p, chat, botapi.PaceBoard)
-	for made := 1; made <= 61; made++ {
+	for made := 1; made <= int(botapi.PaceOpenFor/time.Second)+1; made++ {
 		if s.done(t) {
 			t.Fatalf("the next call went at %v", c.Now().Sub(epoch))
 		}
