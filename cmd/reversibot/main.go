@@ -359,6 +359,7 @@ func (m *Main) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		if serr := m.Bot.Shutdown(ctx); serr != nil {
 			err = fmt.Errorf("shutdown: %w", serr)
+			logStuck(m.Log)
 		}
 		cancel()
 		m.Bot = nil
