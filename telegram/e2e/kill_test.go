@@ -108,6 +108,11 @@ func killableBot(t *testing.T) (c *cluster, proxy *redisProxy, prefix string, ru
 	proxy = startRedisProxy(t, redisAt)
 	prefix = newPrefix()
 	c = &cluster{t: t, srv: telegramtest.Start(t), logs: &logBuffer{}, stop: func() {}}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the bot's log:\n%s", c.logs.String())
+		}
+	})
 	c.stores = openStoresAt(t, redisAt, prefix, 1)
 	run = func() *botProcess { return startBotProcess(t, bin, c.srv, proxy.url(redisAt), prefix, c.logs) }
 	return c, proxy, prefix, run
