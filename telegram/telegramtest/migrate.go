@@ -42,19 +42,7 @@ func (s *Server) NewBasicGroup(title string, members ...*User) *Group {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.nextGroupID++
-	id := -(basicGroupBase + s.st.nextGroupID - 1001000000000)
-	c := &chatState{
-		model:   models.Chat{ID: id, Type: models.ChatTypeGroup, Title: title},
-		members: map[int64]bool{},
-		byID:    map[int]*msgState{},
-	}
-	for _, m := range members {
-		c.members[m.id] = true
-	}
-	s.st.chats[id] = c
-	s.st.nextSeq()
-	s.notifyLocked()
-	return &Group{s: s, id: id}
+	return s.addGroupLocked(-(basicGroupBase + s.st.nextGroupID - 1001000000000), models.ChatTypeGroup, title, members)
 }
 
 // Upgrade turns the basic group g into a supergroup, as by, one of its members, did: a new

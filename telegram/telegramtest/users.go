@@ -92,9 +92,14 @@ func (s *Server) NewGroup(title string, members ...*User) *Group {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.nextGroupID++
-	id := -s.st.nextGroupID
+	return s.addGroupLocked(-s.st.nextGroupID, models.ChatTypeSupergroup, title, members)
+}
+
+// addGroupLocked makes the group chat id of type typ with title, the bot and members in it.
+// s.mu is held.
+func (s *Server) addGroupLocked(id int64, typ models.ChatType, title string, members []*User) *Group {
 	c := &chatState{
-		model:   models.Chat{ID: id, Type: models.ChatTypeSupergroup, Title: title},
+		model:   models.Chat{ID: id, Type: typ, Title: title},
 		members: map[int64]bool{},
 		byID:    map[int]*msgState{},
 	}
