@@ -200,12 +200,10 @@ func (c *cluster) blackOf(m telegramtest.Message, a, b *telegramtest.User) [2]*t
 	return [2]*telegramtest.User{b, a}
 }
 
-// A whole 8×8 group game between two players who tap the instant the board shows their turn:
-// the game goes at the group's budget, without a 429.
-func TestPacedGroupGame(t *testing.T) {
-	c := newPacedCluster(t, paceTestSpeed)
-	alice, bob := c.user("Alice"), c.user("Bob")
-	chat := c.srv.NewGroup("Club", alice, bob)
+// openGroupGame has alice open a game in the group chat with /new and bob join it, and returns
+// its first board and the paced game of it, with moves drawn from seed.
+func openGroupGame(t *testing.T, c *cluster, chat *telegramtest.Group, alice, bob *telegramtest.User, seed uint64) (telegramtest.Message, *pacedGame) {
+	t.Helper()
 	last := c.lastID(chat.ID())
 	if _, err := alice.Send(chat.ID(), "/new@"+telegramtest.DefaultBotUsername); err != nil {
 		t.Fatal(err)
@@ -219,7 +217,17 @@ func TestPacedGroupGame(t *testing.T) {
 	}
 	board := c.waitMsg(chat.ID(), "the board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 })
 	pg := &pacedGame{name: "group", board: board, players: c.blackOf(board, alice, bob), ref: newReplica(t),
-		rng: rand.New(rand.NewPCG(1, 1))}
+		rng: rand.New(rand.NewPCG(seed, seed))}
+	return board, pg
+}
+
+// A whole 8×8 group game between two players who tap the instant the board shows their turn:
+// the game goes at the group's budget, without a 429.
+func TestPacedGroupGame(t *testing.T) {
+	c := newPacedCluster(t, paceTestSpeed)
+	alice, bob := c.user("Alice"), c.user("Bob")
+	chat := c.srv.NewGroup("Club", alice, bob)
+	board, pg := openGroupGame(t, c, chat, alice, bob, 1)
 	start := time.Now()
 	if err := c.playPaced(guardFor(t, 2*time.Minute), pg); err != nil {
 		t.Fatal(err)
@@ -236,25 +244,12 @@ func TestPacedGroupGameWithNotices(t *testing.T) {
 	c := newPacedCluster(t, paceTestSpeed)
 	alice, bob, carol := c.user("Alice"), c.user("Bob"), c.user("Carol")
 	chat := c.srv.NewGroup("Club", alice, bob, carol)
-	last := c.lastID(chat.ID())
-	if _, err := alice.Send(chat.ID(), "/new@"+telegramtest.DefaultBotUsername); err != nil {
-		t.Fatal(err)
-	}
-	lobby := c.waitMsg(chat.ID(), "the lobby", last, func(m telegramtest.Message) bool {
-		return strings.Contains(m.Content(), "wants to play") && m.Markup != nil
-	})
-	last = c.lastID(chat.ID())
-	if _, err := bob.Press(lobby, "✅ Join"); err != nil {
-		t.Fatal(err)
-	}
-	board := c.waitMsg(chat.ID(), "the board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 })
-	pg := &pacedGame{name: "group", board: board, players: c.blackOf(board, alice, bob), ref: newReplica(t),
-		rng: rand.New(rand.NewPCG(4, 4))}
+	board, pg := openGroupGame(t, c, chat, alice, bob, 4)
 	ctx := guardFor(t, 2*time.Minute)
 	played := make(chan error, 1)
 	go func() { played <- c.playPaced(ctx, pg) }()
 	const asks = 12
-	last = c.lastID(chat.ID())
+	last := c.lastID(chat.ID())
 	for range asks {
 		if _, err := carol.Send(chat.ID(), "/help@"+telegramtest.DefaultBotUsername); err != nil {
 			t.Fatal(err)
