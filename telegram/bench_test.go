@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -198,12 +199,13 @@ func cpuTime() time.Duration {
 }
 
 // moveStub is a stand-in Bot API server for BenchmarkPeopleMove that answers as Telegram
-// does: a successful edit returns the whole edited message (with its 64-button keyboard),
-// answerCallbackQuery returns true. Each answer and edit is reported on calls.
+// does: a successful edit returns the whole edited message (with its 64-button keyboard), a
+// sent message (a turn notice) its message, answerCallbackQuery true. Each answer and edit is reported on calls.
 type moveStub struct {
 	token  string
 	edited []byte // the reply to an edit
 	calls  chan string
+	sent   atomic.Int64 // messages sent, for their ids
 }
 
 func (s *moveStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -216,6 +218,9 @@ func (s *moveStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "editMessageText":
 		_, _ = w.Write(s.edited)
+	case "sendMessage": // a turn notice
+		_, _ = fmt.Fprintf(w, `{"ok":true,"result":{"message_id":%d,"date":1700000000,"chat":{"id":1,"type":"private"},"text":"notice"}}`,
+			s.sent.Add(1)+100)
 	default:
 		_, _ = io.WriteString(w, `{"ok":true,"result":true}`)
 	}
@@ -226,7 +231,8 @@ func (s *moveStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the webhook takes the tap's update (carrying the tapped board message, as Telegram sends
 // it), the move goes through the store (real Redis when REDIS_URL is set) and the bot
 // answers the tap and edits both players' boards on a stub Bot API server that answers at
-// once. Each op waits for the answer and both edits.
+// once. Each op waits for the answer and both edits; the turn notices and replays the bot
+// sends after a step are answered but not waited for.
 func BenchmarkPeopleMove(b *testing.B) {
 	store := storagetest.New(b)
 	eg0, _ := engine.NewGame(8)
@@ -319,6 +325,9 @@ func BenchmarkPeopleMove(b *testing.B) {
 					edits++
 				case "answerCallbackQuery":
 					answers++
+				case "sendMessage", "deleteMessage", "sendAnimation":
+					// A turn notice (none after a pass) and the one it replaces, or a finished
+					// game's replay: sent after the step, outside the op's measure.
 				default:
 					b.Fatalf("unexpected call %s", m)
 				}
