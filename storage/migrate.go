@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -97,20 +96,10 @@ func (s *Store) MoveGame(ctx context.Context, g *game.Game, from, to int64) erro
 	if err != nil {
 		return wrap("move game", err)
 	}
-	switch code, _ := res[0].(int64); code {
-	case 1:
-		g.Version, g.Updated = c.Version, c.Updated
-		return nil
-	case 0:
-		return game.ErrNotFound
-	case -1:
-		return game.ErrConflict
-	case 2:
-		return &game.BusyError{ChatID: to}
-	case 5:
-		return unreadableIn(res)
+	if done, err := rehostReply(res, g, &c); done {
+		return err
 	}
-	return fmt.Errorf("storage: move game: bad script reply %v", res)
+	return &game.BusyError{ChatID: to}
 }
 
 // movedTo is the key of the record that group chat from became another chat (MoveGame): that

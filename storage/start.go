@@ -315,22 +315,39 @@ func (s *Store) JoinGame(ctx context.Context, g *game.Game, chats []int64) error
 	if err != nil {
 		return wrap("join game", err)
 	}
-	switch code, _ := res[0].(int64); code {
-	case 1:
-		g.Version, g.Updated = c.Version, c.Updated
-		return nil
-	case 0:
-		return game.ErrNotFound
-	case -1:
-		return game.ErrConflict
-	case 2:
+	if done, err := rehostReply(res, g, &c); done {
+		return err
+	}
+	if len(res) > 1 {
 		if i, _ := res[1].(int64); i >= 2 && int(i) <= n+1 {
 			return &game.BusyError{ChatID: chatOfKey(chats, keys[i-1], s.k)}
 		}
-	case 5:
-		return unreadableIn(res)
 	}
 	return fmt.Errorf("storage: join game: bad script reply %v", res)
+}
+
+// rehostReply reads the reply of a script that stores c, g's next version, and binds chats to
+// it (joinGame, moveGame), for every code but 2 (a chat in the way, which each caller names in
+// its own way): 1 stored (g takes c's version and time), 0 ErrNotFound, -1 ErrConflict, 5 a
+// record in the way that cannot be read. done is false for code 2 and leaves g as it was.
+func rehostReply(res []any, g, c *game.Game) (done bool, err error) {
+	if len(res) == 0 {
+		return true, fmt.Errorf("storage: bad script reply %v", res)
+	}
+	switch code, _ := res[0].(int64); code {
+	case 1:
+		g.Version, g.Updated = c.Version, c.Updated
+		return true, nil
+	case 0:
+		return true, game.ErrNotFound
+	case -1:
+		return true, game.ErrConflict
+	case 2:
+		return false, nil
+	case 5:
+		return true, unreadableIn(res)
+	}
+	return true, fmt.Errorf("storage: bad script reply %v", res)
 }
 
 // chatOfKey returns the chat of chats whose binding key is key.
