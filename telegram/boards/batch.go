@@ -34,8 +34,18 @@ func (e *Editor) Refresh(g *game.Game) {
 // drawn from the store when the edit is sent, and drawn again when a 429 made it wait, so a
 // board held back by the rate limit is never sent out of date; g itself only tells whose board
 // style to read along with the game. A message that is no longer one of the game's boards
-// when the edit starts is left alone.
+// when the edit starts is left alone. The edit is sent even when the drawn record
+// (Options.Drawings) says the message shows that drawing already: a caller redraws a message
+// whose content it changed outside the record (a keyboard edited in place) or that a tap
+// showed to be behind. A drawing older than one sent is never sent.
 func (e *Editor) Redraw(g *game.Game, ref game.MessageRef) {
+	bb := e.newBatch(g, []game.MessageRef{ref})
+	bb.force = true
+	e.queueBoard(bb, g, ref)
+}
+
+// redraw is Redraw that sends nothing the drawn record says the message shows already.
+func (e *Editor) redraw(g *game.Game, ref game.MessageRef) {
 	e.queueBoard(e.newBatch(g, []game.MessageRef{ref}), g, ref)
 }
 
@@ -108,7 +118,7 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 			}
 			drawn = st.g.Version
 			h := contentHash(c)
-			if turn.same(h) {
+			if !bb.force && turn.same(h) {
 				if turn.end(game.DrawKept, h) {
 					again = st.g
 				}
@@ -130,7 +140,7 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 			e.log.Warn("edit", "game", id, "err", err)
 		}
 		if again != nil {
-			e.Redraw(again, ref) // runs next in this message's queue
+			e.redraw(again, ref) // runs next in this message's queue
 		}
 		bb.landed(e, ref, drawn)
 	})
@@ -163,6 +173,8 @@ type batch struct {
 	// newer makes the edits draw only what the messages do not show yet, by the drawn
 	// record (game.Drawing.OnlyNewer): a recheck's.
 	newer bool
+	// force sends the drawing even when the drawn record says the message shows it (Redraw).
+	force bool
 
 	mu    sync.Mutex
 	phase int           // batchIdle, batchReading or batchDone

@@ -68,7 +68,7 @@ func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.Inl
 		case !Has(cur, ref):
 			return // replaced by a newer board already
 		case len(cur.Moves) != moves || cur.Status != status:
-			e.Redraw(cur, ref) // runs after this, in the same slot
+			e.redraw(cur, ref) // runs after this, in the same slot
 		default:
 			turn, ok := e.begin(ctx, ref, id, cur.Version, false)
 			if !ok {
@@ -83,7 +83,7 @@ func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.Inl
 				e.log.Warn("board keyboard", "game", id, "err", err)
 			}
 			if turn.end(end, hash) {
-				e.Redraw(cur, ref)
+				e.redraw(cur, ref)
 			}
 		}
 	})

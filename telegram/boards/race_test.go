@@ -345,3 +345,27 @@ func TestTwoProcessesDrawEachVersionOnce(t *testing.T) {
 		t.Errorf("%d edits landed for %d moves, want one each", n, moves)
 	}
 }
+
+// TestRedrawSendsWhatTheRecordShows: with the drawn record, a step's edit of a board that
+// shows its drawing already sends nothing, but Redraw sends it still (its caller changed
+// the message outside the record: a keyboard edited in place, say).
+func TestRedrawSendsWhatTheRecordShows(t *testing.T) {
+	f := newFixture(t)
+	f.e.o.Drawings = gametest.NewDrawings(nil)
+	one := twoPlayers("g")
+	one.Boards = one.Boards[:1]
+	g := f.r.put(one)
+	ref := g.Boards[0]
+	f.e.Refresh(g)
+	f.settle()
+	f.e.Refresh(g) // the same version again: nothing to send
+	f.settle()
+	if _, edits := f.api.shown(ref); len(edits) != 1 {
+		t.Fatalf("edits %v after two steps of one version, want one", edits)
+	}
+	f.e.Redraw(g, ref)
+	f.settle()
+	if _, edits := f.api.shown(ref); len(edits) != 2 {
+		t.Fatalf("edits %v after Redraw, want a second", edits)
+	}
+}
