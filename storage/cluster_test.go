@@ -138,6 +138,14 @@ func TestCluster(t *testing.T) {
 	if _, err := s.AsideRecord(ctx, g.ID); err != nil {
 		t.Fatal(err)
 	}
+	// A board's drawn record: one script over the record and the lease of one message.
+	d := game.Drawing{Game: g.ID, Version: 2, Token: "t"}
+	if st, err := s.BeginDraw(ctx, "i:inl-1", d, time.Second); err != nil || st.Verdict != game.DrawGo {
+		t.Fatalf("BeginDraw = %+v, %v", st, err)
+	}
+	if _, err := s.EndDraw(ctx, "i:inl-1", d, game.DrawSent, "h"); err != nil {
+		t.Fatal(err)
+	}
 	// The node runs without maxmemory: the risk names the node.
 	if r, err := s.MemoryRisks(ctx); err != nil || len(r) != 1 || !strings.Contains(r[0], ": maxmemory 0: ") || strings.HasPrefix(r[0], "maxmemory") {
 		t.Fatalf("MemoryRisks = %q, %v", r, err)

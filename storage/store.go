@@ -350,6 +350,9 @@ func unavailable(err error) bool {
 //	P pc:{KEY}:log       zset    that budget's calls, by when each ended (pace.go), TTL its
 //	                             longest window + 1 min after the last call
 //	P pc:{KEY}:hold      string  a 429's hold on that budget, TTL = retry_after (pace.go)
+//	P dw:{MSG}           hash    what board message MSG shows: game, version, content hash,
+//	                             a busy edit's wish; TTL game.DrawingsTTL (drawings.go)
+//	P dw:{MSG}:l         string  the token of the edit of MSG on its way, TTL its lease
 type keys struct{ p string }
 
 func (k keys) gamePrefix() string             { return k.p + "{g}g:" }

@@ -86,6 +86,11 @@ type Options struct {
 	// PaceBudgets count the Pace budgets for every process that shares them
 	// (storage.PaceBudgets); nil counts them in this process only.
 	PaceBudgets botapi.Budgets
+	// Drawings records what each board message shows for every process that draws into it
+	// (storage.Store), so that two processes never draw a board older than one already sent,
+	// nor send one it shows already (boards.Options.Drawings); nil keeps no record, which
+	// one process alone does without.
+	Drawings game.Drawings
 	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler,
 	// PictureHandler and the Mini App (MiniAppPath) are served: inline results then show a
 	// thumbnail of the board they offer, inline posts of large boards show pictures, and, on
@@ -178,8 +183,9 @@ type Bot struct {
 	closed bool           // Shutdown has begun
 	wg     sync.WaitGroup // edit workers and board checks in flight
 
-	boards *boards.Editor // posts and edits the board messages
-	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
+	boards   *boards.Editor // posts and edits the board messages
+	pacer    *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
+	drawings game.Drawings  // Options.Drawings, for the Editor; nil: none
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
 
@@ -207,6 +213,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	}
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
 		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
+		drawings:    o.Drawings,
 		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
 		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange}
 	workers, cache := o.DrawWorkers, o.PictureCache

@@ -91,7 +91,7 @@ func (b *Bot) newEditor() *boards.Editor {
 			return b.finish(g, ref, c), err
 		},
 		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,
-		Logger: b.log, Context: b.base, Work: &b.wg, Pacer: b.pacer})
+		Logger: b.log, Context: b.base, Work: &b.wg, Pacer: b.pacer, Drawings: b.drawings})
 }
 
 // clip cuts s to at most n UTF-16 units, as Telegram counts the length of a text, ending it

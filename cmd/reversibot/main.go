@@ -198,6 +198,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 		Pace:        cfg.Pace,
 		PaceBudgets: store.PaceBudgets(),
+		Drawings:    store,
 		NoPace:      cfg.NoPace,
 
 		Reminders:   store,

@@ -254,7 +254,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		svc := game.New(game.Config{Store: st, Mover: &ai.Player{}, Pool: pool, Logger: log.With("bot", i)})
 		services = append(services, func() { svc.Close(); pool.Close() })
 		opts := telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
-			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st,
+			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Drawings: st,
 			Logger: log.With("bot", i), Budget: budget,
 			NoPace:    true, // the fake sets no flood limits: measure the bot's own pace
 			PublicURL: cfg.picturePublicURL()}

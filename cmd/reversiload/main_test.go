@@ -198,3 +198,28 @@ func TestLoadGroups(t *testing.T) {
 		t.Errorf("report lacks the group latencies:\n%s", out)
 	}
 }
+
+// TestRedundantEdits checks that the edits Telegram refused as "message is not modified" are
+// reported per move, and that more than MaxRedundantPerMove of them fail the run.
+func TestRedundantEdits(t *testing.T) {
+	const notModified = "api editmessagetext 400 Bad Request: message is not modified: specified"
+	r := Result{Elapsed: time.Second, PeopleMoves: 100, Errors: map[string]int{notModified: 5}}
+	if r.Redundant() != 5 || r.RedundantPerMove() != 0.05 || r.Failed() {
+		t.Errorf("5 redundant edits in 100 moves: %d, %v per move, failed %v; want 5, 0.05, not failed",
+			r.Redundant(), r.RedundantPerMove(), r.Failed())
+	}
+	var out bytes.Buffer
+	r.print(&out)
+	if !strings.Contains(out.String(), "redundant edits (message is not modified): 5, 0.0500 per move\n") {
+		t.Errorf("report lacks the redundant edits:\n%s", out.String())
+	}
+	r.Errors[notModified] = 6
+	if !r.Failed() {
+		t.Error("6 redundant edits in 100 moves did not fail the run")
+	}
+	out.Reset()
+	r.print(&out)
+	if !strings.Contains(out.String(), "0.0600 per move — over 0.05: the run fails") {
+		t.Errorf("report does not say the redundant edits fail the run:\n%s", out.String())
+	}
+}

@@ -113,9 +113,35 @@ func (r Result) MovesPerSecond() float64 {
 	return float64(r.PeopleMoves+r.AIMoves+r.GroupMoves) / r.Elapsed.Seconds()
 }
 
-// harmless tells the errors that are not failures: an edit to the content a message already
-// has, which Telegram refuses with "message is not modified" and the bot rightly ignores.
+// harmless tells the errors that are no failures of their own: an edit to the content a
+// message already has, which Telegram refuses with "message is not modified" and the bot
+// rightly ignores. They are counted as redundant edits (Redundant) instead.
 func harmless(kind string) bool { return strings.Contains(kind, "message is not modified") }
+
+// MaxRedundantPerMove is the most redundant edits per move a run may make: each spends a
+// chat's flood budget (twenty edits a minute in a group) on a board that does not change, so
+// more would cost a busy group moves (issue 41).
+const MaxRedundantPerMove = 0.05
+
+// Redundant is the number of edits Telegram refused as "message is not modified".
+func (r Result) Redundant() int {
+	n := 0
+	for k, v := range r.Errors {
+		if harmless(k) {
+			n += v
+		}
+	}
+	return n
+}
+
+// RedundantPerMove is Redundant per applied tap; 0 without moves.
+func (r Result) RedundantPerMove() float64 {
+	moves := r.PeopleMoves + r.AIMoves + r.GroupMoves
+	if moves == 0 {
+		return 0
+	}
+	return float64(r.Redundant()) / float64(moves)
+}
 
 // ErrorCount is the number of errors of every kind but the harmless ones.
 func (r Result) ErrorCount() int {
@@ -128,9 +154,11 @@ func (r Result) ErrorCount() int {
 	return n
 }
 
-// Failed reports whether the run failed: errors other than harmless ones, or a 429.
+// Failed reports whether the run failed: errors other than harmless ones, more than
+// MaxRedundantPerMove redundant edits a move, or a 429.
 func (r Result) Failed() bool {
-	return r.ErrorCount() > 0 || (r.Limits != nil && r.Limits.TooMany.Total > 0)
+	return r.ErrorCount() > 0 || r.RedundantPerMove() > MaxRedundantPerMove ||
+		(r.Limits != nil && r.Limits.TooMany.Total > 0)
 }
 
 // print writes the report.
@@ -170,11 +198,16 @@ func (r Result) print(w io.Writer) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	over := ""
+	if r.RedundantPerMove() > MaxRedundantPerMove {
+		over = fmt.Sprintf(" — over %.2f: the run fails", MaxRedundantPerMove)
+	}
+	fmt.Fprintf(w, "redundant edits (message is not modified): %d, %.4f per move%s\n", r.Redundant(), r.RedundantPerMove(), over)
 	fmt.Fprintf(w, "errors: %d\n", r.ErrorCount())
 	for _, k := range keys {
 		note := ""
 		if harmless(k) {
-			note = " (harmless, not counted)"
+			note = " (a redundant edit, counted above)"
 		}
 		fmt.Fprintf(w, "  %s: %d%s\n", k, r.Errors[k], note)
 	}

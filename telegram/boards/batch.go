@@ -34,8 +34,18 @@ func (e *Editor) Refresh(g *game.Game) {
 // drawn from the store when the edit is sent, and drawn again when a 429 made it wait, so a
 // board held back by the rate limit is never sent out of date; g itself only tells whose board
 // style to read along with the game. A message that is no longer one of the game's boards
-// when the edit starts is left alone.
+// when the edit starts is left alone. The edit is sent even when the drawn record
+// (Options.Drawings) says the message shows that drawing already: a caller redraws a message
+// whose content it changed outside the record (a keyboard edited in place) or that a tap
+// showed to be behind. A drawing older than one sent is never sent.
 func (e *Editor) Redraw(g *game.Game, ref game.MessageRef) {
+	bb := e.newBatch(g, []game.MessageRef{ref})
+	bb.force = true
+	e.queueBoard(bb, g, ref)
+}
+
+// redraw is Redraw that sends nothing the drawn record says the message shows already.
+func (e *Editor) redraw(g *game.Game, ref game.MessageRef) {
 	e.queueBoard(e.newBatch(g, []game.MessageRef{ref}), g, ref)
 }
 
@@ -56,7 +66,10 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 	hint, _ := e.o.StyleUser(g, ref)
 	e.queue(ref, bb.kind, func(ctx context.Context, waited bool) {
 		first := true
-		var drawn int64 // the version of the game the edit sent drew, 0 while none was sent
+		// drawn is the version of the game the edit sent drew (or found drawn), 0 while none
+		// was; busyMark when the message was busy in the drawn record.
+		var drawn int64
+		var again *game.Game // the game to draw the message again from: another edit asked
 		draw := func() error {
 			drawn = 0
 			var st state
@@ -76,9 +89,19 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 			if !Has(st.g, ref) {
 				return nil // the message was replaced by a newer board
 			}
+			// The record first: a drawing older than the message shows, or one it shows
+			// already, is not even drawn.
+			turn, ok := e.begin(ctx, ref, id, st.g.Version, bb.newer)
+			if !ok {
+				if turn.start.Verdict == game.DrawBusy {
+					drawn = busyMark
+				}
+				return nil
+			}
 			var eg *engine.Game // a lobby is not replayed
 			if st.g.Status != game.StatusLobby {
 				if eg, err = st.replay(); err != nil {
+					turn.end(game.DrawFailed, "")
 					e.log.Error("edit: draw", "game", id, "err", err)
 					return nil
 				}
@@ -89,18 +112,43 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 			}
 			c, err := e.o.Content(st.g, eg, ref, e.styleIn(ctx, st, ref, hint), shown)
 			if err != nil {
+				turn.end(game.DrawFailed, "")
 				e.log.Error("edit: draw", "game", id, "err", err)
 				return nil
 			}
 			drawn = st.g.Version
-			return edit(ctx, e.o.Once, ref, c)
+			h := contentHash(c)
+			if !bb.force && turn.same(h) {
+				if turn.end(game.DrawKept, h) {
+					again = st.g
+				}
+				return nil
+			}
+			sctx, cancel := turn.sendContext(ctx)
+			err = edit(sctx, e.o.Once, ref, c)
+			cancel()
+			end := game.DrawSent
+			if err != nil {
+				end = game.DrawFailed
+			}
+			if turn.end(end, h) {
+				again = st.g
+			}
+			return err
 		}
 		if err := e.o.API.Retry(ctx, draw); err != nil {
 			e.log.Warn("edit", "game", id, "err", err)
 		}
+		if again != nil {
+			e.redraw(again, ref) // runs next in this message's queue
+		}
 		bb.landed(e, ref, drawn)
 	})
 }
+
+// busyMark is the version a batch records for a board whose edit found the message busy in
+// the drawn record: its recheck draws it again unless the record shows the game's version.
+const busyMark = -1
 
 // batch is the edits of a game's boards that one step asks for. Each is drawn from the store
 // when it is sent; they share one read (and its replay) when they can: an edit that starts
@@ -122,6 +170,11 @@ type batch struct {
 	// hintAt; engine.Pass (the zero Square is a1) when they show none.
 	hint   engine.Square
 	hintAt int64
+	// newer makes the edits draw only what the messages do not show yet, by the drawn
+	// record (game.Drawing.OnlyNewer): a recheck's.
+	newer bool
+	// force sends the drawing even when the drawn record says the message shows it (Redraw).
+	force bool
 
 	mu    sync.Mutex
 	phase int           // batchIdle, batchReading or batchDone
@@ -263,7 +316,12 @@ func (bb *batch) check(ctx context.Context, e *Editor, refs []game.MessageRef, s
 	}
 	for _, r := range check {
 		if sent[r] != g.Version {
-			e.Redraw(g, r)
+			nb := e.newBatch(g, []game.MessageRef{r})
+			// A hint that found its message busy is drawn still, while the game is where
+			// it was asked in.
+			nb.hint, nb.hintAt = bb.hint, bb.hintAt
+			nb.newer = bb.hint == engine.Pass || g.Version != bb.hintAt
+			e.queueBoard(nb, g, r)
 		}
 	}
 }

@@ -21,6 +21,14 @@
 //     So shortly after a step's edits have landed the Editor reads the game's version once
 //     more and draws again every board drawn from an older version, unless a newer edit of
 //     its own has drawn it since.
+//   - The drawn record (Options.Drawings, shared by the processes): right before an edit of
+//     a board leaves, the Editor asks the record of its message (game.Drawings.BeginDraw).
+//     The edits of one message are serialised across processes by a short lease, so two
+//     processes' edits never race on their way to Telegram; a drawing older than the one
+//     the message shows is never sent, nor one equal to it (the redundant edit Telegram
+//     would refuse as "not modified"). An edit that finds the message busy leaves its wish
+//     in the record: the edit on its way draws the message again from a fresh read once it
+//     has landed, and the busy edit's recheck covers a holder that died.
 //
 // The Editor knows neither the store nor how a board looks: Options give it a Reader, the
 // content of a board (Options.Content), the board-style policy and the Bot API client.
@@ -110,6 +118,10 @@ type Options struct {
 	// Pacer paces the queued edits (see the package documentation); it should be the one
 	// API's client paces with. nil: queued edits go at once.
 	Pacer *botapi.Pacer
+	// Drawings is the record of what each board message shows, shared by every process that
+	// draws into the same messages (see the package documentation). nil: no record, as
+	// with one process, where the message's queue alone orders its edits.
+	Drawings game.Drawings
 }
 
 // Editor posts and edits the board messages of games (see the package documentation). Its
@@ -126,6 +138,8 @@ type Editor struct {
 	// latest is, by key, the newest batch that drew each board and has its recheck
 	// (batch.landed) to come.
 	latest map[string]*batch
+
+	tokens tokens // name the edits in Options.Drawings
 }
 
 // slot is the edit queue of one message: at most one edit running, at most one waiting.
@@ -151,7 +165,7 @@ const (
 // New returns an Editor working with o's parts.
 func New(o Options) *Editor {
 	e := &Editor{o: o, log: o.Logger, base: o.Context, work: o.Work, after: o.AfterFunc,
-		slots: make(map[string]*slot), latest: make(map[string]*batch)}
+		slots: make(map[string]*slot), latest: make(map[string]*batch), tokens: newTokens()}
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -48,13 +48,15 @@ func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 	}
 	// g, not the game AddBoard returns: the keyboard was drawn from g, and a move that landed
 	// since must make queueKeyboard draw the board afresh.
-	e.queueKeyboard(g, ref, c.Keyboard)
+	e.queueKeyboard(g, ref, c.Keyboard, contentHash(c))
 	return nil
 }
 
 // queueKeyboard gives the board message ref, just posted without buttons from game g, the
-// keyboard kb drawn with it; when a move came in the meantime it draws the board afresh.
-func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup) {
+// keyboard kb drawn with it; when a move came in the meantime it draws the board afresh. hash
+// is the content hash of the board with kb (the drawn record's, see contentHash): a process
+// that has drawn a newer board into the message meanwhile keeps its keyboard.
+func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup, hash string) {
 	id, moves, status := g.ID, len(g.Moves), g.Status
 	e.Queue(ref, func(ctx context.Context) {
 		cur, err := e.o.Reader.Lookup(ctx, id)
@@ -66,10 +68,22 @@ func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.Inl
 		case !Has(cur, ref):
 			return // replaced by a newer board already
 		case len(cur.Moves) != moves || cur.Status != status:
-			e.Redraw(cur, ref) // runs after this, in the same slot
+			e.redraw(cur, ref) // runs after this, in the same slot
 		default:
-			if err := e.EditKeyboard(ctx, ref, kb); err != nil {
+			turn, ok := e.begin(ctx, ref, id, cur.Version, false)
+			if !ok {
+				return // a newer drawing is there, or on its way
+			}
+			sctx, cancel := turn.sendContext(ctx)
+			err := e.EditKeyboard(sctx, ref, kb)
+			cancel()
+			end := game.DrawSent
+			if err != nil {
+				end = game.DrawFailed
 				e.log.Warn("board keyboard", "game", id, "err", err)
+			}
+			if turn.end(end, hash) {
+				e.redraw(cur, ref)
 			}
 		}
 	})

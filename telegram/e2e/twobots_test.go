@@ -89,7 +89,7 @@ func newClusterOn(t *testing.T, srv *telegramtest.Server, paceK int, url string,
 		t.Cleanup(func() { svc.Close(); pool.Close() }) // after c.stop, registered later
 		o := telegram.Options{Token: c.srv.Token(), APIURL: c.srv.URL(), Service: svc,
 			Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Logger: log,
-			Pace: botapi.DefaultPaceLimits.Faster(paceK), PaceBudgets: st.PaceBudgets()}
+			Pace: botapi.DefaultPaceLimits.Faster(paceK), PaceBudgets: st.PaceBudgets(), Drawings: st}
 		if with != nil {
 			with(i, &o)
 		}
