@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -126,7 +127,9 @@ func StartCluster(t testing.TB, o ClusterOptions) *Cluster {
 		}
 	}
 	start := time.Now()
-	defer func() { t.Logf("storagetest: cluster of %d nodes ready in %v", total, time.Since(start).Round(time.Millisecond)) }()
+	defer func() {
+		t.Logf("storagetest: cluster of %d nodes ready in %v", total, time.Since(start).Round(time.Millisecond))
+	}()
 	deadline := start.Add(30 * time.Second)
 	// Every node must know every other before a replica can name its master.
 	for i, cl := range clients {
@@ -228,3 +231,8 @@ func Slot(key string) int {
 	}
 	return int(crc) % ClusterSlots
 }
+
+// Pause stops the node's process (SIGSTOP) without closing its connections: like a host gone
+// from the network, it answers nothing, and connecting to it waits rather than fails. Kill
+// still ends it.
+func (n *ClusterNode) Pause() error { return n.cmd.Process.Signal(syscall.SIGSTOP) }
