@@ -239,7 +239,7 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
 		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff, &o.ContextTimeoutEnabled)
-		return redis.NewClusterClient(o), nil
+		return newClusterClient(o), nil
 	case "sentinel":
 		o, err := redis.ParseFailoverURL(u.String())
 		if err != nil {

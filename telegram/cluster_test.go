@@ -94,3 +94,48 @@ func TestClusterOptionalMasterLost(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterFailover: on a Redis Cluster with a replica per master, the master of every
+// non-game key is killed, then the games' master. Moves go on at the first tap after the
+// first kill; after the second they are refused (the game's slot has no master) until the
+// replica takes over, and then go on in the same game.
+func TestClusterFailover(t *testing.T) {
+	h, c := newClusterHarness(t, 1)
+	alice := h.user("Alice", "en")
+	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
+	board, _ = h.aiMoves(alice, board, 2)
+	c.Nodes[optionalMaster].Kill()
+	killed := time.Now()
+	board, slowest := h.aiMoves(alice, board, 3)
+	t.Logf("optional master killed: slowest move %v", slowest.Round(time.Millisecond))
+	// A failure is declared by a majority of the masters: the next kill waits for the
+	// replica to have taken this one's place.
+	c.WaitPromoted(t, optionalMaster, 20*time.Second)
+	t.Logf("optional master's replica took over after %v", time.Since(killed).Round(time.Millisecond))
+
+	c.Nodes[gameMaster].Kill()
+	killed = time.Now()
+	c.WaitPromoted(t, gameMaster, 20*time.Second)
+	t.Logf("games' master's replica took over after %v", time.Since(killed).Round(time.Millisecond))
+	refused := 0
+	ctx := h.guard()
+	for {
+		ply := boardPly(board)
+		if ans := h.pressData(alice, board, legalMoves(board)[0].CallbackData); applied(ans) {
+			board = h.waitState(board, "the move and the AI's reply", func(m telegramtest.Message) bool {
+				return finished(m) || boardPly(m) >= ply+2
+			})
+			break
+		}
+		refused++
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no move played %v after the games' master was killed (%d refused)", time.Since(killed), refused)
+		case <-time.After(50 * time.Millisecond): // the pace of a player tapping again
+		}
+	}
+	t.Logf("games' master killed: first move played after %v (%d taps refused)", time.Since(killed).Round(time.Millisecond), refused)
+	if _, slowest = h.aiMoves(alice, board, 3); slowest > 0 {
+		t.Logf("after the fail-over: slowest move %v", slowest.Round(time.Millisecond))
+	}
+}

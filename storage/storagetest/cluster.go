@@ -236,3 +236,30 @@ func Slot(key string) int {
 // from the network, it answers nothing, and connecting to it waits rather than fails. Kill
 // still ends it.
 func (n *ClusterNode) Pause() error { return n.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// WaitPromoted waits, with bounded patience, until a replica of master (an index in Nodes)
+// has taken its place: it says it is a master and its cluster is ok. It returns that node.
+func (c *Cluster) WaitPromoted(t testing.TB, master int, patience time.Duration) *ClusterNode {
+	t.Helper()
+	ctx := context.Background()
+	var got *ClusterNode
+	c.await(t, time.Now().Add(patience), fmt.Sprintf("a replica of master %d to take over", master), func() (bool, string) {
+		var last strings.Builder
+		for _, n := range c.Nodes {
+			if n.Master != master {
+				continue
+			}
+			cl := redis.NewClient(&redis.Options{Addr: n.Addr, DialTimeout: 200 * time.Millisecond})
+			repl, err := cl.Info(ctx, "replication").Result()
+			info, ierr := cl.ClusterInfo(ctx).Result()
+			cl.Close()
+			fmt.Fprintln(&last, n.Addr, repl, err, info, ierr)
+			if err == nil && ierr == nil && strings.Contains(repl, "role:master") && strings.Contains(info, "cluster_state:ok") {
+				got = n
+				return true, ""
+			}
+		}
+		return false, last.String()
+	})
+	return got
+}
