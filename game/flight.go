@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"strconv"
 	"sync"
@@ -88,13 +89,31 @@ func aiLeaseTTL(g *Game) time.Duration {
 	return ai.Level(g.AILevel).Budget(g.Size) + leaseMargin
 }
 
+// leaseTimeout bounds the taking of a lease: a lease only saves work (the step it guards
+// lands by compare-and-set), so a store that cannot give one in time is not waited for.
+const leaseTimeout = 250 * time.Millisecond
+
 // lease takes the lease on name across the Services sharing the store, and keeps it until
-// release is called. ok is false when another holds it. Without Leases every caller gets it.
+// release is called. ok is false when another holds it. Without Leases every caller gets it,
+// and so does a caller whose store fails or does not answer within leaseTimeout (a Redis node
+// lost that holds the lease's key but not the game's): the work may then be done twice by
+// two Services, never applied twice. The first such failure is logged, and the end of the run.
 func (s *Service) lease(ctx context.Context, name string, ttl time.Duration) (release func(), ok bool, err error) {
 	if s.leases == nil {
 		return func() {}, true, nil
 	}
-	token, ok, err := s.leases.AcquireLease(ctx, name, ttl)
+	lctx, cancel := context.WithTimeout(ctx, leaseTimeout)
+	token, ok, err := s.leases.AcquireLease(lctx, name, ttl)
+	cancel()
+	if err != nil && ctx.Err() == nil && (errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded)) {
+		if !s.leaseFailing.Swap(true) {
+			s.log.Warn("lease not taken: going on without it until the store gives leases again", "lease", name, "err", err)
+		}
+		return func() {}, true, nil
+	}
+	if err == nil && s.leaseFailing.Swap(false) {
+		s.log.Info("leases taken again", "lease", name)
+	}
 	if err != nil || !ok {
 		return nil, false, storeErr(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reversibot/reversi/engine"
@@ -95,6 +96,8 @@ type Service struct {
 
 	mu  sync.Mutex
 	rng *rand.Rand
+	// leaseFailing is set while the store fails to give leases (lease logs the change).
+	leaseFailing atomic.Bool
 }
 
 // New returns a Service over cfg. It panics if cfg.Store or cfg.Mover is nil, or cfg.Players

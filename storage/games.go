@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -102,10 +103,18 @@ func (s *Store) Game(ctx context.Context, id string) (*game.Game, error) {
 	return g, nil
 }
 
+// StyleTimeout bounds the read of the board styles that GameAndStyles makes beside a game's on
+// a Redis Cluster: far above a healthy node's answer, far below a lost node's timeouts.
+const StyleTimeout = 250 * time.Millisecond
+
 // GameAndStyles returns the game with the given ID, like Game, together with the board style
 // each of users has chosen (styles[i] is what Profile(users[i]).Style gives; StyleButtons for
 // a user 0), in one round trip. When the game cannot be read, err says why and g is nil; when
 // only a style cannot be read, g comes back with err, and that style is StyleButtons.
+//
+// On a Redis Cluster the styles live on another node than the game: they are read beside the
+// game, not with it, and given at most StyleTimeout, so that a node lost (or slow) that holds
+// a profile but not the game costs a board its styles, not its drawing.
 func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g *game.Game, styles []game.Style, err error) {
 	styles = make([]game.Style, len(users))
 	if !game.ValidID(id) {
@@ -113,15 +122,30 @@ func (s *Store) GameAndStyles(ctx context.Context, id string, users ...int64) (g
 	}
 	var get *redis.StringCmd
 	st := make([]*redis.StringCmd, len(users))
-	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		get = p.Get(ctx, s.k.game(id))
+	readStyles := func(ctx context.Context, p redis.Pipeliner) {
 		for i, u := range users {
 			if u != 0 {
 				st[i] = p.HGet(ctx, s.k.user(u), styleField)
 			}
 		}
-		return nil
-	})
+	}
+	if _, cluster := s.rdb.(*redis.ClusterClient); cluster && slices.ContainsFunc(users, func(u int64) bool { return u != 0 }) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sctx, cancel := context.WithTimeout(ctx, StyleTimeout)
+			defer cancel()
+			_, _ = s.rdb.Pipelined(sctx, func(p redis.Pipeliner) error { readStyles(sctx, p); return nil })
+		}()
+		get = s.rdb.Get(ctx, s.k.game(id))
+		<-done
+	} else {
+		_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			get = p.Get(ctx, s.k.game(id))
+			readStyles(ctx, p)
+			return nil
+		})
+	}
 	data, err := get.Bytes()
 	if err != nil {
 		return nil, styles, wrap("get game", err)

@@ -197,8 +197,13 @@ const (
 	defaultMaxRetryBackoff = 100 * time.Millisecond
 )
 
-// failFast applies the fail-fast defaults to the options the URL's query q leaves unset.
-func failFast(q url.Values, dialTimeout, maxRetryBackoff *time.Duration) {
+// failFast applies the fail-fast defaults to the options the URL's query q leaves unset, and
+// makes the client honour its callers' context deadlines on the socket (go-redis otherwise
+// waits out its read timeout, 3 s, and then retries): a caller that bounds a call it can do
+// without (a board style, a dedupe mark, on a Cluster node that was lost) gets its answer,
+// or its error, by its deadline.
+func failFast(q url.Values, dialTimeout, maxRetryBackoff *time.Duration, contextTimeout *bool) {
+	*contextTimeout = true
 	if !q.Has("dial_timeout") {
 		*dialTimeout = defaultDialTimeout
 	}
@@ -226,15 +231,15 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
-		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff, &o.ContextTimeoutEnabled)
 		return redis.NewClient(o), nil
 	case "cluster":
 		o, err := redis.ParseClusterURL(u.String())
 		if err != nil {
 			return nil, fmt.Errorf("storage: REDIS_URL: %w", err)
 		}
-		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
-		return redis.NewClusterClient(o), nil
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff, &o.ContextTimeoutEnabled)
+		return newClusterClient(o), nil
 	case "sentinel":
 		o, err := redis.ParseFailoverURL(u.String())
 		if err != nil {
@@ -243,7 +248,7 @@ func NewClient(rawURL string) (redis.UniversalClient, error) {
 		if o.MasterName == "" {
 			return nil, fmt.Errorf("storage: REDIS_URL: sentinel needs master_name")
 		}
-		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff)
+		failFast(q, &o.DialTimeout, &o.MaxRetryBackoff, &o.ContextTimeoutEnabled)
 		return redis.NewFailoverClient(o), nil
 	}
 	return nil, fmt.Errorf("storage: REDIS_URL: unknown scheme %q", u.Scheme+"+"+mode)

@@ -43,6 +43,7 @@ import (
 	"github.com/reversibot/reversi/telegram/boards"
 	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/optional"
 )
 
 // Options configures a Bot. Token, Service and Players are required.
@@ -186,6 +187,9 @@ type Bot struct {
 	boards   *boards.Editor // posts and edits the board messages
 	pacer    *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
 	drawings game.Drawings  // Options.Drawings, for the Editor; nil: none
+	// optional runs the store calls a step can do without (styles, languages, dedupe, the
+	// shared budget, pacing): bounded, skipped for a while after one fails, logged once.
+	optional *optional.Guard
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
 
@@ -231,6 +235,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	if b.now == nil {
 		b.now = time.Now
 	}
+	b.optional = optional.New(b.log)
 	client := o.HTTPClient
 	if client == nil {
 		// Edits of many boards go out at once, all to one host: keep their connections open
@@ -241,7 +246,11 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		client = &http.Client{Timeout: clientTimeout, Transport: t}
 	}
 	if !o.NoPace {
-		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets,
+		budgets := o.PaceBudgets
+		if budgets != nil {
+			budgets = botapi.NewFallbackBudgets(budgets, botapi.NewLocalBudgets(nil), b.optional)
+		}
+		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: budgets,
 			OnWait: func(kind botapi.PaceKind, d time.Duration) { b.met.PaceWait(kind.String(), d) }})
 	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
@@ -287,10 +296,11 @@ func (b *Bot) newIntake(ctx context.Context, o Options) *Intake {
 	var g *budget
 	if o.Budget.On() {
 		g = newBudget(o.Budget, o.RateLimiter, tooFastNotice(b.tg), b.now, b.log, b.met, b.scrub)
+		g.optional = b.optional
 		ms = append(ms, g.middleware)
 	}
 	if o.Dedupe != nil {
-		ms = append(ms, dedupe(o.Dedupe, b.log))
+		ms = append(ms, dedupe(o.Dedupe, b.optional))
 	}
 	return newIntake(intakeConfig{Source: b.api, Handler: newHandler(b).route, Middlewares: ms, Budget: g,
 		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: b.log, Metrics: b.met,

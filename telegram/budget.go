@@ -14,6 +14,7 @@ import (
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/telegram/botapi"
 	"github.com/reversibot/reversi/telegram/i18n"
+	"github.com/reversibot/reversi/telegram/optional"
 )
 
 // Budget is how many updates one user may send: Burst at once, then Rate per Per. Updates over
@@ -101,11 +102,13 @@ type budget struct {
 	users  *userBudgets
 	limit  Budget
 	shared RateLimiter
-	notify func(ctx context.Context, u *models.Update) error // the "too fast" or "slow down" answer
-	now    func() time.Time
-	log    *slog.Logger
-	met    *metrics.Metrics
-	redact func(error) string
+	// optional runs the calls to shared (nil: unbounded, each failure its own).
+	optional *optional.Guard
+	notify   func(ctx context.Context, u *models.Update) error // the "too fast" or "slow down" answer
+	now      func() time.Time
+	log      *slog.Logger
+	met      *metrics.Metrics
+	redact   func(error) string
 
 	overBudget, notices atomic.Int64
 }
@@ -179,8 +182,8 @@ func (g *budget) notice(ctx context.Context, u *models.Update) {
 // flight is in ctx) is taken from the user's budget in the shared limiter first; over
 // it, the update's outcome is over_budget, the user gets their answer when due, and
 // next is not called. An update that did not pass admit (ProcessUpdate) and a shared limiter
-// that fails (Redis down: this process's half still holds, and the handler will tell the
-// user what cannot be done) go on to next.
+// that fails or does not answer in time (optional.Guard: a Redis node lost; this process's
+// half still holds) go on to next.
 func (g *budget) middleware(next HandlerFunc) HandlerFunc {
 	return func(ctx context.Context, u *models.Update) {
 		f := flightOf(ctx)
@@ -188,10 +191,11 @@ func (g *budget) middleware(next HandlerFunc) HandlerFunc {
 			next(ctx, u)
 			return
 		}
-		ok, _, err := g.shared.AllowUpdate(ctx, f.s.id, g.limit.Rate, g.limit.Per, g.limit.Burst)
-		if err != nil {
-			g.log.Debug("shared budget", "update", u.ID, "err", g.redact(err))
-		} else if !ok {
+		ok := true
+		if g.optional.Do(ctx, "shared budget", func(ctx context.Context) (err error) {
+			ok, _, err = g.shared.AllowUpdate(ctx, f.s.id, g.limit.Rate, g.limit.Per, g.limit.Burst)
+			return err
+		}) && !ok {
 			setOutcome(ctx, outcomeOverBudget, nil)
 			g.refused(u, "shared_budget")
 			if g.users.over(f.s, g.now(), answerOf(u)) == noticed {

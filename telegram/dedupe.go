@@ -2,9 +2,9 @@ package telegram
 
 import (
 	"context"
-	"log/slog"
-
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/telegram/optional"
 )
 
 // Deduper remembers which update ids have been seen (storage.Store implements it, shared by
@@ -15,16 +15,19 @@ type Deduper interface {
 
 // dedupe is the middleware that lets each update id through at most once: a repeat (a
 // webhook retry, an update another process took) has the outcome duplicate and goes no
-// further. An update without an id goes on, and so does one whose FirstSeen failed (logged):
-// without the store nothing can be applied anyway, and the handler tells the user so.
-func dedupe(d Deduper, log *slog.Logger) Middleware {
+// further. An update without an id goes on, and so does one whose FirstSeen failed or did not
+// answer in time (opt, which logs it): a dedupe mark is not worth a move, and an update
+// handled twice is the lesser evil (at least once rather than at most once), since every game
+// step is a compare-and-set that a repeat cannot apply twice.
+func dedupe(d Deduper, opt *optional.Guard) Middleware {
 	return func(next HandlerFunc) HandlerFunc {
 		return func(ctx context.Context, u *models.Update) {
 			if u.ID != 0 {
-				first, err := d.FirstSeen(ctx, u.ID)
-				if err != nil {
-					log.Warn("dedupe", "update", u.ID, "err", err)
-				} else if !first {
+				first := true
+				if opt.Do(ctx, "dedupe", func(ctx context.Context) (err error) {
+					first, err = d.FirstSeen(ctx, u.ID)
+					return err
+				}) && !first {
 					setOutcome(ctx, outcomeDuplicate, nil)
 					return
 				}

@@ -101,11 +101,18 @@ func newHarness(t testing.TB, mod ...func(*options)) *harness {
 // newHarnessOver is newHarness with a store made with so (its clock is the harness's).
 func newHarnessOver(t testing.TB, so storage.Options, mod ...func(*options)) *harness {
 	t.Helper()
+	return newHarnessOn(t, func(so storage.Options) *storage.Store { return storagetest.New(t, so) }, so, mod...)
+}
+
+// newHarnessOn is newHarnessOver with the store that open makes from so (its clock the
+// harness's).
+func newHarnessOn(t testing.TB, open func(storage.Options) *storage.Store, so storage.Options, mod ...func(*options)) *harness {
+	t.Helper()
 	srv := telegramtest.Start(t, telegramtest.WithFloodLimits(telegramtest.DefaultFloodLimits.Faster(speedup)))
 	h := &harness{t: t, srv: srv, clock: gametest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
 		logs: &syncBuffer{}}
 	so.Now = h.clock.Now
-	h.store = storagetest.New(t, so)
+	h.store = open(so)
 	h.opts = options{Options: telegram.Options{Token: h.srv.Token(), APIURL: h.srv.URL(),
 		Logger: slog.New(slog.NewTextHandler(h.logs, nil)), Now: h.clock.Now,
 		Pace: botapi.DefaultPaceLimits.Faster(paceSpeedup)}, Store: h.store,

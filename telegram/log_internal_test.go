@@ -8,6 +8,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/metrics"
+	"github.com/reversibot/reversi/telegram/optional"
 )
 
 func TestLogLineHasOutcome(t *testing.T) {
@@ -17,7 +18,7 @@ func TestLogLineHasOutcome(t *testing.T) {
 	logUpdates(lines.logger(), redact)(func(context.Context, *models.Update) {})(context.Background(), tapUpdate(1, 42))
 	logUpdates(lines.logger(), redact)(failing)(context.Background(), tapUpdate(2, 42))
 	// The outcome set inside a dedupe below the log line reaches it.
-	h := chain(func(context.Context, *models.Update) {}, logUpdates(lines.logger(), redact), dedupe(&seenSet{seen: map[int64]bool{1: true}}, discard))
+	h := chain(func(context.Context, *models.Update) {}, logUpdates(lines.logger(), redact), dedupe(&seenSet{seen: map[int64]bool{1: true}}, optional.New(discard)))
 	h(context.Background(), tapUpdate(1, 42))
 	ls := lines.lines(t, "update")
 	if len(ls) != 3 {
@@ -37,7 +38,7 @@ func TestLogLineHasOutcome(t *testing.T) {
 
 func TestMetricsCountOutcome(t *testing.T) {
 	m := metrics.New()
-	h := chain(func(context.Context, *models.Update) {}, countUpdates(m), dedupe(&seenSet{seen: map[int64]bool{}}, discard))
+	h := chain(func(context.Context, *models.Update) {}, countUpdates(m), dedupe(&seenSet{seen: map[int64]bool{}}, optional.New(discard)))
 	h(context.Background(), tapUpdate(1, 1))
 	h(context.Background(), tapUpdate(1, 1))
 	h(context.Background(), tapUpdate(2, 1))

@@ -24,9 +24,11 @@ type play struct {
 }
 
 // whoIs resolves the user: their stored language choice beats Telegram's language_code.
+// A profile the store cannot give in time (optional.Guard) leaves Telegram's language and
+// the default style.
 func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, err := pl.bot.players.Profile(ctx, u.ID); err == nil {
+	if p, ok := pl.bot.profile(ctx, u.ID); ok {
 		if p.Lang != "" {
 			w.lang = normLang(p.Lang)
 		}
@@ -35,9 +37,14 @@ func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 	return w
 }
 
-// chatLang is the language of a group chat: its /lang choice, else fallback.
+// chatLang is the language of a group chat: its /lang choice, else (also when the store
+// cannot tell in time) fallback.
 func (pl *play) chatLang(ctx context.Context, chatID int64, fallback string) string {
-	if l, err := pl.bot.players.ChatLang(ctx, chatID); err == nil && l != "" {
+	var l string
+	if pl.bot.optional.Do(ctx, "chat language", func(ctx context.Context) (err error) {
+		l, err = pl.bot.players.ChatLang(ctx, chatID)
+		return err
+	}) && l != "" {
 		return normLang(l)
 	}
 	return fallback

@@ -78,7 +78,8 @@ func (ts *taps) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error 
 // player's own private chat, that player's current /style choice; in an inline message always
 // buttons (an inline message cannot take an uploaded photo); in any other chat (a group) the
 // style of the person playing the AI in an AI game, else the game's Style, which a game between
-// people takes from the preference of whoever opened it.
+// people takes from the preference of whoever opened it. A style the store cannot give in time
+// is the game's Style.
 func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) game.Style {
 	user, fixed := styleUser(g, ref)
 	if fixed {
@@ -87,12 +88,22 @@ func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) ga
 	if user == 0 {
 		return g.Style
 	}
-	p, err := b.players.Profile(ctx, user)
-	if err != nil {
-		b.log.Warn("board style", "user", user, "err", b.scrub(err))
+	p, ok := b.profile(ctx, user)
+	if !ok {
 		return g.Style
 	}
 	return p.Style
+}
+
+// profile reads what is known of user for a step that can do without it (a language, a board
+// style): false when the store fails or does not answer in time (see Bot.optional).
+func (b *Bot) profile(ctx context.Context, user int64) (*game.Profile, bool) {
+	var p *game.Profile
+	ok := b.optional.Do(ctx, "profile", func(ctx context.Context) (err error) {
+		p, err = b.players.Profile(ctx, user)
+		return err
+	})
+	return p, ok
 }
 
 // styleUser is whose /style choice the board message ref of g follows (see styleOf): fixed
