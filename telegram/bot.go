@@ -236,6 +236,9 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		b.now = time.Now
 	}
 	b.optional = optional.New(b.log)
+	if b.drawings != nil {
+		b.drawings = guardedDrawings{record: b.drawings, guard: b.optional}
+	}
 	client := o.HTTPClient
 	if client == nil {
 		// Edits of many boards go out at once, all to one host: keep their connections open

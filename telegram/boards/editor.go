@@ -120,7 +120,9 @@ type Options struct {
 	Pacer *botapi.Pacer
 	// Drawings is the record of what each board message shows, shared by every process that
 	// draws into the same messages (see the package documentation). nil: no record, as
-	// with one process, where the message's queue alone orders its edits.
+	// with one process, where the message's queue alone orders its edits. When a call
+	// fails the edit goes as without a record; the Editor logs that only at debug level, so
+	// the record should log its own outages (once, not once per edit).
 	Drawings game.Drawings
 }
 
