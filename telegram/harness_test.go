@@ -148,8 +148,8 @@ type options struct {
 	WrapPace func(botapi.Budgets) botapi.Budgets
 }
 
-// build returns o's telegram.Options with a new Service and Players over o.Store (its dedupe and
-// shared budget too), the Service's AI pool, and the function that closes the Service and pool.
+// build returns o's telegram.Options with a new Service and Players over o.Store (its dedupe,
+// shared budget and drawn record too), the Service's AI pool, and the function that closes the Service and pool.
 func (o options) build() (telegram.Options, *game.AIPool, func()) {
 	store := o.Store
 	mover := o.Mover
@@ -161,6 +161,9 @@ func (o options) build() (telegram.Options, *game.AIPool, func()) {
 		IdleAfter: o.IdleClaim, AllowSmall: o.AllowSmall, Logger: o.Logger})
 	t := o.Options
 	t.Service, t.Players, t.Dedupe, t.RateLimiter = svc, game.NewPlayers(store), store, store
+	if t.Drawings == nil { // the drawn record of the board messages, as the bot runs
+		t.Drawings = store
+	}
 	if t.Offers == nil {
 		t.Offers = store
 	}
