@@ -176,7 +176,11 @@ type Bot struct {
 
 	mu     sync.Mutex
 	closed bool           // Shutdown has begun
-	wg     sync.WaitGroup // edit workers and board checks in flight
+	wg     sync.WaitGroup // edit workers, board checks and the work of goAfter in flight
+	work   map[string]int // goAfter's work in flight, by name (see Pending)
+	// stopping is closed when Shutdown starts: from then on nothing waits for the flood
+	// limits' budget (botapi.ErrStopping).
+	stopping chan struct{}
 
 	boards *boards.Editor // posts and edits the board messages
 	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
@@ -208,7 +212,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
 		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
 		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
-		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange}
+		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange,
+		work: map[string]int{}, stopping: make(chan struct{})}
 	workers, cache := o.DrawWorkers, o.PictureCache
 	if workers <= 0 {
 		workers = DefaultDrawWorkers()
@@ -234,12 +239,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		client = &http.Client{Timeout: clientTimeout, Transport: t}
 	}
 	if !o.NoPace {
-		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets,
+		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: o.PaceBudgets, Stop: b.stopping,
 			OnWait: func(kind botapi.PaceKind, d time.Duration) { b.met.PaceWait(kind.String(), d) }})
 	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
 		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },
-		Pacer: b.pacer, OnMigrate: b.migrated})
+		Pacer: b.pacer, OnMigrate: b.migrated, Stop: b.stopping})
 	if err != nil {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}
@@ -371,21 +376,16 @@ func (b *Bot) everyTick(interval time.Duration, stop <-chan struct{}, do func())
 	}
 }
 
-// goAfter runs work in a goroutine of its own, with a context from the bot's base bounded
+// goAfter runs work, named what (a work* constant: it names the work in the log of a stop
+// that waits for it), in a goroutine of its own, with a context from the bot's base bounded
 // by timeout, unless the bot is shutting down: for what a step leaves to do after its handler
 // (notices, reminders). Shutdown waits for it.
-func (b *Bot) goAfter(timeout time.Duration, work func(ctx context.Context)) {
-	b.mu.Lock()
-	closed := b.closed
-	if !closed {
-		b.wg.Add(1)
-	}
-	b.mu.Unlock()
-	if closed {
+func (b *Bot) goAfter(what string, timeout time.Duration, work func(ctx context.Context)) {
+	if !b.startWork(what) {
 		return
 	}
 	go func() {
-		defer b.wg.Done()
+		defer b.endWork(what)
 		ctx, cancel := context.WithTimeout(b.base, timeout)
 		defer cancel()
 		work(ctx)
@@ -394,42 +394,13 @@ func (b *Bot) goAfter(timeout time.Duration, work func(ctx context.Context)) {
 
 // goExtra is goAfter for work that nobody waits on: its context also ends when Shutdown
 // starts.
-func (b *Bot) goExtra(timeout time.Duration, work func(ctx context.Context)) {
-	b.goAfter(timeout, func(ctx context.Context) {
+func (b *Bot) goExtra(what string, timeout time.Duration, work func(ctx context.Context)) {
+	b.goAfter(what, timeout, func(ctx context.Context) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(b.extras, cancel)()
 		work(ctx)
 	})
-}
-
-// Shutdown stops taking updates and waits until the updates in flight and their edits are
-// done, or ctx ends (then it cancels them and returns ctx's error). The Service is the
-// caller's to close, after Shutdown.
-func (b *Bot) Shutdown(ctx context.Context) error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.extrasStop()
-	b.stopReminders()
-	b.stopSweeper()
-	err := b.in.Shutdown(ctx)
-	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
-	done := make(chan struct{})
-	go func() { b.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		err = ctx.Err()
-		b.baseStop()
-		<-done
-	}
-	b.baseStop()
-	b.draw.close() // nothing draws any more: the replays ended with b.wg
-	if b.transport != nil {
-		b.transport.CloseIdleConnections()
-	}
-	return err
 }
 
 // ProcessUpdate handles one update and returns when it is handled (edits it caused may still

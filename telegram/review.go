@@ -59,7 +59,7 @@ func (b *Bot) requestReview(ctx context.Context, g *game.Game, chat int64, lang 
 		release()
 		return err
 	}
-	b.goAfter(reviewTimeout, func(ctx context.Context) {
+	b.goAfter(workReview, reviewTimeout, func(ctx context.Context) {
 		if !b.postReview(ctx, g, chat, lang, user, msg.ID) {
 			release()
 		}
@@ -124,7 +124,7 @@ func (b *Bot) sendReplays(g *game.Game) {
 	if len(g.Moves) < minReplayMoves {
 		return
 	}
-	b.goExtra(replayTimeout, func(ctx context.Context) {
+	b.goExtra(workReplay, replayTimeout, func(ctx context.Context) {
 		eg, err := present.Replay(g)
 		if err != nil {
 			b.log.Warn("replay", "game", g.ID, "err", b.scrub(err))
