@@ -161,6 +161,7 @@ type Bot struct {
 	onChange    func(*game.Game) // Options.OnGameChange; nil for none
 	pics        *pictures        // the boards' pictures served to inline messages
 	draw        *drawer          // draws the pictures and the replays, a few at a time
+	replays     *replays         // the replays of finished games waiting to be drawn and sent
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -258,6 +259,16 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.extras, b.extrasStop = context.WithCancel(b.base)
+	b.replays = newReplays(workers, replayQueue, func(run func()) bool {
+		if !b.startWork(workReplay) {
+			return false
+		}
+		go func() {
+			defer b.endWork(workReplay)
+			run()
+		}()
+		return true
+	}, b.replay, b.extras, b.log)
 	b.boards = b.newEditor()
 	b.startReminders(o.RemindPoll)
 	switch {
@@ -355,6 +366,7 @@ func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 // load tools and metrics.
 func (b *Bot) Drawing() DrawStats {
 	st := b.draw.stats()
+	st.ReplaysQueued, st.ReplaysDropped = b.replays.stats()
 	st.CacheBytes, st.CacheCap, st.CachedCount = b.pics.cache.size()
 	return st
 }
