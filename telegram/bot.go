@@ -179,9 +179,10 @@ type Bot struct {
 	closed bool           // Shutdown has begun
 	wg     sync.WaitGroup // edit workers, board checks and the work of goAfter in flight
 	work   map[string]int // goAfter's work in flight, by name (see Pending)
-	// stopping is closed when Shutdown starts: from then on nothing waits for the flood
-	// limits' budget (botapi.ErrStopping).
+	// stopping is closed by StopWaitingForBudget (dropping says it was): from then on
+	// nothing waits for the flood limits' budget (botapi.ErrStopping).
 	stopping chan struct{}
+	dropping bool
 
 	boards *boards.Editor // posts and edits the board messages
 	pacer  *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none

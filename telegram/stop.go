@@ -112,21 +112,29 @@ func (b *Bot) endWork(what string) {
 	b.wg.Done()
 }
 
-// Shutdown stops the bot within ctx: it stops taking updates and waiting for the flood
-// limits' budget (a board edit or a send that would wait is dropped: its board is redrawn
-// from the store by the next step of its game or the next tap on it, in whichever process
-// takes it; see botapi.ErrStopping), lets what is in flight finish (the updates being
-// handled, the edits already paid for, the notices and replays on their way; see Pending),
-// and, should ctx end first, cancels it, waits for it to return and returns ctx's error. The
-// Service is the caller's to close, after Shutdown.
-func (b *Bot) Shutdown(ctx context.Context) error {
+// StopWaitingForBudget ends every wait for the flood limits' budget (pacing, a 429's
+// retry_after) at once and makes later ones fail (botapi.ErrStopping): a board edit or a send
+// that would wait is dropped. Its board is redrawn from the store by the next step of its game
+// or the next tap on it, in whichever process takes it. A process that stops calls it before
+// Shutdown, so that Shutdown waits only for work already on its way; without it Shutdown
+// waits for the paced work too.
+func (b *Bot) StopWaitingForBudget() {
 	b.mu.Lock()
-	first := !b.closed
-	b.closed = true
-	b.mu.Unlock()
-	if first {
+	defer b.mu.Unlock()
+	if !b.dropping {
+		b.dropping = true
 		close(b.stopping)
 	}
+}
+
+// Shutdown stops taking updates and lets what is in flight finish (the updates being handled,
+// the board edits, the notices and replays on their way; see Pending), or, should ctx end
+// first, cancels it, waits for it to return and returns ctx's error. The Service is the
+// caller's to close, after Shutdown.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
 	b.extrasStop()
 	b.stopReminders()
 	b.stopSweeper()

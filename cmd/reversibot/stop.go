@@ -44,6 +44,7 @@ func (m *Main) stopBot(deadline time.Time) error {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	m.Bot.StopWaitingForBudget() // what waits for Telegram's budget is dropped, not waited for
 	done := make(chan error, 1)
 	go func() { done <- m.Bot.Shutdown(ctx) }()
 	tick := time.NewTicker(stopLogEvery)
