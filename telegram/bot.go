@@ -171,7 +171,7 @@ type Bot struct {
 	base     context.Context
 	baseStop context.CancelFunc
 	// extras is cancelled when Shutdown starts: what nobody waits on (a review in flight, a
-	// replay on its way) gives up at once rather than hold the shutdown (see goExtra).
+	// replay on its way) gives up at once rather than hold the shutdown (see replays.go).
 	extras     context.Context
 	extrasStop context.CancelFunc
 
@@ -403,17 +403,6 @@ func (b *Bot) goAfter(what string, timeout time.Duration, work func(ctx context.
 		defer cancel()
 		work(ctx)
 	}()
-}
-
-// goExtra is goAfter for work that nobody waits on: its context also ends when Shutdown
-// starts.
-func (b *Bot) goExtra(what string, timeout time.Duration, work func(ctx context.Context)) {
-	b.goAfter(what, timeout, func(ctx context.Context) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(b.extras, cancel)()
-		work(ctx)
-	})
 }
 
 // ProcessUpdate handles one update and returns when it is handled (edits it caused may still
