@@ -128,6 +128,14 @@ func (p *AIPool) Waiting() int {
 	return p.waiting
 }
 
+// Busy returns the number of workers running a job now (a search, or idle work such as a
+// review's step).
+func (p *AIPool) Busy() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.busy
+}
+
 func (p *AIPool) work() {
 	defer p.wg.Done()
 	for {

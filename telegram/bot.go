@@ -167,6 +167,7 @@ type Bot struct {
 	onChange    func(*game.Game) // Options.OnGameChange; nil for none
 	pics        *pictures        // the boards' pictures served to inline messages
 	draw        *drawer          // draws the pictures and the replays, a few at a time
+	replays     *replays         // the replays of finished games waiting to be drawn and sent
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -176,13 +177,18 @@ type Bot struct {
 	base     context.Context
 	baseStop context.CancelFunc
 	// extras is cancelled when Shutdown starts: what nobody waits on (a review in flight, a
-	// replay on its way) gives up at once rather than hold the shutdown (see goExtra).
+	// replay on its way) gives up at once rather than hold the shutdown (see replays.go).
 	extras     context.Context
 	extrasStop context.CancelFunc
 
 	mu     sync.Mutex
 	closed bool           // Shutdown has begun
-	wg     sync.WaitGroup // edit workers and board checks in flight
+	wg     sync.WaitGroup // edit workers, board checks and the work of goAfter in flight
+	work   map[string]int // goAfter's work in flight, by name (see Pending)
+	// stopping is closed by StopWaitingForBudget (dropping says it was): from then on
+	// nothing waits for the flood limits' budget (botapi.ErrStopping).
+	stopping chan struct{}
+	dropping bool
 
 	boards   *boards.Editor // posts and edits the board messages
 	pacer    *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
@@ -219,7 +225,8 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
 		drawings:    o.Drawings,
 		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
-		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange}
+		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange,
+		work: map[string]int{}, stopping: make(chan struct{})}
 	workers, cache := o.DrawWorkers, o.PictureCache
 	if workers <= 0 {
 		workers = DefaultDrawWorkers()
@@ -253,12 +260,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		if budgets != nil {
 			budgets = botapi.NewFallbackBudgets(budgets, botapi.NewLocalBudgets(nil), b.optional)
 		}
-		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: budgets,
+		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: budgets, Stop: b.stopping,
 			OnWait: func(kind botapi.PaceKind, d time.Duration) { b.met.PaceWait(kind.String(), d) }})
 	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
 		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },
-		Pacer: b.pacer, OnMigrate: b.migrated})
+		Pacer: b.pacer, OnMigrate: b.migrated, Stop: b.stopping})
 	if err != nil {
 		return nil, fmt.Errorf("bot: %s", b.scrub(err))
 	}
@@ -272,6 +279,16 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 
 	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
 	b.extras, b.extrasStop = context.WithCancel(b.base)
+	b.replays = newReplays(workers, replayQueue, func(run func()) bool {
+		if !b.startWork(workReplay) {
+			return false
+		}
+		go func() {
+			defer b.endWork(workReplay)
+			run()
+		}()
+		return true
+	}, b.replay, b.extras, b.log)
 	b.boards = b.newEditor()
 	b.startReminders(o.RemindPoll)
 	switch {
@@ -370,6 +387,7 @@ func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 // load tools and metrics.
 func (b *Bot) Drawing() DrawStats {
 	st := b.draw.stats()
+	st.ReplaysQueued, st.ReplaysDropped = b.replays.stats()
 	st.CacheBytes, st.CacheCap, st.CachedCount = b.pics.cache.size()
 	return st
 }
@@ -391,65 +409,20 @@ func (b *Bot) everyTick(interval time.Duration, stop <-chan struct{}, do func())
 	}
 }
 
-// goAfter runs work in a goroutine of its own, with a context from the bot's base bounded
+// goAfter runs work, named what (a work* constant: it names the work in the log of a stop
+// that waits for it), in a goroutine of its own, with a context from the bot's base bounded
 // by timeout, unless the bot is shutting down: for what a step leaves to do after its handler
 // (notices, reminders). Shutdown waits for it.
-func (b *Bot) goAfter(timeout time.Duration, work func(ctx context.Context)) {
-	b.mu.Lock()
-	closed := b.closed
-	if !closed {
-		b.wg.Add(1)
-	}
-	b.mu.Unlock()
-	if closed {
+func (b *Bot) goAfter(what string, timeout time.Duration, work func(ctx context.Context)) {
+	if !b.startWork(what) {
 		return
 	}
 	go func() {
-		defer b.wg.Done()
+		defer b.endWork(what)
 		ctx, cancel := context.WithTimeout(b.base, timeout)
 		defer cancel()
 		work(ctx)
 	}()
-}
-
-// goExtra is goAfter for work that nobody waits on: its context also ends when Shutdown
-// starts.
-func (b *Bot) goExtra(timeout time.Duration, work func(ctx context.Context)) {
-	b.goAfter(timeout, func(ctx context.Context) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(b.extras, cancel)()
-		work(ctx)
-	})
-}
-
-// Shutdown stops taking updates and waits until the updates in flight and their edits are
-// done, or ctx ends (then it cancels them and returns ctx's error). The Service is the
-// caller's to close, after Shutdown.
-func (b *Bot) Shutdown(ctx context.Context) error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.extrasStop()
-	b.stopReminders()
-	b.stopSweeper()
-	err := b.in.Shutdown(ctx)
-	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
-	done := make(chan struct{})
-	go func() { b.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		err = ctx.Err()
-		b.baseStop()
-		<-done
-	}
-	b.baseStop()
-	b.draw.close() // nothing draws any more: the replays ended with b.wg
-	if b.transport != nil {
-		b.transport.CloseIdleConnections()
-	}
-	return err
 }
 
 // ProcessUpdate handles one update and returns when it is handled (edits it caused may still

@@ -24,7 +24,8 @@ import (
 // picture, a fetch waits at most some 160 ms behind the queue.
 const drawQueuePerWorker = 8
 
-// replayQueue is how many replays may wait for a worker; a replay beyond it is not drawn.
+// replayQueue is how many finished games' replays may wait (see replays.go); beyond it the
+// oldest is dropped.
 const replayQueue = 64
 
 // DefaultDrawWorkers is the drawing workers of a Bot when Options.DrawWorkers is 0: half the
@@ -69,6 +70,10 @@ type DrawStats struct {
 	CacheBytes  int64 // bytes of the pictures kept now
 	CacheCap    int64 // the most bytes the pictures kept may take
 	CachedCount int   // pictures kept now
+	// ReplaysQueued are the finished games whose replays wait to be drawn and sent now;
+	// ReplaysDropped those dropped because the queue was full (replays.go).
+	ReplaysQueued  int
+	ReplaysDropped int64
 }
 
 // drawer is the pool of drawing workers. Its zero value is not usable: see newDrawer.
@@ -91,7 +96,7 @@ type drawer struct {
 func newDrawer(workers int, onDraw func()) *drawer {
 	workers = max(workers, 1)
 	return &drawer{workers: workers, onDraw: onDraw, urgent: make(chan *drawJob, workers*drawQueuePerWorker),
-		idle: make(chan *drawJob, replayQueue), stop: make(chan struct{})}
+		idle: make(chan *drawJob, workers*drawQueuePerWorker), stop: make(chan struct{})}
 }
 
 // full reports whether a drawing of class would be refused now: a cheap test before the work

@@ -45,7 +45,7 @@ func (b *Bot) migrated(from, to int64) {
 	if b.base == nil {
 		return // a call of New, before the bot runs
 	}
-	b.goAfter(migrateTimeout, func(ctx context.Context) {
+	b.goAfter(workMigration, migrateTimeout, func(ctx context.Context) {
 		if err := b.migrate(ctx, from, to); err != nil {
 			b.log.Warn("migrate after a refused call", "from", from, "to", to, "err", b.scrub(err))
 		}

@@ -109,7 +109,7 @@ func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Squ
 	if err != nil {
 		if res, gerr := b.svc.Game(ctx, id); gerr == nil && res.NeedAI {
 			// An AI that owes its move (a search cut short) is woken by a refused move too.
-			b.goAfter(DefaultHandlerTimeout, func(ctx context.Context) { (&play{bot: b}).aiReply(ctx, id) })
+			b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { (&play{bot: b}).aiReply(ctx, id) })
 		}
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Squ
 	pl := &play{bot: b}
 	pl.afterStep(res, user)
 	if res.NeedAI {
-		b.goAfter(DefaultHandlerTimeout, func(ctx context.Context) { pl.aiReply(ctx, id) })
+		b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { pl.aiReply(ctx, id) })
 	}
 	return res, nil
 }

@@ -41,7 +41,7 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch {
 		return
 	}
-	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
+	pl.bot.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
 		for _, p := range g.Players {
 			pl.takeBackNotice(ctx, p, g)
 		}
@@ -58,7 +58,7 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if res.End == nil {
 		claim = game.TurnNotice{GameID: g.ID, Version: g.Version, Moves: len(g.Moves)}
 	}
-	pl.bot.goAfter(turnNoticeTimeout, func(ctx context.Context) {
+	pl.bot.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, claim, func(now *game.Game) bool { return !claim.Stale(now) },
 			text(normLang(p.Lang)))
 	})

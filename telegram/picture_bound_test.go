@@ -238,8 +238,8 @@ func waitDrawing(h *harness, what string, ok func(telegram.DrawStats) bool) {
 }
 
 // TestReplaysDrawnByTheDrawingWorkers: the replays of finished games are drawn by the bot's
-// drawing workers, one at a time with one worker: a replay waits while the worker draws
-// another, and each is sent once drawn.
+// drawing workers, one at a time with one worker: a replay waits in the replays' queue while
+// the worker draws another, and each is sent once drawn.
 func TestReplaysDrawnByTheDrawingWorkers(t *testing.T) {
 	gate := newDrawGate()
 	h := newHarness(t, func(o *options) { o.DrawWorkers, o.OnDraw = 1, gate.onDraw })
@@ -249,7 +249,7 @@ func TestReplaysDrawnByTheDrawingWorkers(t *testing.T) {
 	finalA, _, _ := playToEnd(h, alice, h.aiBoard(alice, alice.ID(), "/ai 4x4 1 black"), render.BlackDisc+" Alice")
 	receive(t, guard, gate.entered, "Alice's replay at the drawing worker")
 	finalB, _, _ := playToEnd(h, bob, h.aiBoard(bob, bob.ID(), "/ai 4x4 1 black"), render.BlackDisc+" Bob")
-	waitDrawing(h, "Bob's replay waiting", func(st telegram.DrawStats) bool { return st.Waiting == 1 })
+	waitDrawing(h, "Bob's replay waiting", func(st telegram.DrawStats) bool { return st.ReplaysQueued == 1 })
 	select {
 	case <-gate.entered:
 		t.Fatal("two replays drawn at once by one worker")

@@ -85,7 +85,7 @@ func (pl *play) remindTurn(res *game.Snapshot) {
 		return
 	}
 	due := b.now().Add(b.remindAfter)
-	b.goAfter(remindTimeout, func(ctx context.Context) {
+	b.goAfter(workReminder, remindTimeout, func(ctx context.Context) {
 		var prev game.MessageRef
 		var err error
 		if g.Status == game.StatusPlaying {

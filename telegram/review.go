@@ -59,7 +59,7 @@ func (b *Bot) requestReview(ctx context.Context, g *game.Game, chat int64, lang 
 		release()
 		return err
 	}
-	b.goAfter(reviewTimeout, func(ctx context.Context) {
+	b.goAfter(workReview, reviewTimeout, func(ctx context.Context) {
 		if !b.postReview(ctx, g, chat, lang, user, msg.ID) {
 			release()
 		}
@@ -105,7 +105,13 @@ func (b *Bot) postReview(ctx context.Context, g *game.Game, chat int64, lang str
 
 // sendReview posts a review: the chart of the evaluation with the costliest moves under it.
 func (b *Bot) sendReview(ctx context.Context, res *game.Reviewed, chat int64, lang string) error {
-	plot, err := render.EvalPlot(present.ReviewPlot(res.Review, lang))
+	// The chart is drawn by the drawing workers, as the replays are.
+	var plot []byte
+	var perr error
+	err := b.draw.do(ctx, drawIdle, func(*drawScratch) { plot, perr = render.EvalPlot(present.ReviewPlot(res.Review, lang)) })
+	if err == nil {
+		err = perr
+	}
 	if err != nil {
 		return err
 	}
@@ -115,37 +121,40 @@ func (b *Bot) sendReview(ctx context.Context, res *game.Reviewed, chat int64, la
 	return err
 }
 
-// sendReplays sends the replay of the game g that has just finished into each chat that shows
-// one of its boards (none for an inline game: an inline message cannot take another), in the
-// language of that board, unless g is too short to watch. The replay is drawn once, by the
-// drawing workers after the pictures somebody is fetching; when too many replays wait for
-// them already, it is not sent.
+// sendReplays queues the replay of the game g that has just finished (see replays.go), unless
+// g is too short to watch.
 func (b *Bot) sendReplays(g *game.Game) {
 	if len(g.Moves) < minReplayMoves {
 		return
 	}
-	b.goExtra(replayTimeout, func(ctx context.Context) {
-		eg, err := present.Replay(g)
-		if err != nil {
-			b.log.Warn("replay", "game", g.ID, "err", b.scrub(err))
-			return
+	b.replays.add(g)
+}
+
+// replay sends the replay of the finished game g into each chat that shows one of its boards
+// (none for an inline game: an inline message cannot take another), in the language of that
+// board. The replay is drawn once, by the drawing workers after the pictures somebody is
+// fetching.
+func (b *Bot) replay(ctx context.Context, g *game.Game) {
+	eg, err := present.Replay(g)
+	if err != nil {
+		b.log.Warn("replay", "game", g.ID, "err", b.scrub(err))
+		return
+	}
+	var anim []byte
+	sent := map[int64]bool{}
+	for _, ref := range g.Boards {
+		if ref.InlineID != "" || ref.ChatID == 0 || sent[ref.ChatID] {
+			continue
 		}
-		var anim []byte
-		sent := map[int64]bool{}
-		for _, ref := range g.Boards {
-			if ref.InlineID != "" || ref.ChatID == 0 || sent[ref.ChatID] {
-				continue
+		if anim == nil {
+			var ok bool
+			if anim, ok = b.drawReplay(ctx, g, eg); !ok {
+				return
 			}
-			if anim == nil {
-				var ok bool
-				if anim, ok = b.drawReplay(ctx, g, eg); !ok {
-					return
-				}
-			}
-			sent[ref.ChatID] = true
-			b.sendReplay(ctx, g, eg, anim, ref.ChatID, present.ViewLang(g, ref))
 		}
-	})
+		sent[ref.ChatID] = true
+		b.sendReplay(ctx, g, eg, anim, ref.ChatID, present.ViewLang(g, ref))
+	}
 }
 
 // drawReplay draws the replay of the finished game g (replayed as eg) on a drawing worker;

@@ -63,6 +63,10 @@ type Config struct {
 
 	// DrawWorkers (config_draw.go): DRAW_WORKERS, the board pictures and replays drawn at once.
 	DrawWorkers int
+
+	// StopGrace (config_stop.go): STOP_GRACE, how long a stop (SIGTERM) may take from the
+	// signal to the exit.
+	StopGrace time.Duration
 }
 
 // The roles and AI modes.
@@ -211,6 +215,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	errs = append(errs, loadPace(getenv, &c)...)
 	errs = append(errs, loadRemind(getenv, &c)...)
 	errs = append(errs, loadDraw(getenv, &c)...)
+	errs = append(errs, loadStop(getenv, &c)...)
 	return c, errors.Join(errs...)
 }
 

@@ -24,6 +24,14 @@ func (m *Main) registerDrawing() {
 			Help: "Drawings refused because their queue was full: pictures answered 503, replays not sent.",
 		}, func() float64 { return float64(b.Drawing().Refused) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "reversi_replays_queued",
+			Help: "Finished games whose replays wait to be drawn and sent.",
+		}, func() float64 { return float64(b.Drawing().ReplaysQueued) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "reversi_replays_dropped_total",
+			Help: "Replays dropped, the oldest first, because too many games ended at once.",
+		}, func() float64 { return float64(b.Drawing().ReplaysDropped) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "reversi_picture_cache_bytes",
 			Help: "Bytes of the drawn board pictures kept for PUBLIC_URL/pic/.",
 		}, func() float64 { return float64(b.Drawing().CacheBytes) }),

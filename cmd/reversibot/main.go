@@ -64,9 +64,6 @@ func main() {
 	os.Exit(code)
 }
 
-// shutdownGrace bounds how long a stop waits for handlers in flight.
-const shutdownGrace = 15 * time.Second
-
 // run is the whole program without the process (whose memory limit is mem): it returns when
 // ctx is cancelled (a signal) or start-up fails, with the exit code.
 func run(ctx context.Context, getenv func(string) string, stderr io.Writer, mem memoryLimit) int {
@@ -82,12 +79,12 @@ func run(ctx context.Context, getenv func(string) string, stderr io.Writer, mem 
 	if err == nil {
 		err = m.Wait(ctx)
 		if m.Worker != nil {
-			log.Info("stopping: finishing searches in flight")
+			log.Info("stopping: finishing searches in flight", "grace", cfg.StopGrace.String())
 		} else {
-			log.Info("stopping: finishing updates in flight")
+			log.Info("stopping: finishing updates in flight", "grace", cfg.StopGrace.String())
 		}
 	}
-	if cerr := m.Close(); cerr != nil {
+	if cerr := m.closeWithin(cfg.StopGrace + stopOverrun); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	if err != nil {
@@ -341,14 +338,16 @@ func (m *Main) Wait(ctx context.Context) error {
 	}
 }
 
-// Close stops what Run started, in order: no new updates (servers, polling), the updates or
-// searches in flight finished (within shutdownGrace), then the remote AI and the store. It is
+// Close stops what Run started, in order, within Config.StopGrace (see stop.go): no new
+// updates (servers, polling), the updates or searches in flight finished (given all of the
+// grace but stopReserve, and cut short after it), then the remote AI and the store. It is
 // safe after a failed Run.
 func (m *Main) Close() error {
+	deadline := time.Now().Add(m.stopGrace() - stopReserve(m.stopGrace()))
 	if app := m.app.Swap(nil); app != nil {
 		app.Close() // its held watches answer now, so the servers need not wait for them
 	}
-	shutdownServers(m.servers)
+	shutdownServers(m.servers, deadline)
 	m.servers = nil
 	if m.stop != nil {
 		m.stop()
@@ -357,12 +356,9 @@ func (m *Main) Close() error {
 	}
 	var err error
 	if m.Bot != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-		if serr := m.Bot.Shutdown(ctx); serr != nil {
+		if serr := m.stopBot(deadline); serr != nil {
 			err = fmt.Errorf("shutdown: %w", serr)
-			logStuck(m.Log)
 		}
-		cancel()
 		m.Bot = nil
 	}
 	if m.Service != nil {
@@ -495,8 +491,10 @@ func listen(addr string, h http.Handler, errc chan<- error) (*http.Server, error
 	return srv, nil
 }
 
-func shutdownServers(servers []*http.Server) {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+// shutdownServers stops the servers taking requests and lets the requests in flight finish
+// until deadline.
+func shutdownServers(servers []*http.Server, deadline time.Time) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	for _, s := range servers {
 		_ = s.Shutdown(ctx)

@@ -150,6 +150,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	}
 	flood := floodRun(runCtx, cfg, d, &wg)
 	pictures := pictureRun(runCtx, cfg, d, picPaths, pictureBases(cfg, f), picGames, cfg.PIDs, &wg)
+	soak := soakRun(runCtx, cfg, cfg.PIDs, &wg)
 	wg.Wait()
 	elapsed := time.Since(start)
 	var exited *exitError
@@ -159,7 +160,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	res := Result{Elapsed: elapsed, PeopleMoves: d.peopleMoves.Load(), AIMoves: d.aiMoves.Load(), GroupMoves: d.groupMoves.Load(),
 		Games: d.games.Load(), Errors: d.errorCounts(), CPU: cpuTime() - cpu0, Bots: max(cfg.Bots, len(targets)),
 		InProcess: !external, Ack: map[string]Summary{}, Board: map[string]Summary{}, Flood: flood(),
-		Pictures: pictures()}
+		Pictures: pictures(), Soak: soak()}
 	if cfg.Limits {
 		res.Limits = &LimitStats{Speedup: cfg.Speedup, PaceSpeedup: cfg.Speedup, TooMany: tooMany(srv),
 			Lag: map[string]Summary{}, Worst: d.worstLags()}

@@ -211,6 +211,7 @@ type Config struct {
 	Limits     bool          // the fake enforces Telegram's flood limits and the bots pace (limits.go)
 	Speedup    int           // with Limits: the limits run this many times as fast as Telegram's
 	Pictures   int           // clients fetching the bots' board pictures (pictures.go); 0: none
+	Soak       time.Duration // how often to sample the bots' RSS over the run (soak.go); 0: not at all
 	PicAddrs   int           // distinct picture addresses they cycle through
 
 	pictureAddr string // where the bots serve their pictures under Pictures (pickPictureAddr)
@@ -257,6 +258,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.BoolVar(&c.Limits, "limits", false, "the fake Bot API enforces Telegram's flood limits and the bots pace themselves; report the 429s (a run with any fails) and the board lag")
 	fs.IntVar(&c.Speedup, "speedup", 1, "with -limits: the flood limits run this many times as fast as Telegram's (1…1000); the bots pace a fifth slower above 1")
 	fs.IntVar(&c.Pictures, "pictures", 0, "clients fetching the bots' board pictures as fast as answered, cycling through -picture-addrs signed addresses (the picture flood)")
+	fs.DurationVar(&c.Soak, "soak", 0, "sample the bots' resident memory this often (e.g. 5s) over the run and report its peak and timeline; -duration may then be up to 1h")
 	fs.IntVar(&c.PicAddrs, "picture-addrs", defaultPictureAddrs, "with -pictures: distinct picture addresses, gathered from inline 16×16 games played before the run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -288,8 +290,15 @@ func (c Config) validate() error {
 	if c.AIShare < 0 || c.AIShare > 1 {
 		errs = append(errs, errors.New("-ai must be 0…1"))
 	}
-	if c.Duration <= 0 || c.Duration > maxDuration {
-		errs = append(errs, fmt.Errorf("-duration must be above 0 and at most %v", maxDuration))
+	longest := maxDuration
+	if c.Soak > 0 {
+		longest = maxSoakDuration
+	}
+	if c.Soak < 0 {
+		errs = append(errs, errors.New("-soak must be a duration above 0, like 5s"))
+	}
+	if c.Duration <= 0 || c.Duration > longest {
+		errs = append(errs, fmt.Errorf("-duration must be above 0 and at most %v (%v with -soak)", maxDuration, maxSoakDuration))
 	}
 	if c.Moves < 0 || c.Each < 0 || c.Rate < 0 || c.Bots < 1 || c.Bots > 16 || c.AIWorkers < 0 {
 		errs = append(errs, errors.New("-moves, -each, -rate and -ai-workers must not be negative; -bots must be 1…16"))

@@ -76,6 +76,7 @@ type Result struct {
 	Bots        int
 	Flood       *FloodStats   // with -flood: what the flooder sent and what became of it
 	Pictures    *PictureStats // with -pictures: the fetches and the bots' memory
+	Soak        *SoakStats    // with -soak: the bots' memory over the run
 	Limits      *LimitStats   // with -limits: the flood limits' figures
 }
 
@@ -188,6 +189,9 @@ func (r Result) print(w io.Writer) {
 	}
 	if r.Flood != nil {
 		r.Flood.print(w)
+	}
+	if r.Soak != nil {
+		r.Soak.print(w)
 	}
 	if r.Pictures != nil {
 		r.Pictures.print(w)

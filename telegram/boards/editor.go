@@ -37,6 +37,7 @@ package boards
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strconv"
@@ -248,7 +249,8 @@ func (e *Editor) queue(ref game.MessageRef, kind botapi.PaceKind, do job) {
 
 // pace waits for the budget of ref's chat for an edit of the kind. paid reports that the edit
 // has its unit (Pacer.Paid), paced that it had to wait for it; ok is false when the
-// Editor's context ended meanwhile. A wait that fails otherwise (the budgets unreachable, or
+// Editor's context ended meanwhile or the Pacer stopped (botapi.ErrStopping): the edit is
+// dropped. A wait that fails otherwise (the budgets unreachable, or
 // editTimeout passed) lets the edit go unpaid: the client paces it again, or a 429 guards it.
 func (e *Editor) pace(ref game.MessageRef, kind botapi.PaceKind) (paid, paced, ok bool) {
 	if e.o.Pacer == nil {
@@ -261,6 +263,11 @@ func (e *Editor) pace(ref game.MessageRef, kind botapi.PaceKind) (paid, paced, o
 	case err == nil:
 		return true, paced, true
 	case e.base.Err() != nil:
+		return false, paced, false
+	case errors.Is(err, botapi.ErrStopping):
+		// The process stops: the board is left as it is, to be redrawn from the store by the
+		// next step of its game or the next tap on it (see botapi.ErrStopping).
+		e.log.Debug("edit: dropped, the process stops", "chat", chatOf(ref).String())
 		return false, paced, false
 	}
 	e.log.Warn("edit: pace", "err", err)
@@ -300,6 +307,21 @@ func (e *Editor) Granted(ref game.MessageRef) <-chan struct{} {
 	c := make(chan struct{})
 	s.grants = append(s.grants, c)
 	return c
+}
+
+// InFlight returns how many board messages have an edit running or waiting in this Editor,
+// and how many of those have an edit waiting to start (for their chat's budget, or behind the
+// edit on its way); a process that stops names them in its log.
+func (e *Editor) InFlight() (edits, waiting int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.slots {
+		edits++
+		if s.pending != nil {
+			waiting++
+		}
+	}
+	return edits, waiting
 }
 
 // Pending reports whether an edit of ref is on its way or waits in this Editor: the message

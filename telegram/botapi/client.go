@@ -64,6 +64,10 @@ type Options struct {
 	// OnMigrate is told when a call on group chat from was refused because the group became
 	// the supergroup to (KindMigrated); it must return quickly. nil tells no one.
 	OnMigrate func(from, to int64)
+	// Stop, once closed, ends the waits for a 429's retry_after at once (the call fails with
+	// the 429), as PaceOptions.Stop ends the Pacer's: give both the same channel. nil never
+	// stops.
+	Stop <-chan struct{}
 }
 
 // Client makes Bot API calls. Its methods are those of go-telegram/bot's Bot (same names,
@@ -84,6 +88,7 @@ type shared struct {
 	onError func(method string, kind Kind)
 	pacer   *Pacer
 	migrate func(from, to int64) // Options.OnMigrate
+	stop    <-chan struct{}      // Options.Stop
 }
 
 // DefaultHTTPTimeout bounds one request of a Client made without Options.HTTPClient.
@@ -95,7 +100,7 @@ func New(o Options) (*Client, error) {
 		return nil, errors.New("botapi: empty token")
 	}
 	s := &shared{http: o.HTTPClient, token: o.Token, log: o.Logger, onError: o.OnError, pacer: o.Pacer,
-		migrate: o.OnMigrate}
+		migrate: o.OnMigrate, stop: o.Stop}
 	if s.http == nil {
 		s.http = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
@@ -207,6 +212,9 @@ func (c *Client) pace(ctx context.Context, k call) (paced bool, err error) {
 		return true, nil
 	}
 	if _, err := c.pacer.Wait(ctx, k.chat, PaceKindOf(ctx)); err != nil {
+		if errors.Is(err, ErrStopping) {
+			return false, fmt.Errorf("botapi: %s: %w", k.method, err)
+		}
 		if ctx.Err() != nil {
 			return false, c.fail(ctx, k.method, 0, err)
 		}

@@ -274,7 +274,17 @@ type PaceOptions struct {
 	// OnWait is told, after each Wait that got its budget, the kind and how long it waited;
 	// nil tells no one.
 	OnWait func(kind PaceKind, waited time.Duration)
+	// Stop, once closed, ends every Wait at once with ErrStopping, those waiting and those
+	// to come: a process that stops waits for no budget (what would have waited is left to
+	// the next process, see ErrStopping). nil never stops.
+	Stop <-chan struct{}
 }
+
+// ErrStopping is the answer of a wait for budget (Pacer.Wait, a Client's wait for a 429's
+// retry_after) once the process stops (PaceOptions.Stop, Options.Stop): the send or edit is
+// not made. A board edit dropped so is redrawn from the store by the next step of its game,
+// or by the next tap on the board (which finds it out of date), in whichever process takes it.
+var ErrStopping = errors.New("botapi: stopping: not waiting for budget")
 
 // Pacer lets sends and edits go when their chat's budget and the bot's global budget have
 // room (see the package's pacing notes above). It is safe for concurrent use.
@@ -283,6 +293,7 @@ type Pacer struct {
 	budgets Budgets
 	clock   Clock
 	onWait  func(kind PaceKind, waited time.Duration)
+	stop    <-chan struct{} // PaceOptions.Stop
 
 	ids  string        // the prefix of this Pacer's call ids, unique across processes
 	seq  atomic.Uint64 // the number of the last call id
@@ -307,7 +318,7 @@ type paceWaiter struct {
 // NewPacer returns a Pacer with the options.
 func NewPacer(o PaceOptions) *Pacer {
 	p := &Pacer{limits: o.Limits.withDefaults(), budgets: o.Budgets, clock: o.Clock, onWait: o.OnWait,
-		ids: newPaceIDs(), open: map[ChatKey][]string{}, chats: map[ChatKey][]*paceWaiter{}}
+		stop: o.Stop, ids: newPaceIDs(), open: map[ChatKey][]string{}, chats: map[ChatKey][]*paceWaiter{}}
 	if p.clock == nil {
 		p.clock = systemClock{}
 	}
@@ -323,10 +334,14 @@ func NewPacer(o PaceOptions) *Pacer {
 // caller makes the call and then calls Done (a Client does both; the board Editor hands the
 // unit to a Client with Paid). waited reports whether it had to wait for either budget or for
 // the waiters ahead of it. It returns ctx's error when ctx ends first, or the Budgets' error;
-// nothing is then spent and Done is not to be called.
+// nothing is then spent and Done is not to be called. Once PaceOptions.Stop is closed it
+// returns ErrStopping.
 func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
+	}
+	if p.stopping() {
+		return false, ErrStopping
 	}
 	defer paceWaiting(ctx)()
 	w := &paceWaiter{kind: kind, wake: make(chan struct{}, 1)}
@@ -358,6 +373,16 @@ func (p *Pacer) Wait(ctx context.Context, chat ChatKey, kind PaceKind) (waited b
 	return w.waited, nil
 }
 
+// stopping reports whether PaceOptions.Stop is closed.
+func (p *Pacer) stopping() bool {
+	select {
+	case <-p.stop:
+		return true
+	default:
+		return false
+	}
+}
+
 // globalQueue is the queue of the waiters for the global budget.
 var globalQueue = ChatKey{inline: "\x00" + globalKey}
 
@@ -385,6 +410,8 @@ func (p *Pacer) waitChat(ctx context.Context, q ChatKey, key, id string, l Limit
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-p.stop:
+			return ErrStopping
 		case <-w.wake:
 		}
 	}
@@ -417,6 +444,9 @@ func (p *Pacer) take(ctx context.Context, key, id string, l Limit, wake chan str
 		case <-ctx.Done():
 			stop()
 			return ctx.Err()
+		case <-p.stop:
+			stop()
+			return ErrStopping
 		case <-wake:
 			stop()
 			return errPreempted

@@ -39,7 +39,11 @@ func (c *Client) retry(ctx context.Context, safe bool, fn func() error) error {
 			return err
 		}
 		wait, again := retryWait(err, attempt, safe)
-		if !again || !sleep(ctx, wait) {
+		var stop <-chan struct{} // a 429's wait is for budget: a stopping process does not wait
+		if KindOf(err) == KindTooManyRequests {
+			stop = c.stop
+		}
+		if !again || !sleep(ctx, stop, wait) {
 			return err
 		}
 	}
@@ -63,11 +67,16 @@ func retryWait(err error, attempt int, safe bool) (time.Duration, bool) {
 	return 0, false
 }
 
-// sleep waits for d unless ctx ends first, or would end before d has passed; it reports
-// whether it waited.
-func sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits for d unless ctx ends or stop is closed first, or ctx would end before d has
+// passed; it reports whether it waited.
+func sleep(ctx context.Context, stop <-chan struct{}, d time.Duration) bool {
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
 		return false
+	}
+	select {
+	case <-stop:
+		return false
+	default:
 	}
 	if d <= 0 {
 		return ctx.Err() == nil
@@ -76,6 +85,8 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
+		return false
+	case <-stop:
 		return false
 	case <-t.C:
 		return true
