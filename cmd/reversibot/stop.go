@@ -44,6 +44,9 @@ func (m *Main) stopBot(deadline time.Time) error {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// What the stop began with, named in its last line: counted before the waits for budget
+	// are dropped, which takes them out of the count at once.
+	first := m.pending()
 	m.Bot.StopWaitingForBudget() // what waits for Telegram's budget is dropped, not waited for
 	done := make(chan error, 1)
 	go func() { done <- m.Bot.Shutdown(ctx) }()
@@ -51,7 +54,6 @@ func (m *Main) stopBot(deadline time.Time) error {
 	defer tick.Stop()
 	cut := time.NewTimer(time.Until(deadline))
 	defer cut.Stop()
-	first := m.pending() // what the stop began with: named in its last line
 	for {
 		select {
 		case err := <-done:
