@@ -34,7 +34,6 @@ type SentinelGroup struct {
 	dirs  [2]string
 	ports [2]int
 	extra []string
-	procs []*exec.Cmd
 }
 
 // SentinelDownAfter is how long the group's sentinels wait for a master that does not answer
