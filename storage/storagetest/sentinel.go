@@ -21,18 +21,18 @@ import (
 // SentinelMaster is the name under which a SentinelGroup's sentinels monitor its master.
 const SentinelMaster = "reversi"
 
-// SentinelGroup is a Redis Sentinel deployment of a test's own: a master, one replica and three
+// SentinelGroup is a Redis Sentinel deployment of a test's own: a master, its replicas and three
 // sentinels (quorum 2), every process on a free loopback port, started by StartSentinelGroup.
 type SentinelGroup struct {
-	// Nodes are the two data servers: Nodes[0] was started as the master, Nodes[1] as its
-	// replica. After a failover the roles are the sentinels' to say (Master).
-	Nodes [2]*Server
+	// Nodes are the data servers: Nodes[0] was started as the master, the others as its
+	// replicas. After a failover the roles are the sentinels' to say (Master).
+	Nodes []*Server
 	// Sentinels are the three sentinels' addresses (host:port).
 	Sentinels []string
 
 	t     testing.TB
-	dirs  [2]string
-	ports [2]int
+	dirs  []string
+	ports []int
 	extra []string
 }
 
@@ -48,19 +48,29 @@ const SentinelDownAfter = time.Second
 // disk unless extra says so.
 func StartSentinelGroup(t testing.TB, extra ...string) *SentinelGroup {
 	t.Helper()
+	return StartSentinelGroupOf(t, 1, extra...)
+}
+
+// StartSentinelGroupOf is StartSentinelGroup with the given number of replicas (at least one).
+func StartSentinelGroupOf(t testing.TB, replicas int, extra ...string) *SentinelGroup {
+	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed")
 	}
 	g := &SentinelGroup{t: t, extra: append([]string{"--appendonly", "no", "--save", ""}, extra...)}
-	for i := range g.Nodes {
-		g.dirs[i], g.ports[i] = t.TempDir(), FreePort(t)
+	for range 1 + max(replicas, 1) {
+		g.dirs, g.ports = append(g.dirs, t.TempDir()), append(g.ports, FreePort(t))
 	}
-	g.Nodes[0] = StartServer(t, g.ports[0], g.dirs[0], g.extra...)
-	g.Nodes[1] = StartServer(t, g.ports[1], g.dirs[1], append(g.extra, "--replicaof", "127.0.0.1", strconv.Itoa(g.ports[0]))...)
+	// A master under min-replicas-to-write refuses writes until its replicas are in sync, not
+	// the commands that start them.
+	g.Nodes = append(g.Nodes, StartServer(t, g.ports[0], g.dirs[0], g.extra...))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := g.WaitInSync(ctx, g.Nodes[1].Addr); err != nil {
-		t.Fatalf("storagetest: replica never in sync: %v", err)
+	for i := 1; i < len(g.ports); i++ {
+		g.Nodes = append(g.Nodes, StartServer(t, g.ports[i], g.dirs[i], append(g.extra, "--replicaof", "127.0.0.1", strconv.Itoa(g.ports[0]))...))
+		if err := g.WaitInSync(ctx, g.Nodes[i].Addr); err != nil {
+			t.Fatalf("storagetest: replica never in sync: %v", err)
+		}
 	}
 	for range 3 {
 		g.Sentinels = append(g.Sentinels, g.startSentinel())
@@ -77,7 +87,7 @@ func StartSentinelGroup(t testing.TB, extra ...string) *SentinelGroup {
 				return false, nil
 			}
 			others, err := c.Sentinels(ctx, SentinelMaster).Result()
-			return err == nil && len(reps) == 1 && len(others) == 2, nil
+			return err == nil && len(reps) == len(g.Nodes)-1 && len(others) == 2, nil
 		})
 		if err != nil {
 			t.Fatalf("storagetest: sentinel %s never saw the group: %v", s, err)
@@ -245,15 +255,6 @@ func (g *SentinelGroup) WaitInSync(ctx context.Context, addr string) error {
 	})
 }
 
-// Restart starts the data server of Nodes[i] again (after Kill) on its port and directory,
-// with the group's settings and no role of its own: the sentinels make it a replica of the
-// master they know, as they would a crashed master that comes back.
-func (g *SentinelGroup) Restart(i int) *Server {
-	g.t.Helper()
-	g.Nodes[i] = StartServer(g.t, g.ports[i], g.dirs[i], g.extra...)
-	return g.Nodes[i]
-}
-
 // role is the replication role ("master", "slave") the server at addr reports, "" when it
 // does not answer.
 func role(ctx context.Context, addr string) string {
@@ -320,14 +321,21 @@ func (s *Server) Pause() { _ = s.cmd.Process.Signal(syscall.SIGSTOP) }
 // Resume lets a paused server run again (SIGCONT).
 func (s *Server) Resume() { _ = s.cmd.Process.Signal(syscall.SIGCONT) }
 
-// Isolate cuts the replica Nodes[i] off its master without telling the sentinels: it pauses
-// the replica (Pause) and has the master drop its replication link, so that every write the
-// master acknowledges from now on reaches the master only, until Resume lets the replica
-// reconnect. A failover in that time loses those writes, as one after a network partition does.
-func (g *SentinelGroup) Isolate(ctx context.Context, i int) error {
-	g.Nodes[i].Pause()
-	master := g.Nodes[1-i]
-	c := redis.NewClient(&redis.Options{Addr: master.Addr, MaxRetries: -1})
+// Isolate cuts the replicas off the master without telling the sentinels: it pauses them (Pause)
+// and has the master drop its replication links, so that every write the master acknowledges
+// from now on reaches the master only, until Resume lets a replica reconnect. A failover in
+// that time loses those writes, as one after a network partition does.
+func (g *SentinelGroup) Isolate(ctx context.Context) error {
+	master, err := g.Master(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range g.Nodes {
+		if n.Addr != master {
+			n.Pause()
+		}
+	}
+	c := redis.NewClient(&redis.Options{Addr: master, MaxRetries: -1})
 	defer c.Close()
 	if err := c.ClientKillByFilter(ctx, "TYPE", "replica").Err(); err != nil {
 		return fmt.Errorf("storagetest: drop the replica's link: %w", err)

@@ -44,7 +44,7 @@ func TestSentinelFailoverMidGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := grp.Isolate(ctx, 1); err != nil {
+	if err := grp.Isolate(ctx); err != nil {
 		t.Fatal(err)
 	}
 	kept := make([][]engine.Square, n) // each game's moves as the replica has them
