@@ -60,3 +60,11 @@ func (s *Service) MoveOnAt(ctx context.Context, g *Game, userID int64, sq engine
 func (s *Service) UndoAt(ctx context.Context, gameID string, userID int64, pos uint64) (*Snapshot, error) {
 	return s.undo(ctx, gameID, userID, seen{pos: pos, byPos: true})
 }
+
+// Lost reports whether the stored game g is behind a board drawn from its version drawn: a
+// game's version only grows with its writes, so a board drawn from a newer version than the
+// store has shows writes the store has lost (a Redis failover to a replica they had not
+// reached). drawn 0 names no version (a board drawn before boards named one): never lost.
+func Lost(g *Game, drawn int64) bool {
+	return g != nil && drawn > 0 && drawn > g.Version
+}

@@ -75,3 +75,20 @@ func TestMoveAtTheSamePlyOfAnotherLine(t *testing.T) {
 		t.Fatalf("the current undo left %x, want %x", r.Game.Moves, before)
 	}
 }
+
+// TestLost: a board drawn from a version above the stored game's shows writes the store lost;
+// one drawn from the stored version or an older one, or naming none (0), does not.
+func TestLost(t *testing.T) {
+	g := &game.Game{Version: 7}
+	for _, tc := range []struct {
+		drawn int64
+		want  bool
+	}{{0, false}, {-1, false}, {1, false}, {6, false}, {7, false}, {8, true}, {1 << 40, true}} {
+		if got := game.Lost(g, tc.drawn); got != tc.want {
+			t.Errorf("Lost(version 7, drawn %d) = %v, want %v", tc.drawn, got, tc.want)
+		}
+	}
+	if game.Lost(nil, 8) {
+		t.Error("Lost(nil, 8) = true, want false")
+	}
+}

@@ -49,7 +49,7 @@ type Action uint8
 // see fit, within the limits that Validate checks.
 const (
 	ActionNoop    Action = iota // a tap that changes nothing: an occupied square, a label (Square: the square)
-	ActionMove                  // play Square in Game, drawn at Ply on the position Pos
+	ActionMove                  // play Square in Game, drawn at Ply on the position Pos from the game's version Arg (0: not named)
 	ActionPage                  // show page Page of the move picker of Game, drawn at Ply on the position Pos
 	ActionResign                // resign Game: Arg is the step (ResignAsk, ResignYes, ResignNo), Page the asker's side+1, Pos the position asked on
 	ActionHint                  // ask for a hint in Game

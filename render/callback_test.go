@@ -119,7 +119,7 @@ func FuzzParseCallback(f *testing.F) {
 	for _, s := range []string{"1n", "1mAb3:h:z", "1pg_-9:1::2", "1s::::g", "2m", "1mab:01", "1jABCDEFGHIJKL",
 		"1ju3f:1:2:3:8.AAECAwQFBgcICQoL", "1j.AAECAwQFBgcICQoL", "1ju3f.AAECAwQFBgcICQo", "1ju3f.AAECAwQFBgcICQo\n",
 		"1ju3f:8.AAECAwQFBgcICQoL.AAECAwQFBgcICQoL", "1ju3f:.AAECAwQFBgcICQoL", "1mAb3:h:z:::2bq7cd1f",
-		"1mab:1:1ekj"} {
+		"1mab:1:1ekj", "1mAb3:h:z::3mn:2bq7cd1f"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -143,6 +143,7 @@ func FuzzCallbackEncode(f *testing.F) {
 	f.Add(uint8(1), "Ab3", 17, int16(35), 0, 0, uint64(0), "")
 	f.Add(uint8(200), "", -1, int16(-1), 1<<40, 5, uint64(1<<40), "")
 	f.Add(uint8(7), "u3ewv8zk0yw", 1<<30, int16(0), 29000000, 16, uint64(MaxCallbackPos), "0123456789ab")
+	f.Add(uint8(ActionMove), "Ab3xYz9Kq0", 60, int16(63), 0, 4711, uint64(MaxCallbackPos), "") // a move naming its version
 	f.Fuzz(func(t *testing.T, a uint8, game string, ply int, sq int16, page, arg int, pos uint64, mac string) {
 		c := Callback{Action: Action(a), Game: game, Ply: ply, Square: engine.Square(sq), Page: page, Arg: arg, Pos: pos, MAC: mac}
 		s := c.Encode()

@@ -60,6 +60,20 @@ type KeyboardOptions struct {
 	// Over draws the board of a game that has ended though its position has moves left (a
 	// resignation, a claim): no marks, and every square an ActionNoop.
 	Over bool
+	// Version is the version of the stored game the board is drawn from (a store's count of
+	// the game's writes, which only grows): every move button carries it in Callback.Arg, so
+	// that a tap on a board the store is now behind (writes lost in a Redis failover) can be
+	// told from one on an older board. 0, or one above MaxCallbackNumber, carries none.
+	Version int64
+}
+
+// versionArg is the Callback.Arg of the move buttons of a board drawn with opt: its Version,
+// or 0 when it has none that fits.
+func (opt KeyboardOptions) versionArg() int {
+	if opt.Version <= 0 || opt.Version > MaxCallbackNumber {
+		return 0
+	}
+	return int(opt.Version)
 }
 
 // FitsKeyboard reports whether a board of the given size can be drawn as buttons by Keyboard.
@@ -74,7 +88,7 @@ func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxK
 // the player why a move is illegal) while the game goes on; an occupied square's, and every
 // square's once the game is over, an ActionNoop; both name the square, opt.Game and v.Ply, and
 // a move also the tag of v's position (Callback.Pos), so that it is played on that position
-// only.
+// only, and opt.Version (Callback.Arg).
 // It fails with ErrKeyboardTooBig for boards bigger than MaxKeyboardSize, ErrSize for a View
 // without a valid board, and ErrTooManyControls or ErrKeyboard when the controls do not fit
 // Telegram's limits.
@@ -122,7 +136,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 					text = EmptyMark
 				}
 				if !over {
-					cb.Action, cb.Pos = ActionMove, tag
+					cb.Action, cb.Pos, cb.Arg = ActionMove, tag, opt.versionArg()
 				}
 			}
 			row[c] = models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
@@ -135,7 +149,7 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 
 // MovePicker returns the keyboard of a board drawn as a picture: one button per legal move of
 // the player to move, in the order of Position.LegalMoves (square order, row 1 first), carrying
-// an ActionMove callback (opt.Game, v.Ply and the tag of v's position) and showing the move's label (MoveLabel, the number
+// an ActionMove callback (opt.Game, v.Ply, the tag of v's position and opt.Version) and showing the move's label (MoveLabel, the number
 // the picture writes in its cell), a space, a middle dot (U+00B7), a space and the square's
 // name: "7 · k12" (a move past MaxMoveLabels shows the name alone; so does every move when
 // opt.HideMoves, since the picture of a viewer who may not move labels none). The labels count on from
@@ -172,7 +186,7 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 	tag := v.Position.Tag()
 	buttons := make([]models.InlineKeyboardButton, len(shown))
 	for i, sq := range shown {
-		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq, Pos: tag}
+		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq, Pos: tag, Arg: opt.versionArg()}
 		text := pickerText(lo+i, sq)
 		if opt.HideMoves {
 			text = sq.String() // the picture of this viewer labels nothing

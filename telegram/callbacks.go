@@ -301,8 +301,15 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	owesAI := false
 	switch {
 	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
-		var behind bool
-		owesAI, behind = ts.catchUp(ctx, c.Game, t.ref, t.user.id, c.Pos)
+		var behind, lost bool
+		owesAI, behind, lost = ts.catchUp(ctx, c, t.ref, t.user.id)
+		if lost {
+			// The board showed writes the store no longer has (a Redis failover lost them):
+			// it is redrawn as the game is stored, and the player is told to play again.
+			t.resolve(ctx)
+			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameMoveLost), true)
+			break
+		}
 		// A board behind its game is about to be redrawn when catchUp has just queued its
 		// redraw (that edit may be done already, so Pending is not asked then: the answer
 		// would depend on timing) or when an edit of it is still queued; when the AI owes a
@@ -325,39 +332,44 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 	return aerr
 }
 
-// catchUp brings a player's out-of-date board ref of game id, drawn on the position of tag pos
-// (render.Callback.Pos; 0 for a board that named none), up to date after
-// a tap that could not be applied (the process may have stopped before the board was drawn),
-// and reports whether the AI owes a move (the caller wakes it once the tap is answered) and
+// catchUp brings a player's out-of-date board ref of the game c names, drawn on the position
+// of tag c.Pos (0 for a board that named none), up to date after
+// a tap c that could not be applied (the process may have stopped before the board was drawn),
+// and reports whether the AI owes a move (the caller wakes it once the tap is answered),
 // whether the board was behind its game (only then is a pending edit of it a redraw the
-// player waits for, rather than, say, the buttons of a board just posted). A board that is up
+// player waits for, rather than, say, the buttons of a board just posted), and whether it
+// was ahead of it instead: a move button drawn from a newer version of the game than the
+// store has now (render.KeyboardOptions.Version, game.Lost), whose writes a Redis failover
+// lost; such a board is redrawn as the game is stored, like one behind. A board that is up
 // to date is not drawn again, so a player tapping while it is not their turn
 // spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
 // drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, id string, ref game.MessageRef, user int64, pos uint64) (owesAI, behind bool) {
+func (ts *taps) catchUp(ctx context.Context, c render.Callback, ref game.MessageRef, user int64) (owesAI, behind, lost bool) {
+	id, pos := c.Game, c.Pos
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
-		return false, false
+		return false, false, false
 	}
+	lost = c.Action == render.ActionMove && game.Lost(res.Game, int64(c.Arg))
 	g := res.Game
 	recorded := boards.Has(g, ref)
 	if !recorded {
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
-			return false, false
+			return false, false, false
 		}
 		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
-			return false, false
+			return false, false, lost
 		}
 	}
-	behind = !recorded || res.Pos.Tag() != pos
+	behind = (!recorded || res.Pos.Tag() != pos) && !lost
 	if res.NeedAI {
-		return true, behind // its reply redraws the boards
+		return true, behind, lost // its reply redraws the boards
 	}
-	if behind {
+	if behind || lost {
 		ts.bot.boards.Redraw(g, ref)
 	}
-	return false, behind
+	return false, behind, lost
 }
 
 // tapPage shows another page of the move picker in the tapped message. A picker drawn on

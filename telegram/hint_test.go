@@ -66,7 +66,7 @@ func TestHintOnBoard(t *testing.T) {
 				t.Errorf("the picture was not redrawn with the hint")
 			}
 			// The next move drops the hint.
-			h.pressData(alice, hinted, moves[0].CallbackData)
+			h.pressData(alice, hinted, sameMove(t, hinted, moves[0]).CallbackData)
 			after := h.waitState(board, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
 			if strings.Contains(after.Content(), render.HintMark) || hintSquare(t, after) != "" {
 				t.Errorf("the hint survived the move:%s", dump([]telegramtest.Message{after}))

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/telegram/telegramtest"
@@ -78,7 +80,8 @@ func (h *harness) undoneLine(l *handledLog, alice *telegramtest.User, board tele
 	oldLegal := legalSquares(h.t, old)
 	for _, first := range start[1:] {
 		h.pressHandled(l, alice, h.current(board), actionData(h.t, h.current(board), render.ActionUndo))
-		h.pressData(alice, h.yourMoveAt(board, 0), first.CallbackData)
+		start := h.yourMoveAt(board, 0)
+		h.pressData(alice, start, sameMove(h.t, start, first).CallbackData)
 		now = h.yourMoveAt(board, 2)
 		if discsOf(now) == discsOf(old) {
 			h.t.Fatalf("another first move led to the same board:%s", dump([]telegramtest.Message{now}))
@@ -180,4 +183,24 @@ func TestBoardOfBeforePositionsIsStale(t *testing.T) {
 		t.Fatalf("the current d3 answered %+v", a)
 	}
 	h.yourMoveAt(board, 2)
+}
+
+// sameMove returns the button of board m that plays the move of button b, drawn on another
+// drawing of the same position (its data names the game's version then: render.Callback.Arg).
+func sameMove(t testing.TB, m telegramtest.Message, b models.InlineKeyboardButton) models.InlineKeyboardButton {
+	t.Helper()
+	want, err := render.ParseCallback(b.CallbackData)
+	if err != nil {
+		t.Fatalf("button %q: %v", b.CallbackData, err)
+	}
+	for _, row := range m.Buttons() {
+		for _, c := range row {
+			if got, err := render.ParseCallback(c.CallbackData); err == nil && got.Action == render.ActionMove &&
+				got.Square == want.Square && got.Pos == want.Pos {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no button plays %v on the same position:%s", want.Square, dump([]telegramtest.Message{m}))
+	return models.InlineKeyboardButton{}
 }

@@ -393,6 +393,10 @@ type MoveRequest struct {
 	// Ply is State.Ply of that board, which pages sent before Pos existed; a negative one is
 	// refused, any other is not needed (Pos names the ply too).
 	Ply *int `json:"ply,omitempty"`
+	// Version is State.Version of that board, which pages send since versions told a board
+	// ahead of the stored game: a stale move from a version above the stored game's is
+	// answered CodeMoveLost (the store lost the writes the page showed) rather than as stale.
+	Version *int64 `json:"ver,omitempty"`
 }
 
 // handleMove answers api/move: plays the move (Games.Move) and answers the new state, or the
@@ -431,7 +435,12 @@ func (s *Server) handleMove(rq *request) {
 		err = game.ErrNoGame
 	}
 	if err != nil {
-		s.gameError(rq, id, err, s.current(ctx, id, rq))
+		st := s.current(ctx, id, rq)
+		if errors.Is(err, game.ErrStale) && st != nil && m.Version != nil && *m.Version > st.Version {
+			s.writeError(rq.w, http.StatusConflict, CodeMoveLost, rq.lang, st)
+			return
+		}
+		s.gameError(rq, id, err, st)
 		return
 	}
 	s.Changed(snap.Game) // the bot does too; the second call changes nothing
@@ -458,7 +467,9 @@ func (s *Server) current(ctx context.Context, id string, rq *request) *State {
 
 // handleWatch answers api/watch?g=ID&after=V: the state as soon as the game's version is
 // above V (at once when it is already), 204 after s.hold without one, or when the Server
-// closes.
+// closes. A stored game whose version is below V has lost the writes the page showed (a Redis
+// failover): its state is answered at once, also to a watch already waiting when the store is
+// seen to go back, for the page to go back to it.
 func (s *Server) handleWatch(rq *request) {
 	q := rq.r.URL.Query()
 	id, ok := gameID(rq, q.Get("g"))
@@ -486,16 +497,26 @@ func (s *Server) handleWatch(rq *request) {
 	}
 	defer s.leave(e, rq.user)
 	ctx := rq.r.Context()
+	began := time.Now()
 	f := s.read(ctx, rq, id)
 	if f == nil {
 		return
 	}
-	s.publish(e, f)
+	s.publishRead(e, f, began)
+	if f.g.Version < after {
+		if !mayView(f.g, rq.user) {
+			s.fail(rq, http.StatusForbidden, CodePrivate)
+			return
+		}
+		writeJSON(rq.w, http.StatusOK, f.state(rq.user, rq.lang))
+		return
+	}
 	held, stop := s.timers.timer(s.hold)
 	defer stop()
 	for {
 		cur, wake := s.latest(e)
-		if cur.g.Version > after {
+		// Below after only when the store went back since the watch began (publishRead).
+		if cur.g.Version != after {
 			if !mayView(cur.g, rq.user) {
 				s.fail(rq, http.StatusForbidden, CodePrivate)
 				return

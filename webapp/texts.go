@@ -20,6 +20,7 @@ const (
 	CodeMissingGame    = "no_game_id"        // no game named (neither ?g= nor start_param), or a malformed ID: 400
 	CodeBadMoveRequest = "bad_move"          // a move request that does not parse: 400
 	CodePageOld        = "page_old"          // a move that names no position (a page from before positions were named): 409
+	CodeMoveLost       = "move_lost"         // a move on a page ahead of the stored game (a Redis failover lost its last writes): 409
 )
 
 // ownTexts are the texts (package i18n) of the API's own codes, and of the game codes whose
@@ -35,6 +36,7 @@ var ownTexts = map[string]i18n.Key{
 	CodeMissingGame:         i18n.KeyAppMissingGame,
 	CodeBadMoveRequest:      i18n.KeyAppBadMoveRequest,
 	CodePageOld:             i18n.KeyAppPageOld,
+	CodeMoveLost:            i18n.KeyGameMoveLost,
 	string(game.CodeNoGame): i18n.KeyAppNoGame,
 	string(game.CodeStale):  i18n.KeyAppStale,
 }

@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"bytes"
 	"context"
 	"time"
 
@@ -13,6 +14,7 @@ type entry struct {
 	id      string
 	n       int           // watchers
 	current *frame        // the newest version seen; nil until the first read
+	since   time.Time     // when current was published
 	wake    chan struct{} // closed (and replaced) when current changes
 	stop    chan struct{} // closed when the last watcher leaves: the poller ends
 }
@@ -97,9 +99,46 @@ func (s *Server) publish(e *entry, f *frame) {
 	if e.current != nil && e.current.g.Version >= f.g.Version {
 		return
 	}
-	e.current = f
+	s.replace(e, f)
+}
+
+// replace makes f e's current version and wakes the watchers; s.mu is held.
+func (s *Server) replace(e *entry, f *frame) {
+	e.current, e.since = f, time.Now()
 	close(e.wake)
 	e.wake = make(chan struct{})
+}
+
+// publishRead is publish for f read from the store by a read that began at began. A version
+// older than e's (or the same version with other moves: the store wrote it again after losing
+// it) is published too when the read began after e's was published: the store itself has gone
+// back (a Redis failover lost the newer writes), and the watchers must see the game as it is
+// stored again, not wait for it to pass a version it lost. (A read that began before may just
+// have been overtaken by a step of this process: it is ignored.)
+func (s *Server) publishRead(e *entry, f *frame, began time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch cur := e.current; {
+	case cur == nil || cur.g.Version < f.g.Version:
+	case began.After(e.since) && (cur.g.Version > f.g.Version || !sameBoard(cur.g, f.g)):
+		s.log.Warn("webapp: a watched game went back to an older version: the store lost writes",
+			"game", e.id, "version", f.g.Version, "seen", e.current.g.Version)
+	default:
+		return
+	}
+	s.replace(e, f)
+}
+
+// seen reports whether e has g's version of the game already.
+func (s *Server) seen(e *entry, g *game.Game) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return e.current != nil && e.current.g.Version == g.Version && sameBoard(e.current.g, g)
+}
+
+// sameBoard reports whether a and b show the same board: the same moves and status.
+func sameBoard(a, b *game.Game) bool {
+	return a.Status == b.Status && bytes.Equal(a.Moves, b.Moves)
 }
 
 // offer publishes g to e when it is newer than what e has.
@@ -130,12 +169,21 @@ func (s *Server) pollGame(e *entry) {
 		case <-tick:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+		began := time.Now()
 		snap, err := s.games.Game(ctx, e.id)
 		cancel()
 		if err != nil || snap == nil || snap.Game == nil {
 			s.log.Debug("webapp: poll of a watched game failed", "game", e.id, "err", err)
 			continue
 		}
-		s.offer(e, snap.Game)
+		if s.seen(e, snap.Game) {
+			continue
+		}
+		f, err := frameOf(snap.Game)
+		if err != nil {
+			s.log.Error("webapp: a game does not replay", "game", snap.Game.ID, "err", err)
+			continue
+		}
+		s.publishRead(e, f, began)
 	}
 }

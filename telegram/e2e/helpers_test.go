@@ -68,13 +68,6 @@ func redisURL(t *testing.T) string {
 	return "redis://" + m.Addr()
 }
 
-// openStores returns n stores, each with its own connections (as n processes would have),
-// over one Redis database and one key prefix of the test's own, deleted when the test ends.
-func openStores(t *testing.T, url string, n int) []*storage.Store {
-	t.Helper()
-	return openStoresAt(t, url, newPrefix(), n)
-}
-
 // newPrefix returns a key prefix no other test uses.
 func newPrefix() string {
 	var b [6]byte
@@ -82,7 +75,8 @@ func newPrefix() string {
 	return "e2e:" + hex.EncodeToString(b[:]) + ":"
 }
 
-// openStoresAt is openStores with the given key prefix.
+// openStoresAt returns n stores, each with its own connections (as n processes would have),
+// over one Redis database and the key prefix, whose keys are deleted when the test ends.
 func openStoresAt(t *testing.T, url, prefix string, n int) []*storage.Store {
 	t.Helper()
 	var out []*storage.Store

@@ -35,6 +35,7 @@ type cluster struct {
 	bal    *e2e.Balancer
 	logs   *logBuffer
 	both   *atomic.Int64 // updates the route sent to both bots
+	prefix string        // the stores' key prefix
 	stop   func()        // stops the balancer and the bots and waits for their work; idempotent
 }
 
@@ -77,8 +78,15 @@ func newClusterWith(t *testing.T, url string, route func(n int64) []int, with fu
 // Telegram's limits sped up paceK times.
 func newClusterOn(t *testing.T, srv *telegramtest.Server, paceK int, url string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
 	t.Helper()
-	c := &cluster{t: t, srv: srv, logs: &logBuffer{}, both: new(atomic.Int64)}
-	c.stores = openStores(t, url, 2)
+	return newClusterPrefixed(t, srv, paceK, url, newPrefix(), route, with)
+}
+
+// newClusterPrefixed is newClusterOn with the stores' key prefix given: bots started again on
+// the keys of earlier ones.
+func newClusterPrefixed(t *testing.T, srv *telegramtest.Server, paceK int, url, prefix string, route func(n int64) []int, with func(i int, o *telegram.Options)) *cluster {
+	t.Helper()
+	c := &cluster{t: t, srv: srv, logs: &logBuffer{}, both: new(atomic.Int64), prefix: prefix}
+	c.stores = openStoresAt(t, url, prefix, 2)
 	ctx := context.Background()
 	var targets []http.Handler
 	for i, st := range c.stores {

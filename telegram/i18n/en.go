@@ -163,6 +163,7 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyGameMoved:      "%s played. The board updates in a moment.",                      // square
 	KeyGameMovedReply: "%s played; the bot answered %s. The board updates in a moment.", // square, squares
 	KeyGameRedrawing:  "The board is about to be redrawn with the latest move: look again in a moment.",
+	KeyGameMoveLost:   "The last move on this board was lost in a server failure. The board now shows the game as it was saved: please play on from there.",
 	KeyGameUndone:     "one {%d move taken back.} other {%d moves taken back.}",
 	KeyGamePass:       "%s has no legal move and passes.", // name of the player who passes
 

@@ -147,6 +147,7 @@ const (
 	KeyGameMoved        Key = "game.moved"       // the player's square
 	KeyGameMovedReply   Key = "game.moved_reply" // the player's square, the bot's squares
 	KeyGameRedrawing    Key = "game.redrawing"
+	KeyGameMoveLost     Key = "game.move_lost"
 	KeyGamePass         Key = "game.pass"    // name of the player who passes
 	KeyGamePlayers      Key = "game.players" // black name, white name
 	KeyGameThinking     Key = "game.thinking"

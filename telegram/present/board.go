@@ -269,7 +269,7 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 		text += "\n" + tr(lang, i18n.KeyGameThinking) // the AI is to move
 	}
 	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask, eg.Position().Tag()),
-		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer)}
+		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer), Version: g.Version}
 	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
 		kb, err := render.Keyboard(v, opt)
 		if err != nil {

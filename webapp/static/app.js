@@ -27,7 +27,8 @@
       reconnecting: 'Reconnecting…',
       noInitData: 'Open this board from the chat with the bot.',
       failed: 'Something went wrong. Please try again.',
-      offline: 'No connection. Please try again.'
+      offline: 'No connection. Please try again.',
+      lost: 'The last move on this board was lost in a server failure. The board now shows the game as it was saved: please play on from there.'
     },
     ru: {
       yourMove: 'Ваш ход',
@@ -47,7 +48,8 @@
       reconnecting: 'Переподключаюсь…',
       noInitData: 'Откройте эту доску из чата с ботом.',
       failed: 'Что-то пошло не так. Попробуйте ещё раз.',
-      offline: 'Нет связи. Попробуйте ещё раз.'
+      offline: 'Нет связи. Попробуйте ещё раз.',
+      lost: 'Последний ход на этой доске пропал из-за сбоя на сервере. Доска снова показывает партию такой, какой она сохранилась: продолжайте с этого места.'
     }
   };
 
@@ -312,6 +314,19 @@
     return true;
   }
 
+  // behind reports whether st, the game as the server has it stored, is older than the page's:
+  // the store lost the writes the page showed (a Redis failover), and the page goes back.
+  function behind(st) {
+    return !!(st && cur && st.game === cur.game && st.version < cur.version);
+  }
+
+  // goBack draws st although the page has a newer version (behind).
+  function goBack(st) {
+    cur = st;
+    draw(st);
+    if (st.status !== 'finished') { watch(); }
+  }
+
   function refuse(text) {
     body.dataset.state = 'refused';
     $('refusal-text').textContent = text;
@@ -366,7 +381,7 @@
     pending = sq;
     haptic('tap');
     draw(optimistic(st, sq), sq);
-    api('POST', 'api/move', { g: st.game, sq: sq, pos: st.pos }).then(function (r) {
+    api('POST', 'api/move', { g: st.game, sq: sq, pos: st.pos, ver: st.version }).then(function (r) {
       pending = null;
       if (r.status === 200 && r.body) {
         if (!accept(r.body)) { draw(cur); }
@@ -375,7 +390,7 @@
       }
       if (r.status === 401) { refuse(errorText(r)); return; }
       var now = r.body && r.body.state;
-      if (!(now && accept(now))) { draw(cur); }
+      if (behind(now)) { goBack(now); } else if (!(now && accept(now))) { draw(cur); }
       toast(errorText(r));
       haptic('error');
     });
@@ -403,7 +418,13 @@
         if (r.status === 200 || r.status === 204) {
           backoff = 0;
           setConn(true);
-          if (r.body) { accept(r.body); }
+          if (behind(r.body)) {
+            goBack(r.body);
+            toast(t('lost'));
+            haptic('error');
+          } else if (r.body) {
+            accept(r.body);
+          }
           return loop();
         }
         if (r.status === 401 || r.status === 403) { refuse(errorText(r)); return; }
