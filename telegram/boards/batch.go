@@ -397,7 +397,7 @@ func (e *Editor) styleIn(ctx context.Context, st state, ref game.MessageRef, hin
 		return e.o.StyleOf(ctx, st.g, ref)
 	}
 	if st.styleErr != nil {
-		e.log.Warn("board style", "user", want, "err", st.styleErr)
+		e.styleWarn.log(e.log, "board style: the game's used", "user", want, "err", st.styleErr)
 		return st.g.Style
 	}
 	return st.styles[i]

@@ -143,6 +143,8 @@ type Editor struct {
 	latest map[string]*batch
 
 	tokens tokens // name the edits in Options.Drawings
+	// styleWarn logs a style that could not be read: in a store outage every edit meets one.
+	styleWarn warnEvery
 }
 
 // slot is the edit queue of one message: at most one edit running, at most one waiting.
