@@ -52,10 +52,15 @@ func TestReplaysBound(t *testing.T) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	goroutines := runtime.NumGoroutine()
-	for i := range ended {
+	// The first games go to the workers, who hold them; only then do the rest end, so that
+	// which games the queue keeps does not hang on when the workers got to run.
+	for i := range workers {
 		r.add(&game.Game{ID: strconv.Itoa(i), Moves: make([]byte, 60)})
 	}
 	waitUntil(t, "the workers hold their replays", func() bool { return inHand.Load() >= workers })
+	for i := workers; i < ended; i++ {
+		r.add(&game.Game{ID: strconv.Itoa(i), Moves: make([]byte, 60)})
+	}
 	runtime.GC()
 	var during runtime.MemStats
 	runtime.ReadMemStats(&during)
