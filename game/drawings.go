@@ -42,6 +42,10 @@ type Drawing struct {
 	// OnlyNewer asks for no edit when the message shows d.Version already, whatever its
 	// content (a recheck after another process may have drawn it).
 	OnlyNewer bool
+	// Rewind says the store has lost the versions the message may show (a Redis failover
+	// dropped the game's last writes): the drawing goes even when it is older than the one
+	// the record names, and becomes what the message shows.
+	Rewind bool
 }
 
 // DrawVerdict is BeginDraw's answer (see Drawings).

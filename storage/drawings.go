@@ -24,7 +24,7 @@ func (k keys) drawing(msg string) string   { return k.p + "dw:{" + msg + "}" }
 func (k keys) drawLease(msg string) string { return k.drawing(msg) + ":l" }
 
 // beginDraw is BeginDraw in one step. KEYS: the record, the lease. ARGV: game, version, token,
-// lease ms, "1" for OnlyNewer, the record's TTL ms. Returns {verdict, hash}: 0 go (with the
+// lease ms, "1" for OnlyNewer, the record's TTL ms, "1" for Rewind. Returns {verdict, hash}: 0 go (with the
 // hash the message shows), 1 busy, 2 stale, 3 same (game.DrawVerdict's values).
 var beginDraw = redis.NewScript(`
 local ver = tonumber(ARGV[2])
@@ -37,7 +37,7 @@ else
 end
 local verdict = 0
 local holder = redis.call('GET', KEYS[2])
-if ver < v then
+if ver < v and ARGV[7] ~= '1' then
   verdict = 2
 elseif ver == v and ARGV[5] == '1' and h ~= '' then
   verdict = 3
@@ -77,6 +77,14 @@ if w ~= 0 and w >= v then return 1 end
 return 0
 `)
 
+// flag is a script's argument for b: "1" or "0".
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
 // checkDrawing refuses a message name or drawing the store cannot keep.
 func checkDrawing(msg string, d game.Drawing) error {
 	if msg == "" || len(msg) > game.MaxDrawMsg || d.Game == "" || d.Token == "" || d.Version < 0 {
@@ -96,12 +104,8 @@ func (s *Store) BeginDraw(ctx context.Context, msg string, d game.Drawing, lease
 	if err != nil {
 		return game.DrawStart{}, err
 	}
-	newer := "0"
-	if d.OnlyNewer {
-		newer = "1"
-	}
 	res, err := beginDraw.Run(ctx, s.rdb, []string{s.k.drawing(msg), s.k.drawLease(msg)},
-		d.Game, d.Version, d.Token, ms, newer, game.DrawingsTTL.Milliseconds()).Slice()
+		d.Game, d.Version, d.Token, ms, flag(d.OnlyNewer), game.DrawingsTTL.Milliseconds(), flag(d.Rewind)).Slice()
 	if err != nil {
 		return game.DrawStart{}, wrap("begin draw", err)
 	}

@@ -366,7 +366,10 @@ func (ts *taps) catchUp(ctx context.Context, c render.Callback, ref game.Message
 	if res.NeedAI {
 		return true, behind, lost // its reply redraws the boards
 	}
-	if behind || lost {
+	switch {
+	case lost:
+		ts.bot.boards.Rewind(g, ref)
+	case behind:
 		ts.bot.boards.Redraw(g, ref)
 	}
 	return false, behind, lost

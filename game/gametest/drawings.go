@@ -84,7 +84,7 @@ func (d *Drawings) BeginDraw(_ context.Context, msg string, dr game.Drawing, lea
 	r.expires = now.Add(game.DrawingsTTL)
 	v := func() game.DrawVerdict {
 		switch {
-		case dr.Version < r.version:
+		case dr.Version < r.version && !dr.Rewind:
 			return game.DrawStale
 		case dr.Version == r.version && dr.OnlyNewer && r.hash != "":
 			return game.DrawSame

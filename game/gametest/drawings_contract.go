@@ -87,6 +87,30 @@ func DrawingsContract(t *testing.T, d game.Drawings) {
 	}
 	want(draw(m, "g2", 1, "c", true), game.DrawSame, "")
 
+	// A failover lost the versions the message shows: a rewind draws an older version all
+	// the same, waits for an edit on its way like any other, and is then what the message
+	// shows (the versions the store makes next pass it again).
+	rewound := func(msg string, v int64, tok string) game.DrawStart {
+		t.Helper()
+		st, err := d.BeginDraw(ctx, msg, game.Drawing{Game: "g", Version: v, Token: tok, Rewind: true}, lease)
+		if err != nil {
+			t.Fatalf("BeginDraw(g v%d by %s, rewind): %v", v, tok, err)
+		}
+		return st
+	}
+	r := "contract:rewind"
+	want(draw(r, "g", 9, "a", false), game.DrawGo, "")
+	end(r, "g", 9, "a", game.DrawSent, "h9")
+	want(draw(r, "g", 4, "b", false), game.DrawStale, "")
+	want(draw(r, "g", 10, "b", false), game.DrawGo, "h9")
+	want(rewound(r, 4, "c"), game.DrawBusy, "") // b's edit is on its way
+	end(r, "g", 10, "b", game.DrawSent, "h10")
+	want(rewound(r, 4, "c"), game.DrawGo, "h10")
+	end(r, "g", 4, "c", game.DrawSent, "h4")
+	want(draw(r, "g", 4, "d", true), game.DrawSame, "")
+	want(draw(r, "g", 3, "d", false), game.DrawStale, "")
+	want(draw(r, "g", 5, "d", false), game.DrawGo, "h4")
+
 	// Messages are independent.
 	want(draw("contract:2", "g", 1, "a", false), game.DrawGo, "")
 	want(draw("contract:3", "g", 1, "b", false), game.DrawGo, "")

@@ -44,6 +44,15 @@ func (e *Editor) Redraw(g *game.Game, ref game.MessageRef) {
 	e.queueBoard(bb, g, ref)
 }
 
+// Rewind is Redraw of a board that shows versions of g the store no longer has (a Redis
+// failover lost the game's last writes, game.Lost): it is drawn as the game is stored even
+// though the drawn record names a newer drawing, which the store's versions will pass again.
+func (e *Editor) Rewind(g *game.Game, ref game.MessageRef) {
+	bb := e.newBatch(g, []game.MessageRef{ref})
+	bb.force, bb.rewind = true, true
+	e.queueBoard(bb, g, ref)
+}
+
 // redraw is Redraw that sends nothing the drawn record says the message shows already.
 func (e *Editor) redraw(g *game.Game, ref game.MessageRef) {
 	e.queueBoard(e.newBatch(g, []game.MessageRef{ref}), g, ref)
@@ -91,7 +100,7 @@ func (e *Editor) queueBoard(bb *batch, g *game.Game, ref game.MessageRef) {
 			}
 			// The record first: a drawing older than the message shows, or one it shows
 			// already, is not even drawn.
-			turn, ok := e.begin(ctx, ref, id, st.g.Version, bb.newer)
+			turn, ok := e.begin(ctx, ref, id, st.g.Version, bb.mode())
 			if !ok {
 				if turn.start.Verdict == game.DrawBusy {
 					drawn = busyMark
@@ -175,6 +184,8 @@ type batch struct {
 	newer bool
 	// force sends the drawing even when the drawn record says the message shows it (Redraw).
 	force bool
+	// rewind sends it even when the record says the message shows a newer one (Rewind).
+	rewind bool
 
 	mu    sync.Mutex
 	phase int           // batchIdle, batchReading or batchDone
@@ -401,4 +412,15 @@ func (e *Editor) styleIn(ctx context.Context, st state, ref game.MessageRef, hin
 		return st.g.Style
 	}
 	return st.styles[i]
+}
+
+// mode is how bb's edits ask the drawn record.
+func (bb *batch) mode() drawMode {
+	switch {
+	case bb.rewind:
+		return rewind
+	case bb.newer:
+		return onlyNewer
+	}
+	return plainDraw
 }

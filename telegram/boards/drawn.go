@@ -78,12 +78,21 @@ type drawTurn struct {
 	deadline time.Time
 }
 
+// drawMode is how an edit asks the drawn record (see game.Drawing).
+type drawMode int
+
+const (
+	plainDraw drawMode = iota // neither OnlyNewer nor Rewind
+	onlyNewer                 // game.Drawing.OnlyNewer: a recheck
+	rewind                    // game.Drawing.Rewind: the store lost what the message shows
+)
+
 // begin asks the record whether the edit of ref drawing version of game id may go. ok false:
 // send nothing (start.Verdict says why). Without a record, or when it cannot be reached, the
 // edit goes as it did without one (logged).
-func (e *Editor) begin(ctx context.Context, ref game.MessageRef, id string, version int64, onlyNewer bool) (t *drawTurn, ok bool) {
+func (e *Editor) begin(ctx context.Context, ref game.MessageRef, id string, version int64, mode drawMode) (t *drawTurn, ok bool) {
 	t = &drawTurn{e: e, msg: key(ref), d: game.Drawing{Game: id, Version: version, Token: e.tokens.next(),
-		OnlyNewer: onlyNewer}}
+		OnlyNewer: mode == onlyNewer, Rewind: mode == rewind}}
 	if e.o.Drawings == nil {
 		return t, true
 	}
