@@ -57,7 +57,7 @@ func (e *Editor) Post(ctx context.Context, g *game.Game, chatID int64) error {
 // is the content hash of the board with kb (the drawn record's, see contentHash): a process
 // that has drawn a newer board into the message meanwhile keeps its keyboard.
 func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.InlineKeyboardMarkup, hash string) {
-	id, moves, status := g.ID, len(g.Moves), g.Status
+	id, moves, status, version := g.ID, len(g.Moves), g.Status, g.Version
 	e.Queue(ref, func(ctx context.Context) {
 		cur, err := e.o.Reader.Lookup(ctx, id)
 		if err != nil {
@@ -70,7 +70,19 @@ func (e *Editor) queueKeyboard(g *game.Game, ref game.MessageRef, kb *models.Inl
 		case len(cur.Moves) != moves || cur.Status != status:
 			e.redraw(cur, ref) // runs after this, in the same slot
 		default:
-			turn, ok := e.begin(ctx, ref, id, cur.Version, false)
+			if cur.Version != version {
+				// Recording the board (AddBoard) wrote a new version, which the move
+				// buttons name (a tap on a board ahead of the store is told its move was
+				// lost): the keyboard is drawn from the game as stored, or the first
+				// redraw of this very position would be a real edit.
+				c, err := e.o.Content(cur, nil, ref, e.o.StyleOf(ctx, cur, ref), engine.Pass)
+				if err != nil {
+					e.log.Warn("board keyboard", "game", id, "err", err)
+					return
+				}
+				kb, hash = c.Keyboard, contentHash(c)
+			}
+			turn, ok := e.begin(ctx, ref, id, cur.Version, plainDraw)
 			if !ok {
 				return // a newer drawing is there, or on its way
 			}
