@@ -10,7 +10,10 @@ import (
 // FallbackBudgets are shared Budgets (storage.PaceBudgets) that a process can do without: each
 // call to them is bounded and, when they fail or do not answer in time (a Redis node lost),
 // this process's own LocalBudgets count it instead, so a send or an edit is still paced (by
-// this process alone, with a 429 still guarding it) rather than made at once or held up.
+// this process alone, with a 429 still guarding it) rather than made at once or held up. The
+// local budgets note every unit the shared ones give too, so that when they take over they
+// know this process's sends of the windows under way: one process stays exactly within the
+// limits across the switch (several may overshoot by the others' sends).
 type FallbackBudgets struct {
 	shared Budgets
 	local  *LocalBudgets
@@ -29,6 +32,9 @@ func (f *FallbackBudgets) Take(ctx context.Context, key, id string, rate int, pe
 		wait, err = f.shared.Take(ctx, key, id, rate, per, burst)
 		return err
 	}) {
+		if wait <= 0 {
+			f.local.Note(key, id, rate, per, burst)
+		}
 		return wait, nil
 	}
 	return f.local.Take(ctx, key, id, rate, per, burst)

@@ -69,12 +69,32 @@ func (b *LocalBudgets) Take(_ context.Context, key, id string, rate int, per tim
 	if wait > 0 {
 		return wait, nil
 	}
-	s.tat = tat.Add(interval)
+	s.spend(id, tat.Add(interval), now)
+	return 0, nil
+}
+
+// Note counts the call id in the budget key as Take would have, room or not: a call that
+// other budgets gave their unit (FallbackBudgets keeps its local budgets up to date so).
+func (b *LocalBudgets) Note(key, id string, rate int, per time.Duration, burst int) {
+	if rate <= 0 || per <= 0 || burst <= 0 {
+		return
+	}
+	now := b.clock.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.budget(key)
+	s.per = per
+	s.age(now)
+	s.spend(id, later(s.tat, now).Add(paceInterval(rate, per)), now)
+}
+
+// spend records the call id, in flight from now, with the GCRA full again at tat.
+func (s *localBudget) spend(id string, tat, now time.Time) {
+	s.tat = tat
 	if s.open == nil {
 		s.open = map[string]time.Time{}
 	}
 	s.open[id] = now
-	return 0, nil
 }
 
 // End ends the call id of the budget key: answered, it counts in each window that holds now
