@@ -332,6 +332,12 @@ func (bb *batch) check(ctx context.Context, e *Editor, refs []game.MessageRef, s
 			// it was asked in.
 			nb.hint, nb.hintAt = bb.hint, bb.hintAt
 			nb.newer = bb.hint == engine.Pass || g.Version != bb.hintAt
+			if sent[r] == busyMark {
+				// A redraw that found its message busy asks again as it asked: a rewind
+				// above all, since the record it met may be as old as the store (a Redis
+				// failover rolled both back) and say the message shows what it does not.
+				nb.force, nb.rewind = bb.force, bb.rewind
+			}
 			e.queueBoard(nb, g, r)
 		}
 	}
