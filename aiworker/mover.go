@@ -1,4 +1,4 @@
-// Package remoteai runs the bot's AI searches in worker processes apart from the fronts that
+// Package aiworker runs the bot's AI searches in worker processes apart from the fronts that
 // talk to Telegram, over Redis streams (see storage's AI jobs), so that the CPU for the AI
 // scales on its own.
 //
@@ -37,10 +37,10 @@ import (
 // Sentinel errors; test for them with errors.Is.
 var (
 	// ErrClosed: the Mover was closed before the answer came.
-	ErrClosed = errors.New("remoteai: closed")
+	ErrClosed = errors.New("aiworker: closed")
 	// ErrFailed: the worker could not search the job (a position it could not read, a level
 	// out of range), or its answer could not be read.
-	ErrFailed = errors.New("remoteai: the worker could not search")
+	ErrFailed = errors.New("aiworker: the worker could not search")
 )
 
 // Defaults used for the zero values in MoverOptions and WorkerOptions.
@@ -136,7 +136,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	default:
 	}
 	if !engine.ValidSize(pos.Size()) {
-		return engine.Pass, fmt.Errorf("remoteai: %w", engine.ErrSize)
+		return engine.Pass, fmt.Errorf("aiworker: %w", engine.ErrSize)
 	}
 	done, err := m.take(ctx, game.UserOf(ctx))
 	if err != nil {
@@ -167,7 +167,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	err = m.st.PostAIJob(ctx, storage.AIJob{ID: id, Kind: kind, Position: pos.String(), Size: pos.Size(),
 		Level: level, ReplyTo: m.front, Deadline: deadline})
 	if err != nil {
-		return engine.Pass, fmt.Errorf("remoteai: %w", err)
+		return engine.Pass, fmt.Errorf("aiworker: %w", err)
 	}
 	select {
 	case r := <-ch:
@@ -182,7 +182,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 	case <-ctx.Done():
 		return engine.Pass, ctx.Err()
 	case <-timeout:
-		return engine.Pass, fmt.Errorf("remoteai: no answer within %v: %w", m.deadline, context.DeadlineExceeded)
+		return engine.Pass, fmt.Errorf("aiworker: no answer within %v: %w", m.deadline, context.DeadlineExceeded)
 	case <-m.stop:
 		return engine.Pass, ErrClosed
 	}

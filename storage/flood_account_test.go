@@ -18,7 +18,7 @@ import (
 
 // What one account may keep in Redis however it floods the bot, and the flood that shows it.
 const (
-	// floodRate is the updates a second one user gets through the bot: telegram.DefaultBudget's
+	// floodRate is the updates a second one user gets through the bot: bot.DefaultBudget's
 	// sustained rate (its burst of 20 adds nothing over a day).
 	floodRate = 5
 	// floodGroups is how many groups the account floods at once (the bot paces its messages to

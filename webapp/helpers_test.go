@@ -39,7 +39,7 @@ var (
 
 const group = -1001
 
-// fakeGames is webapp.Games over a game.Service, as telegram.Bot is: Move plays through the
+// fakeGames is webapp.Games over a game.Service, as bot.Bot is: Move plays through the
 // Service, then tells the Server, and lets the AI answer in the background.
 type fakeGames struct {
 	svc *game.Service

@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/telegram/i18n"
 	"github.com/reversibot/reversi/webapp"
 )
 

@@ -47,12 +47,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/telegram/i18n"
 )
 
-// Games is what the Mini App asks of the bot (telegram.Bot implements it).
+// Games is what the Mini App asks of the bot (bot.Bot implements it).
 type Games interface {
 	// Game returns the game with the ID as game.Service.Game does (game.ErrNoGame etc.).
 	Game(ctx context.Context, id string) (*game.Snapshot, error)

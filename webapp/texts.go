@@ -3,8 +3,8 @@ package webapp
 import (
 	"net/http"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // The codes of the API's own refusals, besides those of package game (game.Code), which an

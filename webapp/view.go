@@ -3,10 +3,10 @@ package webapp
 import (
 	"strings"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/i18n"
 )
 
 // State is a game as one viewer sees it: the answer of api/state, api/watch and api/move.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/aiworker"
-	"github.com/reversibot/reversi/telegram"
-	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/botapi"
 )
 
 // Config is the bot's configuration, read from the environment by LoadConfig.
@@ -26,9 +26,9 @@ type Config struct {
 	WebhookSecret string // WEBHOOK_SECRET, required in webhook mode
 	ListenAddr    string // LISTEN_ADDR, where the webhook is served
 	// PublicURL is PUBLIC_URL, the public http(s) URL that reaches LISTEN_ADDR, under which the
-	// bot serves the thumbnails of its inline results (telegram.ThumbnailPath), the pictures
-	// of inline boards (telegram.PicturePath) and, over https, the Mini App
-	// (telegram.MiniAppPath); in webhook mode it defaults to WEBHOOK_URL's scheme and host, and
+	// bot serves the thumbnails of its inline results (bot.ThumbnailPath), the pictures
+	// of inline boards (bot.PicturePath) and, over https, the Mini App
+	// (bot.MiniAppPath); in webhook mode it defaults to WEBHOOK_URL's scheme and host, and
 	// it is "" (none of these) otherwise.
 	PublicURL string
 	// MiniAppName is MINIAPP_NAME, the short name of the Mini App made in BotFather (/newapp)
@@ -47,7 +47,7 @@ type Config struct {
 	// The intake (config_budget.go): USER_RATE and USER_BURST, each user's budget of updates
 	// (zero: none); MAX_HANDLERS, updates handled at once; WEBHOOK_WAIT, how long a webhook
 	// request waits for a free handler before it is answered 503.
-	Budget      telegram.Budget
+	Budget      bot.Budget
 	MaxHandlers int
 	WebhookWait time.Duration
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/bot"
 )
 
 // Bounds of the intake settings.
@@ -22,12 +22,12 @@ const (
 // N/h; "off" for no budget), USER_BURST, MAX_HANDLERS and WEBHOOK_WAIT, with the bot's
 // defaults.
 func loadIntake(getenv func(string) string, c *Config) []error {
-	c.Budget = telegram.DefaultBudget
-	c.MaxHandlers = telegram.DefaultMaxHandlers
-	c.WebhookWait = telegram.DefaultWebhookWait
+	c.Budget = bot.DefaultBudget
+	c.MaxHandlers = bot.DefaultMaxHandlers
+	c.WebhookWait = bot.DefaultWebhookWait
 	var errs []error
 	if v := strings.ToLower(strings.TrimSpace(getenv("USER_RATE"))); v == "off" {
-		c.Budget = telegram.Budget{}
+		c.Budget = bot.Budget{}
 	} else if v != "" {
 		n, per, ok := parseRate(v)
 		if !ok || n < 1 || n > maxUserRate {

@@ -5,17 +5,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/bot"
 )
 
 // maxDrawWorkers bounds DRAW_WORKERS: each drawing holds a few megabytes while it runs.
 const maxDrawWorkers = 64
 
 // loadDraw reads DRAW_WORKERS: how many board pictures (served at PUBLIC_URL/pic/) and replays
-// the bot draws at once, 1…64; unset, telegram.DefaultDrawWorkers (half the CPUs, at least
+// the bot draws at once, 1…64; unset, bot.DefaultDrawWorkers (half the CPUs, at least
 // one).
 func loadDraw(getenv func(string) string, c *Config) []error {
-	c.DrawWorkers = telegram.DefaultDrawWorkers()
+	c.DrawWorkers = bot.DefaultDrawWorkers()
 	v := strings.TrimSpace(getenv("DRAW_WORKERS"))
 	if v == "" {
 		return nil

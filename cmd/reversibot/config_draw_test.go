@@ -3,11 +3,11 @@ package main
 import (
 	"testing"
 
-	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/bot"
 )
 
 func TestLoadConfigDraw(t *testing.T) {
-	for v, want := range map[string]int{"": telegram.DefaultDrawWorkers(), "1": 1, " 4 ": 4, "64": 64} {
+	for v, want := range map[string]int{"": bot.DefaultDrawWorkers(), "1": 1, " 4 ": 4, "64": 64} {
 		c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "DRAW_WORKERS": v}))
 		if err != nil || c.DrawWorkers != want {
 			t.Errorf("DRAW_WORKERS=%q: %v, %v; want %v", v, c.DrawWorkers, err, want)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/bot/botapi"
 )
 
 // Bounds of the pacing settings.

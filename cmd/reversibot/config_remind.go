@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/bot"
 )
 
 // Bounds of REMIND_AFTER: a reminder sooner than a minute nags, and one later than a day comes
@@ -16,10 +16,10 @@ const (
 )
 
 // loadRemind reads REMIND_AFTER: how long the player to move in a group or inline game may
-// take before a message that mentions them reminds them (telegram.Options.RemindAfter), a
-// duration from 1m to 24h, telegram.DefaultRemindAfter when unset, "off" (or 0) for none.
+// take before a message that mentions them reminds them (bot.Options.RemindAfter), a
+// duration from 1m to 24h, bot.DefaultRemindAfter when unset, "off" (or 0) for none.
 func loadRemind(getenv func(string) string, c *Config) []error {
-	c.RemindAfter = telegram.DefaultRemindAfter
+	c.RemindAfter = bot.DefaultRemindAfter
 	v := strings.ToLower(strings.TrimSpace(getenv("REMIND_AFTER")))
 	switch v {
 	case "":

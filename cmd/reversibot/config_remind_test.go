@@ -4,12 +4,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/telegram"
+	"github.com/reversibot/reversi/bot"
 )
 
 func TestLoadConfigRemind(t *testing.T) {
 	for v, want := range map[string]time.Duration{
-		"": telegram.DefaultRemindAfter, "30m": 30 * time.Minute, "off": 0, "OFF": 0, "0": 0, " 1m ": time.Minute,
+		"": bot.DefaultRemindAfter, "30m": 30 * time.Minute, "off": 0, "OFF": 0, "0": 0, " 1m ": time.Minute,
 	} {
 		c, err := LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "REMIND_AFTER": v}))
 		if err != nil || c.RemindAfter != want {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/telegram"
-	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/botapi"
 )
 
 const goodToken = "123456:AAbbCCddEEffGGhhIIjjKKllMMnn"
@@ -133,7 +133,7 @@ func TestLoadConfigIntake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Budget != telegram.DefaultBudget || c.MaxHandlers != telegram.DefaultMaxHandlers || c.WebhookWait != telegram.DefaultWebhookWait {
+	if c.Budget != bot.DefaultBudget || c.MaxHandlers != bot.DefaultMaxHandlers || c.WebhookWait != bot.DefaultWebhookWait {
 		t.Errorf("defaults: budget %+v, max handlers %d, webhook wait %v", c.Budget, c.MaxHandlers, c.WebhookWait)
 	}
 	c, err = LoadConfig(env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "USER_RATE": "120/m", "USER_BURST": "30",
@@ -141,7 +141,7 @@ func TestLoadConfigIntake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := telegram.Budget{Rate: 120, Per: time.Minute, Burst: 30}
+	want := bot.Budget{Rate: 120, Per: time.Minute, Burst: 30}
 	if c.Budget != want || c.MaxHandlers != 64 || c.WebhookWait != 500*time.Millisecond {
 		t.Errorf("set: budget %+v (want %+v), max handlers %d, webhook wait %v", c.Budget, want, c.MaxHandlers, c.WebhookWait)
 	}

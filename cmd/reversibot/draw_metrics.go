@@ -3,7 +3,7 @@ package main
 import "github.com/prometheus/client_golang/prometheus"
 
 // registerDrawing exports the counters of the bot's drawing workers and picture cache
-// (telegram.Bot.Drawing).
+// (bot.Bot.Drawing).
 func (m *Main) registerDrawing() {
 	b := m.Bot
 	m.Metrics.Registry().MustRegister(

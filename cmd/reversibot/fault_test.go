@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // proc is a reversibot process started by a test.

@@ -38,12 +38,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/reversibot/reversi/aiworker"
+	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
 	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
-	"github.com/reversibot/reversi/telegram"
 	"github.com/reversibot/reversi/webapp"
 )
 
@@ -119,7 +119,7 @@ type Main struct {
 	Service *game.Service
 	Players *game.Players
 	// Bot is the Telegram side; nil for ROLE=worker.
-	Bot *telegram.Bot
+	Bot *bot.Bot
 	// Worker answers AI jobs; nil unless ROLE=worker.
 	Worker *aiworker.Worker
 
@@ -179,7 +179,7 @@ func (m *Main) Run(ctx context.Context) error {
 		OnReviewStep: backgroundThread, IdleAfter: cfg.IdleClaim, Logger: log})
 	m.Players = game.NewPlayers(store)
 
-	b, err := telegram.New(ctx, telegram.Options{
+	b, err := bot.New(ctx, bot.Options{
 		Token:       cfg.Token,
 		APIURL:      cfg.APIURL,
 		Service:     m.Service,
@@ -313,10 +313,10 @@ func (m *Main) serveThumbnails(mux *http.ServeMux) {
 	if u, err := url.Parse(m.Config.PublicURL); err == nil { // validated by LoadConfig
 		prefix = strings.TrimRight(u.Path, "/")
 	}
-	mux.Handle("GET "+prefix+telegram.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
-	mux.Handle("GET "+prefix+telegram.PicturePath, http.StripPrefix(prefix, m.Bot.PictureHandler()))
+	mux.Handle("GET "+prefix+bot.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
+	mux.Handle("GET "+prefix+bot.PicturePath, http.StripPrefix(prefix, m.Bot.PictureHandler()))
 	if app := m.app.Load(); app != nil {
-		appPath := prefix + strings.TrimSuffix(telegram.MiniAppPath, "/")
+		appPath := prefix + strings.TrimSuffix(bot.MiniAppPath, "/")
 		mux.Handle(appPath+"/", http.StripPrefix(appPath, app.Handler()))
 		mux.Handle(appPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			to := appPath + "/"

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage/storagetest"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // startMain runs the program in-process with env over a base configuration and returns it

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 func freeAddr(t *testing.T) string {

@@ -21,7 +21,7 @@ const (
 	// memoryLimitShare is the share of the container's limit the bot sets as its own.
 	memoryLimitShare = 0.85
 	// defaultMemoryLimit is the limit without GOMEMLIMIT or a container limit: the bot's live
-	// heap is a few tens of megabytes with the pictures it keeps (telegram.DefaultPictureCache),
+	// heap is a few tens of megabytes with the pictures it keeps (bot.DefaultPictureCache),
 	// so this only stops garbage from piling up.
 	defaultMemoryLimit = 256 << 20
 	// unlimitedCgroup is the least value a cgroup v1 file holds for "no limit"

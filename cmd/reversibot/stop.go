@@ -8,7 +8,7 @@ import (
 )
 
 // How a stop spends its grace (Config.StopGrace, from SIGTERM to the exit). Nothing waits for
-// the flood limits' budget once the stop begins (telegram.Bot.Shutdown drops those sends and
+// the flood limits' budget once the stop begins (bot.Bot.Shutdown drops those sends and
 // edits), so what is left to wait for is work already on its way: the updates being handled
 // (an AI search among them), the edits already paid for, notices and replays being sent.
 const (

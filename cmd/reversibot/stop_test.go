@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/telegram/telegramtest"
+	"github.com/reversibot/reversi/bot/telegramtest"
 )
 
 // TestStopUnderLoadKeepsItsGrace: the real binary, busy in many private chats whose board

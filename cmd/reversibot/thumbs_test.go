@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // TestThumbnailsServedOnListenAddr: in long polling with PUBLIC_URL set, LISTEN_ADDR serves

@@ -15,9 +15,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // stepTimeout bounds one wait of a simulated player; a bot that does not answer within it

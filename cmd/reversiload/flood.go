@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reversibot/reversi/telegram"
-	"github.com/reversibot/reversi/telegram/telegramtest"
+	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/telegramtest"
 )
 
 // With -flood one more simulated user floods the bot while the chats play: it opens a game
@@ -37,7 +37,7 @@ const (
 )
 
 // wideBudget is the in-process bots' budget without -flood.
-var wideBudget = telegram.Budget{Rate: 1000, Per: time.Second, Burst: 10000}
+var wideBudget = bot.Budget{Rate: 1000, Per: time.Second, Burst: 10000}
 
 // FloodStats is what the flooder did and what became of its taps.
 type FloodStats struct {

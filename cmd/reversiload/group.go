@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // With -groups N the driver also plays games in N group chats, each with two members: one

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reversibot/reversi/telegram/telegramtest"
+	"github.com/reversibot/reversi/bot/telegramtest"
 )
 
 // Board lag (-limits): how long a board lags behind its game, from the fake server's side.

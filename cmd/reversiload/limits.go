@@ -7,14 +7,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reversibot/reversi/telegram/botapi"
-	"github.com/reversibot/reversi/telegram/telegramtest"
+	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/bot/telegramtest"
 )
 
 // With -limits the fake Bot API server enforces Telegram's flood limits
 // (telegramtest.DefaultFloodLimits, counted over every window), -speedup times as fast, and
 // the bots pace themselves as production does (botapi.DefaultPaceLimits), as fast: in-process
-// bots through telegram.Options.Pace over their store's shared budgets, spawned ones through
+// bots through bot.Options.Pace over their store's shared budgets, spawned ones through
 // the PACE_* settings. The pacing needs no margin of time below the fake's limits: a call
 // counts in the bots' budgets from before it leaves until its answer came, so however late
 // it reaches the fake it falls in every window the fake counts it in. Without -limits the fake

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/telegram/botapi"
+	"github.com/reversibot/reversi/bot/botapi"
 )
 
 // TestPaceEnv checks the PACE_* settings of spawned processes: Telegram's figures at

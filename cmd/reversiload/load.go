@@ -18,12 +18,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/e2e"
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/storage"
-	"github.com/reversibot/reversi/telegram"
-	"github.com/reversibot/reversi/telegram/e2e"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // Load runs one load test as cfg says and returns what it measured. Progress and the bots'
@@ -224,7 +224,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelError}))
-	var bots []*telegram.Bot
+	var bots []*bot.Bot
 	var services []func() // close the bots' Services, after the bots
 	closeServices := func() {
 		for _, c := range services {
@@ -244,7 +244,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		budget := wideBudget
 		if cfg.Flood {
-			budget = telegram.DefaultBudget
+			budget = bot.DefaultBudget
 		}
 		// Each bot runs the real AI on AIWorkers workers of its own, with processors of their
 		// own (as cmd/reversibot gives them).
@@ -254,7 +254,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 		svc := game.New(game.Config{Store: st, Mover: &ai.Player{}, Pool: pool, Logger: log.With("bot", i)})
 		services = append(services, func() { svc.Close(); pool.Close() })
-		opts := telegram.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
+		opts := bot.Options{Token: telegramtest.DefaultToken, APIURL: apiURL,
 			Service: svc, Players: game.NewPlayers(st), Dedupe: st, RateLimiter: st, Drawings: st,
 			Logger: log.With("bot", i), Budget: budget,
 			NoPace:    true, // the fake sets no flood limits: measure the bot's own pace
@@ -262,7 +262,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		if cfg.Limits { // pace as production does, over budgets shared through Redis
 			opts.NoPace, opts.Pace, opts.PaceBudgets = false, paceLimits(cfg), st.PaceBudgets()
 		}
-		bt, err := telegram.New(ctx, opts)
+		bt, err := bot.New(ctx, opts)
 		if err != nil {
 			closeServices()
 			cleanup()

@@ -1,5 +1,5 @@
 // Command reversiload puts a Reversi bot under load. It starts a fake Telegram Bot API server
-// (package telegram/telegramtest) on loopback, in its own process, and drives simulated private
+// (package bot/telegramtest) on loopback, in its own process, and drives simulated private
 // chats through it: pairs of people playing each other by invitation and people playing the
 // AI, each tapping a legal move as soon as their board shows their turn (or at a shared,
 // fixed rate); with -groups, also pairs of people playing in group chats (a lobby opened with
@@ -107,7 +107,7 @@
 // # Flood limits
 //
 // Without -limits the fake server limits nothing and the bots do not pace their sends and
-// edits (in-process bots with telegram.Options.NoPace, spawned ones with PACE=off): that
+// edits (in-process bots with bot.Options.NoPace, spawned ones with PACE=off): that
 // measures the bot's own throughput. With -limits the fake enforces Telegram's flood limits
 // (telegramtest.DefaultFloodLimits, counted over every window as Telegram counts them: three
 // calls in any second in a chat, twenty in any minute in a group, thirty in any second in

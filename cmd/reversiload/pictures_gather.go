@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
-	"github.com/reversibot/reversi/telegram"
-	"github.com/reversibot/reversi/telegram/telegramtest"
 )
 
 // Before a picture flood (-pictures) two users play 16×16 games in an inline post, as friends
@@ -26,7 +26,7 @@ func (d *driver) gatherPictures(ctx context.Context, want int) (paths []string, 
 	chat := d.srv.NewGroup("Pictures", a, b)
 	seen := map[string]bool{}
 	record := func(u string) bool {
-		i := strings.Index(u, telegram.PicturePath)
+		i := strings.Index(u, bot.PicturePath)
 		if i >= 0 && !seen[u[i:]] {
 			seen[u[i:]] = true
 			paths = append(paths, u[i:])
@@ -47,7 +47,7 @@ func (d *driver) gatherPictures(ctx context.Context, want int) (paths []string, 
 
 // isPositionPicture tells the address of a game's position (not a starting board's).
 func isPositionPicture(u string) bool {
-	return strings.Contains(u, telegram.PicturePath) && !strings.Contains(u, telegram.PicturePath+"start/")
+	return strings.Contains(u, bot.PicturePath) && !strings.Contains(u, bot.PicturePath+"start/")
 }
 
 // pictureGame has a post a 16×16 invitation inline in chat and b join it, then both play

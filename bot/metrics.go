@@ -1,0 +1,23 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/metrics"
+)
+
+// countUpdates is the middleware that counts each handled update by kind and outcome and
+// records how long it took (m nil: records nothing).
+func countUpdates(m *metrics.Metrics) Middleware {
+	return func(next HandlerFunc) HandlerFunc {
+		return func(ctx context.Context, u *models.Update) {
+			start := time.Now()
+			ctx, o := trackOutcome(ctx)
+			next(ctx, u)
+			m.Update(updateKind(u), o.name, time.Since(start))
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-telegram/bot/models"
+)
+
+// DefaultHandlerTimeout bounds the handling of one update unless Options.HandlerTimeout says
+// otherwise.
+const DefaultHandlerTimeout = time.Minute
+
+// withTimeout is the middleware that gives each update's handling a deadline d from its start.
+func withTimeout(d time.Duration) Middleware {
+	return func(next HandlerFunc) HandlerFunc {
+		return func(ctx context.Context, u *models.Update) {
+			ctx, cancel := context.WithTimeout(ctx, d)
+			defer cancel()
+			next(ctx, u)
+		}
+	}
+}
