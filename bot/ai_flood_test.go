@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game/gametest"
@@ -41,7 +42,7 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 
 	const n = 6
 	d3, _ := engine.ParseSquare("d3")
-	stale := render.Callback{Action: render.ActionMove, Game: gameID(board), Ply: 7, Square: d3}.Encode()
+	stale := callback.Data{Action: callback.ActionMove, Game: gameID(board), Ply: 7, Square: d3}.Encode()
 	for range n {
 		h.send(alice, g.ID(), "/move d3")
 		qid, err := alice.PressData(board.ChatID, board.ID, stale) // as a modified client could

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
 )
@@ -100,7 +101,7 @@ func checkKeyboardBoard(t *testing.T, m telegramtest.Message) {
 				discs++
 			}
 			if r < 8 {
-				cb, err := render.ParseCallback(b.CallbackData)
+				cb, err := callback.Parse(b.CallbackData)
 				if err != nil || int(cb.Square.Col()) != c || int(cb.Square.Row()) != r {
 					t.Errorf("button r%d c%d carries %q (%v)", r, c, b.CallbackData, err)
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/engine/ai"
@@ -71,7 +72,7 @@ func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent
 			}
 			// The AI owes a move: flood while it thinks.
 			ply := boardPly(cur)
-			stale := render.Callback{Action: render.ActionMove, Game: gameID(cur), Ply: ply + 100, Square: a1}.Encode()
+			stale := callback.Data{Action: callback.ActionMove, Game: gameID(cur), Ply: ply + 100, Square: a1}.Encode()
 			for i := range floodBurst {
 				switch i % 3 {
 				case 0:

@@ -21,6 +21,8 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
@@ -236,7 +238,7 @@ func (s *moveStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func BenchmarkPeopleMove(b *testing.B) {
 	store := storagetest.New(b)
 	eg0, _ := engine.NewGame(8)
-	kb, err := render.Keyboard(render.ViewOf(eg0), render.KeyboardOptions{Game: "G123456789"})
+	kb, err := present.Keyboard(render.ViewOf(eg0), present.KeyboardOptions{Game: "G123456789"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -303,7 +305,7 @@ func BenchmarkPeopleMove(b *testing.B) {
 		}
 		side := int(eg.Position().Side())
 		sq := eg.Position().LegalMoves()[0]
-		data := render.Callback{Action: render.ActionMove, Game: g.ID, Ply: len(g.Moves), Square: sq, Pos: eg.Position().Tag()}.Encode()
+		data := callback.Data{Action: callback.ActionMove, Game: g.ID, Ply: len(g.Moves), Square: sq, Pos: eg.Position().Tag()}.Encode()
 		body := update(i+1, side, data)
 		req := httptest.NewRequest(http.MethodPost, "/hook", bytes.NewReader(body))
 		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "s")

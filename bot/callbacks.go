@@ -10,11 +10,11 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/boards"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // hintTimeout bounds the wait for a hint: the tap's answer (which carries the hint) must go
@@ -86,9 +86,9 @@ func routine(err error) bool {
 
 // onCallback handles a button tap.
 func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err error) {
-	c, perr := render.ParseCallback(q.Data)
+	c, perr := callback.Parse(q.Data)
 	t := &tap{h: ts, q: q}
-	if perr == nil && c.Action == render.ActionMove {
+	if perr == nil && c.Action == callback.ActionMove {
 		t.user, t.lazy = who{id: q.From.ID, name: displayName(&q.From), lang: normLang(q.From.LanguageCode)}, true
 	} else {
 		t.user = ts.play.whoIs(ctx, &q.From)
@@ -122,18 +122,18 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		}
 	}
 	switch c.Action {
-	case render.ActionNoop:
+	case callback.ActionNoop:
 		if c.Game != "" {
 			return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOccupied), false)
 		}
 		return t.answer(ctx, "", false)
-	case render.ActionMove:
+	case callback.ActionMove:
 		return ts.tapMove(ctx, t, c)
-	case render.ActionPage:
+	case callback.ActionPage:
 		return ts.tapPage(ctx, t, c)
-	case render.ActionResign:
+	case callback.ActionResign:
 		return ts.tapResign(ctx, t, c)
-	case render.ActionHint:
+	case callback.ActionHint:
 		hctx, cancel := context.WithTimeout(ctx, hintTimeout)
 		sq, err := ts.bot.svc.Hint(hctx, c.Game, t.user.id)
 		cancel()
@@ -149,7 +149,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 			ts.bot.boards.ShowHint(t.game, t.ref, sq)
 		}
 		return nil
-	case render.ActionUndo:
+	case callback.ActionUndo:
 		// Only on the position the board showed: an Undo on an older board takes nothing back.
 		res, err := ts.bot.svc.UndoAt(ctx, c.Game, t.user.id, c.Pos)
 		if err != nil {
@@ -160,7 +160,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		}
 		ts.play.afterStep(res, t.user.id)
 		return nil
-	case render.ActionClaim:
+	case callback.ActionClaim:
 		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
 			var idle *game.IdleError
@@ -173,21 +173,21 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 			return t.fail(ctx, err)
 		}
 		return ts.stepDone(ctx, t, res)
-	case render.ActionRematch:
+	case callback.ActionRematch:
 		return ts.tapRematch(ctx, t, c)
-	case render.ActionJoin:
+	case callback.ActionJoin:
 		return ts.tapJoin(ctx, t, c)
-	case render.ActionCancel:
+	case callback.ActionCancel:
 		return ts.tapCancel(ctx, t, c)
-	case render.ActionMenu:
+	case callback.ActionMenu:
 		return ts.tapMainMenu(ctx, t, c)
-	case render.ActionSize, render.ActionLevel, render.ActionColor:
+	case callback.ActionSize, callback.ActionLevel, callback.ActionColor:
 		return ts.tapMenu(ctx, t, c)
-	case render.ActionLang:
+	case callback.ActionLang:
 		return ts.tapLang(ctx, t, c)
-	case render.ActionReview:
+	case callback.ActionReview:
 		return ts.tapReview(ctx, t)
-	case render.ActionRefresh:
+	case callback.ActionRefresh:
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
@@ -210,12 +210,12 @@ func (ts *taps) stepDone(ctx context.Context, t *tap, res *game.Snapshot) error 
 // flood limits hold the board back longer, the answer says what the step did.
 const boardLate = 300 * time.Millisecond
 
-// tapMove plays a tapped square, on the position its board showed only (render.Callback.Pos),
+// tapMove plays a tapped square, on the position its board showed only (callback.Data.Pos),
 // and redraws the boards, while the AI thinks if it is to move. The tap is answered once the
 // tapped board goes out with the move (an empty answer: the board says it all) or, when the
 // flood limits hold it back for boardLate, with what happened: "d3 played; the bot answered
 // e6; the board updates in a moment".
-func (ts *taps) tapMove(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapMove(ctx context.Context, t *tap, c callback.Data) error {
 	res, err := ts.bot.svc.MoveOnAt(ctx, t.game, t.user.id, c.Square, c.Pos)
 	if err != nil {
 		return ts.moveFailed(ctx, t, c, err)
@@ -292,7 +292,7 @@ func aiSquares(res *game.Snapshot) string {
 // game's, also one of the same ply after an undo and another line) is answered that the board
 // is about to be redrawn, once it is (the process may have stopped before it drew it, or the
 // flood limits hold it back); the AI is woken if it owes a move.
-func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err error) error {
+func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err error) error {
 	if t.stray && errors.Is(err, game.ErrStale) {
 		// Not one of the game's boards: it does not catch up; /board posts one.
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
@@ -339,19 +339,19 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c render.Callback, err e
 // whether the board was behind its game (only then is a pending edit of it a redraw the
 // player waits for, rather than, say, the buttons of a board just posted), and whether it
 // was ahead of it instead: a move button drawn from a newer version of the game than the
-// store has now (render.KeyboardOptions.Version, game.Lost), whose writes a Redis failover
+// store has now (present.KeyboardOptions.Version, game.Lost), whose writes a Redis failover
 // lost; such a board is redrawn as the game is stored, like one behind. A board that is up
 // to date is not drawn again, so a player tapping while it is not their turn
 // spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
 // drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, c render.Callback, ref game.MessageRef, user int64) (owesAI, behind, lost bool) {
+func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRef, user int64) (owesAI, behind, lost bool) {
 	id, pos := c.Game, c.Pos
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
 		return false, false, false
 	}
-	lost = c.Action == render.ActionMove && game.Lost(res.Game, int64(c.Arg))
+	lost = c.Action == callback.ActionMove && game.Lost(res.Game, int64(c.Arg))
 	g := res.Game
 	recorded := boards.Has(g, ref)
 	if !recorded {
@@ -376,9 +376,9 @@ func (ts *taps) catchUp(ctx context.Context, c render.Callback, ref game.Message
 }
 
 // tapPage shows another page of the move picker in the tapped message. A picker drawn on
-// another position than the game's (render.Callback.Pos) is redrawn whole instead: its
+// another position than the game's (callback.Data.Pos) is redrawn whole instead: its
 // picture would not show the position of the moves listed under it.
-func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapPage(ctx context.Context, t *tap, c callback.Data) error {
 	g := t.game
 	if t.stray {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
@@ -399,42 +399,42 @@ func (ts *taps) tapPage(ctx context.Context, t *tap, c render.Callback) error {
 	return ts.bot.editMarkup(ctx, t.ref, ts.bot.finish(g, t.ref, cont).Keyboard)
 }
 
-// onPosition reports whether game g is on the position of tag pos (render.Callback.Pos):
+// onPosition reports whether game g is on the position of tag pos (callback.Data.Pos):
 // false for pos 0, which names none, and for a game that does not replay.
 func onPosition(g *game.Game, pos uint64) bool {
 	tag, err := game.PosTag(g)
 	return err == nil && tag == pos
 }
 
-// tapResign handles the Resign button and its question (render.ResignAsk, ResignYes,
+// tapResign handles the Resign button and its question (callback.ResignAsk, ResignYes,
 // ResignNo). The first tap asks in place: the tapped board's Resign button gives way to
 // "Resign? Yes / No" for the player who tapped it, with no new message. Yes resigns; No draws
 // the board again as it is. Only the player asked may answer; anyone but the players is
 // refused at the first tap. A Yes counts only on the position it was asked on
-// (render.Callback.Pos): after a move it resigns nothing, and the board is drawn again
+// (callback.Data.Pos): after a move it resigns nothing, and the board is drawn again
 // without the question. The creator of a lobby that has a Resign button (none is drawn
 // now) cancels it at once, as /resign does.
-func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapResign(ctx context.Context, t *tap, c callback.Data) error {
 	g := t.game
 	side := game.Side(g, t.user.id)
 	switch {
-	case g.Status == game.StatusPlaying && c.Arg == render.ResignYes && side >= 0 && c.Page == side+1 &&
+	case g.Status == game.StatusPlaying && c.Arg == callback.ResignYes && side >= 0 && c.Page == side+1 &&
 		!onPosition(g, c.Pos):
 		return ts.moveFailed(ctx, t, c, game.ErrStale)
-	case g.Status == game.StatusLobby || c.Arg == render.ResignYes && side >= 0 && c.Page == side+1:
+	case g.Status == game.StatusLobby || c.Arg == callback.ResignYes && side >= 0 && c.Page == side+1:
 		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
 		return ts.stepDone(ctx, t, res)
 	case g.Status == game.StatusFinished:
-		if c.Arg == render.ResignNo && !t.stray {
+		if c.Arg == callback.ResignNo && !t.stray {
 			ts.bot.boards.Redraw(g, t.ref) // the final board, without the question
 		}
 		return t.fail(ctx, game.ErrGameOver)
 	case side < 0:
 		return t.fail(ctx, game.ErrNotYourGame)
-	case c.Arg == render.ResignYes || c.Arg == render.ResignNo:
+	case c.Arg == callback.ResignYes || c.Arg == callback.ResignNo:
 		if c.Page != side+1 {
 			return t.answer(ctx, tr(t.user.lang, i18n.KeyEndNotAsked), false)
 		}
@@ -460,20 +460,20 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c render.Callback) error 
 	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
 }
 
-// tapRematch handles the rematch buttons of a finished game (render.RematchOffer,
+// tapRematch handles the rematch buttons of a finished game (callback.RematchOffer,
 // RematchAccept, RematchDecline). Against the AI the offer starts the rematch at once.
 // Between people an offer, a decline or a withdrawal redraws the finished game's boards,
 // which show where the offer stands to both players; an accept starts the rematch and
 // redraws them too (but an inline message, which shows the rematch now). An offer found
 // expired says so on the boards and in the answer; a new offer's expiry is scheduled, so
 // that its boards say so by themselves when nobody answers (offers.go).
-func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapRematch(ctx context.Context, t *tap, c callback.Data) error {
 	var res *game.Snapshot
 	var err error
 	switch c.Arg {
-	case render.RematchAccept:
+	case callback.RematchAccept:
 		res, err = ts.bot.svc.AcceptRematch(ctx, c.Game, t.user.id)
-	case render.RematchDecline:
+	case callback.RematchDecline:
 		res, err = ts.bot.svc.DeclineRematch(ctx, c.Game, t.user.id)
 	default:
 		res, err = ts.bot.svc.Rematch(ctx, c.Game, t.user.id)
@@ -484,7 +484,7 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c render.Callback) error
 		}
 		return t.fail(ctx, err)
 	}
-	if res.Offered || c.Arg == render.RematchDecline {
+	if res.Offered || c.Arg == callback.RematchDecline {
 		text := ""
 		if res.Offered {
 			text = tr(t.user.lang, i18n.KeyEndOfferSent)
@@ -528,7 +528,7 @@ func (ts *taps) refreshOld(ctx context.Context, id string) {
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
 // on the first tap if chosen_inline_result did not come first).
-func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapJoin(ctx context.Context, t *tap, c callback.Data) error {
 	id := c.Game
 	if t.game == nil {
 		g, key, err := ts.inline.openInvitation(ctx, t.ref.InlineID, c)
@@ -559,7 +559,7 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c render.Callback) error {
 }
 
 // tapCancel cancels a lobby (its creator only) or the user's search.
-func (ts *taps) tapCancel(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapCancel(ctx context.Context, t *tap, c callback.Data) error {
 	if c.Game == "" && t.ref.InlineID == "" {
 		// A search's Cancel: it stops the user's own search, whichever message it is on; on a
 		// search that is over it says so, and the message loses the button.
@@ -588,7 +588,7 @@ func (ts *taps) tapCancel(ctx context.Context, t *tap, c render.Callback) error 
 }
 
 // tapMenu walks the AI menu: size, level, colour, then the game starts in that chat.
-func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapMenu(ctx context.Context, t *tap, c callback.Data) error {
 	lang := t.user.lang
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
@@ -597,7 +597,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 		lang = ts.play.chatLang(ctx, t.ref.ChatID, lang)
 	}
 	switch c.Action {
-	case render.ActionSize:
+	case callback.ActionSize:
 		if !ts.bot.svc.ValidSize(c.Arg) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
@@ -605,7 +605,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 			return err
 		}
 		return ts.editMenu(ctx, t.ref, present.MenuLevel, lang, present.MenuState{Size: c.Arg})
-	case render.ActionLevel:
+	case callback.ActionLevel:
 		if !ts.bot.svc.ValidSize(c.Page) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
@@ -616,7 +616,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 			return err
 		}
 		return ts.editMenu(ctx, t.ref, present.MenuColor, lang, present.MenuState{Size: c.Page, Level: c.Arg})
-	case render.ActionColor:
+	case callback.ActionColor:
 		ts.play.touch(ctx, t.user) // the player's results count from now on (storage RecordResult)
 		color := game.ChooseRandom
 		switch c.Arg {
@@ -651,7 +651,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c render.Callback) error {
 
 // tapLang sets the language from the /lang menu (redrawn in place, the new language marked)
 // or from the main menu's language button (the main menu redrawn in place in it).
-func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapLang(ctx context.Context, t *tap, c callback.Data) error {
 	lang, ok := present.LangOfArg(c.Arg)
 	if !ok {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
@@ -673,7 +673,7 @@ func (ts *taps) tapLang(ctx context.Context, t *tap, c render.Callback) error {
 }
 
 // tapMainMenu follows an entry of the /start menu.
-func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c render.Callback) error {
+func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c callback.Data) error {
 	if t.ref.ChatID == 0 {
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
 	}

@@ -9,11 +9,11 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // commands handles the messages: the /commands (with their arguments and deep-link payloads)
@@ -211,7 +211,7 @@ func (cs *commands) cmdStart(ctx context.Context, m *msgCtx) error {
 
 // joinInvite joins the invite lobby id from a deep link.
 func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error {
-	if (render.Callback{Action: render.ActionJoin, Game: id}).Validate() != nil || id == "" {
+	if (callback.Data{Action: callback.ActionJoin, Game: id}).Validate() != nil || id == "" {
 		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
 	search, slang, searching := cs.play.searchShown(ctx, m.user.id)

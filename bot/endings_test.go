@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
@@ -143,7 +144,7 @@ func TestResignAsksInPlace(t *testing.T) {
 		t.Errorf("the resigned board:%s", dump([]telegramtest.Message{over}))
 	}
 	// A question left on a board from before the end is answered, and changes nothing.
-	yes, _ := resignButton(asked, render.ResignYes)
+	yes, _ := resignButton(asked, callback.ResignYes)
 	qid, err := alice.PressData(g.ID(), board.ID, yes)
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // searchMessages are the bot's messages in chat that show a search, in any state.
@@ -150,7 +150,7 @@ func TestFindSizeFromMenu(t *testing.T) {
 	menu = h.waitState(menu, "the main menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "Во что сыграем?") })
 	h.press(alice, menu, "🎲 Случайный соперник")
 	menu = h.waitState(menu, "the size choice", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "поищу соперника") })
-	h.press(alice, menu, render.Callback{Action: render.ActionMenu, Arg: 3, Page: 12}.Encode())
+	h.press(alice, menu, callback.Data{Action: callback.ActionMenu, Arg: 3, Page: 12}.Encode())
 	h.waitState(menu, "the search in the menu's message", func(m telegramtest.Message) bool {
 		return strings.Contains(m.Text, "Ищу соперника для доски 12×12") && m.Markup != nil
 	})

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-telegram/bot/models"
-
-	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/bot/callback"
 )
 
 // FuzzProcessUpdate feeds arbitrary updates to the handlers: whatever the JSON, no panic (a
@@ -18,13 +17,13 @@ func FuzzProcessUpdate(f *testing.F) {
 		`{"update_id":2,"message":{"message_id":2,"chat":{"id":100000001,"type":"private"},"from":{"id":100000001,"first_name":"A"},"text":"d3"}}`,
 		`{"update_id":3,"message":{"message_id":3,"chat":{"id":-100,"type":"supergroup"},"from":{"id":7,"first_name":"G"},"text":"/new@ReversiTestBot 10"}}`,
 		`{"update_id":4,"callback_query":{"id":"q1","from":{"id":100000001,"first_name":"A"},"data":"1mAb3:h:z"}}`,
-		`{"update_id":5,"callback_query":{"id":"q2","from":{"id":5,"first_name":"B"},"inline_message_id":"im1","data":"` + render.Callback{Action: render.ActionJoin, Game: "u5", Arg: 8}.Encode() + `"}}`,
+		`{"update_id":5,"callback_query":{"id":"q2","from":{"id":5,"first_name":"B"},"inline_message_id":"im1","data":"` + callback.Data{Action: callback.ActionJoin, Game: "u5", Arg: 8}.Encode() + `"}}`,
 		`{"update_id":6,"inline_query":{"id":"iq","from":{"id":5,"first_name":"B"},"query":"12"}}`,
 		`{"update_id":7,"chosen_inline_result":{"result_id":"g8","from":{"id":5,"first_name":"B"},"inline_message_id":"im1"}}`,
 		`{"update_id":8,"message":{"message_id":9,"chat":{"id":0},"text":""}}`,
 		`{"update_id":10,"message":{"message_id":10,"chat":{"id":100000001,"type":"private"},"from":{"id":100000001,"first_name":"A"},"text":"/style image"}}`,
-		`{"update_id":11,"callback_query":{"id":"q4","from":{"id":100000001,"first_name":"A"},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + render.Callback{Action: render.ActionMenu, Arg: 8}.Encode() + `"}}`,
-		`{"update_id":9,"callback_query":{"id":"q3","from":{"id":0},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + render.Callback{Action: render.ActionColor, Page: 8, Ply: 9, Arg: 5}.Encode() + `"}}`,
+		`{"update_id":11,"callback_query":{"id":"q4","from":{"id":100000001,"first_name":"A"},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + callback.Data{Action: callback.ActionMenu, Arg: 8}.Encode() + `"}}`,
+		`{"update_id":9,"callback_query":{"id":"q3","from":{"id":0},"message":{"message_id":1,"chat":{"id":100000001,"type":"private"},"date":0},"data":"` + callback.Data{Action: callback.ActionColor, Page: 8, Ply: 9, Arg: 5}.Encode() + `"}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

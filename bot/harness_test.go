@@ -15,11 +15,12 @@ import (
 
 	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -308,7 +309,7 @@ func anyMove(t testing.TB, m telegramtest.Message) models.InlineKeyboardButton {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == render.ActionMove {
+			if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == callback.ActionMove {
 				return b
 			}
 		}
@@ -389,15 +390,15 @@ func (h *harness) waitState(m telegramtest.Message, what string, pred func(teleg
 func boardPly(m telegramtest.Message) int {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			c, err := render.ParseCallback(b.CallbackData)
-			if err == nil && (c.Action == render.ActionMove || c.Action == render.ActionNoop) && c.Game != "" {
+			c, err := callback.Parse(b.CallbackData)
+			if err == nil && (c.Action == callback.ActionMove || c.Action == callback.ActionNoop) && c.Game != "" {
 				return c.Ply
 			}
 		}
 	}
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			c, err := render.ParseCallback(b.CallbackData)
+			c, err := callback.Parse(b.CallbackData)
 			if err == nil && c.Game != "" {
 				return c.Ply
 			}
@@ -410,7 +411,7 @@ func boardPly(m telegramtest.Message) int {
 func gameID(m telegramtest.Message) string {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Game != "" {
+			if c, err := callback.Parse(b.CallbackData); err == nil && c.Game != "" {
 				return c.Game
 			}
 		}
@@ -418,19 +419,19 @@ func gameID(m telegramtest.Message) string {
 	return ""
 }
 
-// legalMoves returns the move buttons of a board that are legal: the render.LegalMark squares
+// legalMoves returns the move buttons of a board that are legal: the present.LegalMark squares
 // of a keyboard board, or the buttons of a move picker ("7 · k12", or the square's name alone
 // past render.MaxMoveLabels), in order.
 func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			c, err := render.ParseCallback(b.CallbackData)
-			if err != nil || c.Action != render.ActionMove {
+			c, err := callback.Parse(b.CallbackData)
+			if err != nil || c.Action != callback.ActionMove {
 				continue
 			}
 			_, name, labelled := strings.Cut(b.Text, " · ")
-			if b.Text == render.LegalMark || b.Text == c.Square.String() || labelled && name == c.Square.String() {
+			if b.Text == present.LegalMark || b.Text == c.Square.String() || labelled && name == c.Square.String() {
 				out = append(out, b)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
 )
@@ -15,7 +16,7 @@ func hintSquare(t testing.TB, m telegramtest.Message) string {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if b.Text == render.HintMark {
-				c, err := render.ParseCallback(b.CallbackData)
+				c, err := callback.Parse(b.CallbackData)
 				if err != nil {
 					t.Fatalf("hint button %+v: %v", b, err)
 				}

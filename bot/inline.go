@@ -12,10 +12,10 @@ import (
 
 	"github.com/reversibot/reversi/bot/boards"
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // Inline mode: an inline query offers a game of each size. The posted message carries a Join
@@ -67,7 +67,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 	large := false // a large size left out: no picture can be shown
 	for _, n := range sizes {
 		picture := im.bot.startPictureURL(n)
-		if !render.FitsKeyboard(n) && picture == "" {
+		if !present.FitsKeyboard(n) && picture == "" {
 			large = true
 			continue
 		}
@@ -75,10 +75,10 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 		join := invitation{creator: w.id, size: n, color: color, nonce: nonce, made: made}.callback(signer)
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 			{present.Button(tr(w.lang, i18n.KeyLobbyJoin), join)},
-			{present.Button(tr(w.lang, i18n.KeyLobbyCancel), present.CallbackData(render.ActionCancel, "", 0))},
+			{present.Button(tr(w.lang, i18n.KeyLobbyCancel), present.CallbackData(callback.ActionCancel, "", 0))},
 		}}
 		title, description := present.InlineResult(w.lang, n, color)
-		if !render.FitsKeyboard(n) {
+		if !present.FitsKeyboard(n) {
 			// An inline message takes no upload: the board is a picture the bot serves, the
 			// starting board's for the invitation, then each position's (pictures.go).
 			results = append(results, &models.InlineQueryResultPhoto{ID: inlineResultID(n, color, nonce),
@@ -104,7 +104,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			Description: tr(w.lang, i18n.KeyInlineLargeDescription),
 			InputMessageContent: &models.InputTextMessageContent{
 				MessageText: tr(w.lang, i18n.KeyInlineLargeText, im.bot.username)}})
-		if want != 0 && !render.FitsKeyboard(want) { // asked for one: say why first
+		if want != 0 && !present.FitsKeyboard(want) { // asked for one: say why first
 			last := results[len(results)-1]
 			results = append([]models.InlineQueryResult{last}, results[:len(results)-1]...)
 		}
@@ -161,7 +161,7 @@ func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator g
 // button (chosen_inline_result has not come: inline feedback off, or not yet arrived). The
 // creator is believed only when the bot signed the data; the invitation must be fresh and
 // not yet used on another message. Otherwise key names the answer and nothing is opened.
-func (im *inlineMode) openInvitation(ctx context.Context, inlineID string, c render.Callback) (g *game.Game, key i18n.Key, err error) {
+func (im *inlineMode) openInvitation(ctx context.Context, inlineID string, c callback.Data) (g *game.Game, key i18n.Key, err error) {
 	inv, ok := readInvitation(im.signer(), c)
 	if !ok || !im.bot.svc.ValidSize(inv.size) {
 		im.bot.log.Warn("inline join: data not signed by the bot", "inline", inlineID)

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 func TestParseInlineQuery(t *testing.T) {
@@ -63,11 +63,11 @@ func FuzzParseInlineQuery(f *testing.F) {
 // and in the result id, and an invitation written before colours (Arg the bare size, an id
 // without a letter) reads as random colours.
 func TestInvitationColour(t *testing.T) {
-	s := render.NewCallbackSigner(callbackKey("123:token"))
+	s := callback.NewSigner(callbackKey("123:token"))
 	made := invitationEpoch.Add(1000 * time.Second)
 	for _, color := range []game.Choice{game.ChooseRandom, game.ChooseBlack, game.ChooseWhite} {
 		inv := invitation{creator: 42, size: 12, color: color, nonce: 7, made: made}
-		c, err := render.ParseCallback(inv.callback(s))
+		c, err := callback.Parse(inv.callback(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,11 +80,11 @@ func TestInvitationColour(t *testing.T) {
 			t.Errorf("result id of colour %v reads %d, %v, %d, %v", color, size, gc, nonce, ok)
 		}
 	}
-	old := s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 10})
+	old := s.Sign(callback.Data{Action: callback.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 10})
 	if got, ok := readInvitation(s, old); !ok || got.size != 10 || got.color != game.ChooseRandom {
 		t.Errorf("an invitation without a colour reads %+v, %v", got, ok)
 	}
-	bad := s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 3*colorArg + 8})
+	bad := s.Sign(callback.Data{Action: callback.ActionJoin, Game: creatorTag(42), Ply: 7, Page: 1000, Arg: 3*colorArg + 8})
 	if got, ok := readInvitation(s, bad); ok {
 		t.Errorf("an unknown colour reads %+v", got)
 	}

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // An inline post's Join button is an invitation: it names its creator, the board size, a
 // nonce drawn for the answer to the inline query, and when the bot made it. Its data is signed
-// (render.CallbackSigner), because the lobby may have to be opened from that data alone (inline
+// (callback.Signer), because the lobby may have to be opened from that data alone (inline
 // feedback off, or the tap beats chosen_inline_result), and who opened a game must never be
 // taken from data a client could make up. An invitation opens a lobby on one inline message
 // only (storage ClaimInvitation), and only for invitationTTL.
@@ -40,8 +40,8 @@ func callbackKey(token string) []byte {
 }
 
 // signer signs and verifies the bot's signed callbacks.
-func (im *inlineMode) signer() render.CallbackSigner {
-	return render.NewCallbackSigner(callbackKey(im.bot.token))
+func (im *inlineMode) signer() callback.Signer {
+	return callback.NewSigner(callbackKey(im.bot.token))
 }
 
 // invitation is the content of an inline post's Join button.
@@ -49,7 +49,7 @@ type invitation struct {
 	creator int64
 	size    int
 	color   game.Choice // the colour the creator plays (ChooseRandom: drawn when one joins)
-	nonce   int64       // 1…render.MaxCallbackNumber, drawn for one answer to an inline query
+	nonce   int64       // 1…callback.MaxNumber, drawn for one answer to an inline query
 	made    time.Time   // when the bot answered the inline query, to the second
 }
 
@@ -57,7 +57,7 @@ type invitation struct {
 var invitationEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // newNonce draws an invitation nonce.
-func newNonce() int64 { return rand.Int64N(render.MaxCallbackNumber) + 1 }
+func newNonce() int64 { return rand.Int64N(callback.MaxNumber) + 1 }
 
 // colorArg is how an invitation's Arg carries its colour: size + colorArg*(1 black, 2 white);
 // an Arg below colorArg (as the bot wrote before colours) is a size with random colours.
@@ -65,7 +65,7 @@ const colorArg = 100
 
 // callback is the signed Join button data of inv: Game holds the creator tag, Ply the nonce,
 // Page the second it was made, Arg the size and the colour (colorArg).
-func (inv invitation) callback(s render.CallbackSigner) string {
+func (inv invitation) callback(s callback.Signer) string {
 	secs := max(inv.made.Sub(invitationEpoch)/time.Second, 0)
 	arg := inv.size
 	switch inv.color {
@@ -74,14 +74,14 @@ func (inv invitation) callback(s render.CallbackSigner) string {
 	case game.ChooseWhite:
 		arg += 2 * colorArg
 	}
-	return s.Sign(render.Callback{Action: render.ActionJoin, Game: creatorTag(inv.creator),
-		Ply: int(inv.nonce), Page: int(min(secs, render.MaxCallbackNumber)), Arg: arg}).Encode()
+	return s.Sign(callback.Data{Action: callback.ActionJoin, Game: creatorTag(inv.creator),
+		Ply: int(inv.nonce), Page: int(min(secs, callback.MaxNumber)), Arg: arg}).Encode()
 }
 
 // readInvitation returns the invitation of a Join callback when the bot's signature holds.
-func readInvitation(s render.CallbackSigner, c render.Callback) (invitation, bool) {
+func readInvitation(s callback.Signer, c callback.Data) (invitation, bool) {
 	creator, ok := parseCreatorTag(c.Game)
-	if c.Action != render.ActionJoin || !ok || c.Ply == 0 || !s.Verify(c) {
+	if c.Action != callback.ActionJoin || !ok || c.Ply == 0 || !s.Verify(c) {
 		return invitation{}, false
 	}
 	inv := invitation{creator: creator, size: c.Arg % colorArg, color: game.ChooseRandom, nonce: int64(c.Ply),

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // Issue 12, item 2: who opened a game is never taken from callback data a client could make
@@ -43,16 +43,16 @@ func TestForgedInlineCreator(t *testing.T) {
 	mallory, bob := h.user("Mallory", "en"), h.user("Bob", "en")
 	chat := h.srv.NewGroup("Chat", mallory, bob)
 	post := h.postInline(mallory, 8, chat.ID())
-	genuine, err := render.ParseCallback(post.Buttons()[0][0].CallbackData)
+	genuine, err := callback.Parse(post.Buttons()[0][0].CallbackData)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tag := "u" + strconv.FormatInt(victimID, 36)
-	forged := []render.Callback{
-		{Action: render.ActionJoin, Game: tag, Arg: 8},                                                         // the old unsigned form
-		{Action: render.ActionJoin, Game: tag, Ply: genuine.Ply, Page: genuine.Page, Arg: 8, MAC: genuine.MAC}, // another's MAC
-		{Action: render.ActionJoin, Game: tag, Arg: 8, MAC: strings.Repeat("\x00", render.CallbackMACLen)},
-		{Action: render.ActionJoin, Game: genuine.Game, Ply: genuine.Ply, Page: genuine.Page, Arg: 16, MAC: genuine.MAC}, // another size
+	forged := []callback.Data{
+		{Action: callback.ActionJoin, Game: tag, Arg: 8},                                                         // the old unsigned form
+		{Action: callback.ActionJoin, Game: tag, Ply: genuine.Ply, Page: genuine.Page, Arg: 8, MAC: genuine.MAC}, // another's MAC
+		{Action: callback.ActionJoin, Game: tag, Arg: 8, MAC: strings.Repeat("\x00", callback.MACLen)},
+		{Action: callback.ActionJoin, Game: genuine.Game, Ply: genuine.Ply, Page: genuine.Page, Arg: 16, MAC: genuine.MAC}, // another size
 	}
 	for _, c := range forged {
 		a := h.forge(l, mallory, post, c.Encode())

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/render"
 )
 
 // TestBoardAheadOfTheStore: a Redis failover that lost the game's last writes leaves the board
@@ -53,7 +53,7 @@ func TestBoardAheadOfTheStore(t *testing.T) {
 }
 
 // TestMoveButtonsNameTheVersion: every move button of a board carries the version of the game
-// it was drawn from (render.Callback.Arg): never above the stored game's, and greater on the
+// it was drawn from (callback.Data.Arg): never above the stored game's, and greater on the
 // board of a later step.
 func TestMoveButtonsNameTheVersion(t *testing.T) {
 	h := newHarness(t)
@@ -70,7 +70,7 @@ func TestMoveButtonsNameTheVersion(t *testing.T) {
 		named := map[int]bool{}
 		for _, row := range cur.Buttons() {
 			for _, b := range row {
-				if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == render.ActionMove {
+				if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == callback.ActionMove {
 					named[c.Arg] = true
 				}
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // The Mini App board (package webapp) is offered under every board in play when the bot has
@@ -74,7 +73,7 @@ func (b *Bot) finish(g *game.Game, ref game.MessageRef, c content) content {
 			[]models.InlineKeyboardButton{btn})
 		c.Keyboard = &kb
 	}
-	if ref.InlineID != "" && g.Status == game.StatusLobby && !render.FitsKeyboard(g.Size) && c.Photo == nil {
+	if ref.InlineID != "" && g.Status == game.StatusLobby && !present.FitsKeyboard(g.Size) && c.Photo == nil {
 		c.PhotoURL = b.startPictureURL(g.Size) // the invitation was posted as this picture
 	}
 	if c.Grid != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
@@ -89,7 +90,7 @@ func TestUndoHintResign(t *testing.T) {
 // moveName is the square a move button plays.
 func moveName(t *testing.T, b models.InlineKeyboardButton) string {
 	t.Helper()
-	c, err := render.ParseCallback(b.CallbackData)
+	c, err := callback.Parse(b.CallbackData)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,18 +171,18 @@ func TestBadCallbacks(t *testing.T) {
 		{"garbage", "could not understand"},
 		{"", "could not understand"},
 		{"9zzz", "could not understand"},
-		{render.Callback{Action: render.ActionMove, Game: "NoSuchGame", Square: 0x23}.Encode(), "There is no game"},
-		{render.Callback{Action: render.ActionMove, Game: id, Ply: 7, Square: 0x23}.Encode(), "about to be redrawn"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x33, Pos: start}.Encode(), "taken"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0x00, Pos: start}.Encode(), "cannot move there"},
-		{render.Callback{Action: render.ActionMove, Game: id, Square: 0xff, Pos: start}.Encode(), "not on this board"},
-		{render.Callback{Action: render.ActionNoop, Game: id, Square: 0x33}.Encode(), "taken"},
-		{render.Callback{Action: render.ActionSize, Arg: 9}.Encode(), "Board sizes"},
-		{render.Callback{Action: render.ActionLevel, Page: 8, Arg: 9}.Encode(), "Levels go from 1 to 6"},
-		{render.Callback{Action: render.ActionLang, Arg: 7}.Encode(), "could not understand"},
-		{render.Callback{Action: render.ActionJoin, Game: id}.Encode(), "you are already playing it"},
-		{render.Callback{Action: render.ActionRematch, Game: id}.Encode(), "still going"},
-		{render.Callback{Action: render.ActionClaim, Game: id}.Encode(), "games between people"},
+		{callback.Data{Action: callback.ActionMove, Game: "NoSuchGame", Square: 0x23}.Encode(), "There is no game"},
+		{callback.Data{Action: callback.ActionMove, Game: id, Ply: 7, Square: 0x23}.Encode(), "about to be redrawn"},
+		{callback.Data{Action: callback.ActionMove, Game: id, Square: 0x33, Pos: start}.Encode(), "taken"},
+		{callback.Data{Action: callback.ActionMove, Game: id, Square: 0x00, Pos: start}.Encode(), "cannot move there"},
+		{callback.Data{Action: callback.ActionMove, Game: id, Square: 0xff, Pos: start}.Encode(), "not on this board"},
+		{callback.Data{Action: callback.ActionNoop, Game: id, Square: 0x33}.Encode(), "taken"},
+		{callback.Data{Action: callback.ActionSize, Arg: 9}.Encode(), "Board sizes"},
+		{callback.Data{Action: callback.ActionLevel, Page: 8, Arg: 9}.Encode(), "Levels go from 1 to 6"},
+		{callback.Data{Action: callback.ActionLang, Arg: 7}.Encode(), "could not understand"},
+		{callback.Data{Action: callback.ActionJoin, Game: id}.Encode(), "you are already playing it"},
+		{callback.Data{Action: callback.ActionRematch, Game: id}.Encode(), "still going"},
+		{callback.Data{Action: callback.ActionClaim, Game: id}.Encode(), "games between people"},
 	}
 	for _, f := range forged {
 		qid, err := alice.PressData(alice.ID(), board.ID, f.data)
@@ -194,7 +195,7 @@ func TestBadCallbacks(t *testing.T) {
 		}
 	}
 	// Someone else's taps on Alice's AI game are a spectator's.
-	qid, err := bob.PressData(bob.ID(), 1, render.Callback{Action: render.ActionMove, Game: id, Square: 0x23}.Encode())
+	qid, err := bob.PressData(bob.ID(), 1, callback.Data{Action: callback.ActionMove, Game: id, Square: 0x23}.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}

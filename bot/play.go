@@ -12,7 +12,6 @@ import (
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // play takes the steps that more than one kind of update needs: who a user is and which
@@ -245,7 +244,7 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 		return err
 	}
 	g := cur.Game
-	if g.Status != game.StatusPlaying || !render.FitsKeyboard(g.Size) {
+	if g.Status != game.StatusPlaying || !present.FitsKeyboard(g.Size) {
 		return nil
 	}
 	if err := pl.bot.boards.Post(ctx, g, m.chat); err != nil {

@@ -10,6 +10,7 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
@@ -234,7 +235,7 @@ func (cs *commands) cmdReview(ctx context.Context, m *msgCtx) error {
 
 // reviewLinked reviews, in a player's private chat, the game a review deep link names.
 func (cs *commands) reviewLinked(ctx context.Context, m *msgCtx, id string) error {
-	if (render.Callback{Action: render.ActionReview, Game: id}).Validate() != nil || id == "" {
+	if (callback.Data{Action: callback.ActionReview, Game: id}).Validate() != nil || id == "" {
 		return cs.replyErr(ctx, m, game.ErrNoGame)
 	}
 	res, err := cs.bot.svc.Game(ctx, id)

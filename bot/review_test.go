@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
 )
@@ -215,7 +216,7 @@ func TestForgedReviewTap(t *testing.T) {
 	own, _, _ := playToEnd(h, alice, h.aiBoard(alice, alice.ID(), "/ai 4x4 1 black"), render.BlackDisc+" Alice")
 	h.waitReplay(alice.ID(), movesOf(own))
 	before := h.lastID(alice.ID())
-	forged := render.Callback{Action: render.ActionReview, Game: gameID(bobs)}.Encode()
+	forged := callback.Data{Action: callback.ActionReview, Game: gameID(bobs)}.Encode()
 	if a := h.forge(l, alice, own, forged); a.Text == "" {
 		t.Errorf("a Review tap naming another game was answered as done: %+v", a)
 	}

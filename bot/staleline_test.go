@@ -7,9 +7,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
-	"github.com/reversibot/reversi/render"
 )
 
 // The undo-then-replay attack: a player keeps the buttons of a board (an old copy their
@@ -23,7 +23,7 @@ func legalSquares(t testing.TB, m telegramtest.Message) map[engine.Square]string
 	t.Helper()
 	out := map[engine.Square]string{}
 	for _, b := range legalMoves(m) {
-		c, err := render.ParseCallback(b.CallbackData)
+		c, err := callback.Parse(b.CallbackData)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,11 +33,11 @@ func legalSquares(t testing.TB, m telegramtest.Message) map[engine.Square]string
 }
 
 // actionData returns the data of m's first button of action a.
-func actionData(t testing.TB, m telegramtest.Message, a render.Action) string {
+func actionData(t testing.TB, m telegramtest.Message, a callback.Action) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == a {
+			if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == a {
 				return b.CallbackData
 			}
 		}
@@ -51,7 +51,7 @@ func discsOf(m telegramtest.Message) string {
 	var sb strings.Builder
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && (c.Action == render.ActionMove || c.Action == render.ActionNoop) {
+			if c, err := callback.Parse(b.CallbackData); err == nil && (c.Action == callback.ActionMove || c.Action == callback.ActionNoop) {
 				sb.WriteString(b.Text)
 			}
 		}
@@ -79,7 +79,7 @@ func (h *harness) undoneLine(l *handledLog, alice *telegramtest.User, board tele
 	old = h.yourMoveAt(board, 2)
 	oldLegal := legalSquares(h.t, old)
 	for _, first := range start[1:] {
-		h.pressHandled(l, alice, h.current(board), actionData(h.t, h.current(board), render.ActionUndo))
+		h.pressHandled(l, alice, h.current(board), actionData(h.t, h.current(board), callback.ActionUndo))
 		start := h.yourMoveAt(board, 0)
 		h.pressData(alice, start, sameMove(h.t, start, first).CallbackData)
 		now = h.yourMoveAt(board, 2)
@@ -111,7 +111,7 @@ func TestUndoneLineBoardPlaysNothing(t *testing.T) {
 
 	for _, tap := range []struct{ what, data string }{
 		{"a move of the undone line", legalSquares(t, old)[sq]},
-		{"Undo of the undone line", actionData(t, old, render.ActionUndo)},
+		{"Undo of the undone line", actionData(t, old, callback.ActionUndo)},
 	} {
 		a := h.forge(l, alice, board, tap.data)
 		if a.ShowAlert || !strings.Contains(a.Text, "about to be redrawn") {
@@ -138,12 +138,12 @@ func TestResignAnswerOfAnotherPosition(t *testing.T) {
 	alice := h.user("Alice", "en")
 	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	id := gameID(board)
-	h.pressHandled(l, alice, board, actionData(t, board, render.ActionResign))
+	h.pressHandled(l, alice, board, actionData(t, board, callback.ActionResign))
 	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.Message) bool {
-		_, ok := resignButton(m, render.ResignYes)
+		_, ok := resignButton(m, callback.ResignYes)
 		return ok
 	})
-	yes, _ := resignButton(asked, render.ResignYes)
+	yes, _ := resignButton(asked, callback.ResignYes)
 	h.pressData(alice, asked, legalMoves(asked)[0].CallbackData) // she plays instead; the AI replies
 	now := h.yourMoveAt(board, 2)
 	version, boards := h.gameState(id)
@@ -169,10 +169,10 @@ func TestBoardOfBeforePositionsIsStale(t *testing.T) {
 	id := gameID(board)
 	sq := engine.SquareAt(3, 2) // d3
 	version, boards := h.gameState(id)
-	for _, c := range []render.Callback{
-		{Action: render.ActionMove, Game: id, Square: sq},
-		{Action: render.ActionUndo, Game: id},
-		{Action: render.ActionPage, Game: id, Page: 1},
+	for _, c := range []callback.Data{
+		{Action: callback.ActionMove, Game: id, Square: sq},
+		{Action: callback.ActionUndo, Game: id},
+		{Action: callback.ActionPage, Game: id, Page: 1},
 	} {
 		if a := h.forge(l, alice, board, c.Encode()); a.ShowAlert || !strings.Contains(a.Text, "about to be redrawn") {
 			t.Errorf("%q answered %+v, want that the board is redrawn", c.Encode(), a)
@@ -186,16 +186,16 @@ func TestBoardOfBeforePositionsIsStale(t *testing.T) {
 }
 
 // sameMove returns the button of board m that plays the move of button b, drawn on another
-// drawing of the same position (its data names the game's version then: render.Callback.Arg).
+// drawing of the same position (its data names the game's version then: callback.Data.Arg).
 func sameMove(t testing.TB, m telegramtest.Message, b models.InlineKeyboardButton) models.InlineKeyboardButton {
 	t.Helper()
-	want, err := render.ParseCallback(b.CallbackData)
+	want, err := callback.Parse(b.CallbackData)
 	if err != nil {
 		t.Fatalf("button %q: %v", b.CallbackData, err)
 	}
 	for _, row := range m.Buttons() {
 		for _, c := range row {
-			if got, err := render.ParseCallback(c.CallbackData); err == nil && got.Action == render.ActionMove &&
+			if got, err := callback.Parse(c.CallbackData); err == nil && got.Action == callback.ActionMove &&
 				got.Square == want.Square && got.Pos == want.Pos {
 				return c
 			}

@@ -7,7 +7,6 @@ import (
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // parseStyle reads a style a user typed (/style image): English or Russian words.
@@ -110,7 +109,7 @@ func (b *Bot) profile(ctx context.Context, user int64) (*game.Profile, bool) {
 // when the board is always buttons (an inline message, a board too large for a keyboard),
 // else the user, 0 when the board follows g.Style.
 func styleUser(g *game.Game, ref game.MessageRef) (user int64, fixed bool) {
-	if ref.InlineID != "" || !render.FitsKeyboard(g.Size) {
+	if ref.InlineID != "" || !present.FitsKeyboard(g.Size) {
 		return 0, true
 	}
 	for _, p := range g.Players {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/render"
@@ -21,7 +22,7 @@ func checkPictureBoard(t *testing.T, m telegramtest.Message) {
 	}
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if b.Text == render.BlackDisc || b.Text == render.WhiteDisc || b.Text == render.LegalMark {
+			if b.Text == render.BlackDisc || b.Text == render.WhiteDisc || b.Text == present.LegalMark {
 				t.Fatalf("picture board has board-cell button %q:%s", b.Text, dump([]telegramtest.Message{m}))
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -111,10 +111,10 @@ func TestMenuTapsOnAGroupBoard(t *testing.T) {
 	h, l, alice, bob, mallory := s.h, s.l, s.alice, s.bob, s.mallory
 	_, board := h.lobbyGame(l, alice, bob, s.chat)
 	version, boards := h.gameState(gameID(board))
-	for _, c := range []render.Callback{
-		{Action: render.ActionSize, Arg: 8}, {Action: render.ActionLevel, Page: 8, Arg: 1},
-		{Action: render.ActionColor, Page: 8, Ply: 1, Arg: 0}, {Action: render.ActionLang, Arg: 2},
-		{Action: render.ActionMenu, Arg: 0}, {Action: render.ActionMenu, Arg: 1}, {Action: render.ActionCancel},
+	for _, c := range []callback.Data{
+		{Action: callback.ActionSize, Arg: 8}, {Action: callback.ActionLevel, Page: 8, Arg: 1},
+		{Action: callback.ActionColor, Page: 8, Ply: 1, Arg: 0}, {Action: callback.ActionLang, Arg: 2},
+		{Action: callback.ActionMenu, Arg: 0}, {Action: callback.ActionMenu, Arg: 1}, {Action: callback.ActionCancel},
 	} {
 		if a := h.forge(l, mallory, board, c.Encode()); !strings.Contains(a.Text, foreignText) {
 			t.Errorf("menu tap %+v on the group's board answered %q", c, a.Text)
@@ -154,13 +154,13 @@ func TestOldInlineGameAfterRematch(t *testing.T) {
 	})
 	id := gameID(rematch)
 	version, boards := h.gameState(id)
-	cb := func(a render.Action) string { return render.Callback{Action: a, Game: old}.Encode() }
-	for _, data := range []string{cb(render.ActionRefresh), cb(render.ActionPage), cb(render.ActionMove), cb(render.ActionResign)} {
+	cb := func(a callback.Action) string { return callback.Data{Action: a, Game: old}.Encode() }
+	for _, data := range []string{cb(callback.ActionRefresh), cb(callback.ActionPage), cb(callback.ActionMove), cb(callback.ActionResign)} {
 		if a := h.forge(l, bob, post, data); !strings.Contains(a.Text, "over") {
 			t.Errorf("tap %q of the old game answered %q, want that it is over", data, a.Text)
 		}
 	}
-	if a := h.forge(l, bob, post, cb(render.ActionRematch)); a.ShowAlert {
+	if a := h.forge(l, bob, post, cb(callback.ActionRematch)); a.ShowAlert {
 		t.Errorf("a second Rematch of the old game answered %q", a.Text)
 	}
 	h.unchanged("the rematch", id, version, boards)

@@ -5,9 +5,9 @@ import (
 	"errors"
 
 	"github.com/reversibot/reversi/bot/boards"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // A message is bound to a game only by the bot itself, when it posts the game there (or a
@@ -31,15 +31,15 @@ import (
 
 // gameScoped reports whether the tap c acts on the game its data names (or, on an inline
 // message, on the message's game).
-func gameScoped(t *tap, c render.Callback) bool {
+func gameScoped(t *tap, c callback.Data) bool {
 	switch c.Action {
-	case render.ActionMove, render.ActionPage, render.ActionResign, render.ActionHint,
-		render.ActionUndo, render.ActionRematch, render.ActionJoin, render.ActionClaim,
-		render.ActionRefresh, render.ActionReview:
+	case callback.ActionMove, callback.ActionPage, callback.ActionResign, callback.ActionHint,
+		callback.ActionUndo, callback.ActionRematch, callback.ActionJoin, callback.ActionClaim,
+		callback.ActionRefresh, callback.ActionReview:
 		return true
-	case render.ActionNoop:
+	case callback.ActionNoop:
 		return c.Game != ""
-	case render.ActionCancel:
+	case callback.ActionCancel:
 		return c.Game != "" || t.ref.InlineID != ""
 	}
 	return false
@@ -51,7 +51,7 @@ func gameScoped(t *tap, c render.Callback) bool {
 // Cancel without a game name the message's game: c.Game is set to it. It returns
 // false when it has answered the tap and the handler must do nothing more; true with t.game nil
 // only for a Join with an invitation on an inline message that has no game yet.
-func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
+func (ts *taps) scopeTap(ctx context.Context, t *tap, c *callback.Data) (bool, error) {
 	if t.ref.InlineID != "" {
 		return ts.scopeInline(ctx, t, c)
 	}
@@ -77,8 +77,8 @@ func (ts *taps) scopeTap(ctx context.Context, t *tap, c *render.Callback) (bool,
 // game for it (Game.InlineID: the lobby opened for the post, or a rematch in it), unless the
 // game is over and the message shows a newer one now (its binding names the rematch). A Join
 // with an invitation, and a Cancel naming no game, act on the game the message is bound to.
-func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bool, error) {
-	if ts.invitationJoin(ctx, *c) || c.Game == "" && c.Action == render.ActionCancel {
+func (ts *taps) scopeInline(ctx context.Context, t *tap, c *callback.Data) (bool, error) {
+	if ts.invitationJoin(ctx, *c) || c.Game == "" && c.Action == callback.ActionCancel {
 		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
 		if corrupt(err) {
 			_, err = ts.bot.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
@@ -89,7 +89,7 @@ func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bo
 			return true, nil
 		case !errors.Is(err, game.ErrNotFound):
 			return false, t.fail(ctx, err)
-		case c.Action == render.ActionJoin:
+		case c.Action == callback.ActionJoin:
 			return true, nil // no game yet: tapJoin opens the lobby from the signed invitation
 		}
 		return false, t.fail(ctx, game.ErrNoGame)
@@ -108,7 +108,7 @@ func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bo
 		}
 		if err == nil && cur.ID != g.ID {
 			// An older game of this message: the rematch shows there now.
-			if c.Action == render.ActionRematch {
+			if c.Action == callback.ActionRematch {
 				return false, t.answer(ctx, "", false)
 			}
 			return false, t.fail(ctx, game.ErrGameOver)
@@ -121,8 +121,8 @@ func (ts *taps) scopeInline(ctx context.Context, t *tap, c *render.Callback) (bo
 // invitationJoin reports whether c is a Join with an invitation: data the bot signed, or a
 // creator tag that names no game (openInvitation refuses it aloud). One game id in 62 looks
 // like a creator tag ("u" and base-36 letters): a Join naming such a game names that game.
-func (ts *taps) invitationJoin(ctx context.Context, c render.Callback) bool {
-	if _, tag := parseCreatorTag(c.Game); !tag || c.Action != render.ActionJoin {
+func (ts *taps) invitationJoin(ctx context.Context, c callback.Data) bool {
+	if _, tag := parseCreatorTag(c.Game); !tag || c.Action != callback.ActionJoin {
 		return false
 	}
 	if _, signed := readInvitation(ts.inline.signer(), c); signed {
@@ -160,9 +160,9 @@ func corrupt(err error) bool {
 
 // foreignTap answers a tap whose data names game g on a message that does not belong to it,
 // and logs it: the data was copied from another message (or made up).
-func (ts *taps) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.Callback) error {
+func (ts *taps) foreignTap(ctx context.Context, t *tap, g *game.Game, c callback.Data) error {
 	ts.bot.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
-	if game.Side(g, t.user.id) < 0 && c.Action != render.ActionJoin && c.Action != render.ActionCancel {
+	if game.Side(g, t.user.id) < 0 && c.Action != callback.ActionJoin && c.Action != callback.ActionCancel {
 		// Not the tapper's game either: what a spectator's tap would be told.
 		return t.fail(ctx, game.ErrNotYourGame)
 	}
@@ -171,11 +171,11 @@ func (ts *taps) foreignTap(ctx context.Context, t *tap, g *game.Game, c render.C
 
 // editsTapped reports whether the tap c, which names no game, replaces the content of the
 // tapped message (the menus, /lang, a search's Cancel).
-func editsTapped(t *tap, c render.Callback) bool {
+func editsTapped(t *tap, c callback.Data) bool {
 	switch c.Action {
-	case render.ActionSize, render.ActionLevel, render.ActionColor, render.ActionLang, render.ActionMenu:
+	case callback.ActionSize, callback.ActionLevel, callback.ActionColor, callback.ActionLang, callback.ActionMenu:
 		return true
-	case render.ActionCancel:
+	case callback.ActionCancel:
 		return c.Game == "" && t.ref.InlineID == ""
 	}
 	return false

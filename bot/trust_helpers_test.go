@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/render"
 )
 
 // handledLog counts, from the bot's log line per handled update, the updates of each kind and
@@ -154,13 +154,13 @@ func (h *harness) ownAIGame(u *telegramtest.User) (board telegramtest.Message, i
 // forgedActions are the taps a player could forge from the buttons of their own game id,
 // drawn at ply (the game's current ply) with legal square sq: every game-scoped action.
 func forgedActions(id string, ply int, stale, current string) []string {
-	cb := func(a render.Action, p int) string { return render.Callback{Action: a, Game: id, Ply: p}.Encode() }
+	cb := func(a callback.Action, p int) string { return callback.Data{Action: a, Game: id, Ply: p}.Encode() }
 	return []string{
 		stale, current,
-		cb(render.ActionPage, ply), cb(render.ActionRefresh, ply), cb(render.ActionNoop, ply),
-		cb(render.ActionHint, ply), cb(render.ActionClaim, ply), cb(render.ActionRematch, ply),
-		cb(render.ActionJoin, 0), cb(render.ActionCancel, 0), cb(render.ActionUndo, ply),
-		cb(render.ActionResign, ply),
+		cb(callback.ActionPage, ply), cb(callback.ActionRefresh, ply), cb(callback.ActionNoop, ply),
+		cb(callback.ActionHint, ply), cb(callback.ActionClaim, ply), cb(callback.ActionRematch, ply),
+		cb(callback.ActionJoin, 0), cb(callback.ActionCancel, 0), cb(callback.ActionUndo, ply),
+		cb(callback.ActionResign, ply),
 	}
 }
 
@@ -262,12 +262,12 @@ func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.User, chat int64) 
 	return lobby, board
 }
 
-// resignButton returns the callback data of the button of m that asks for step (render.ResignAsk,
+// resignButton returns the callback data of the button of m that asks for step (callback.ResignAsk,
 // ResignYes, ResignNo) of a resignation, and whether m has one.
 func resignButton(m telegramtest.Message, step int) (string, bool) {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Action == render.ActionResign && c.Arg == step {
+			if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == callback.ActionResign && c.Arg == step {
 				return b.CallbackData, true
 			}
 		}
@@ -279,15 +279,15 @@ func resignButton(m telegramtest.Message, step int) (string, bool) {
 // presses Yes, returning the answer to Yes.
 func (h *harness) resign(u *telegramtest.User, board telegramtest.Message) telegramtest.CallbackAnswer {
 	h.t.Helper()
-	ask, ok := resignButton(board, render.ResignAsk)
+	ask, ok := resignButton(board, callback.ResignAsk)
 	if !ok {
 		h.t.Fatalf("no Resign button on the board:%s", dump([]telegramtest.Message{board}))
 	}
 	h.pressData(u, board, ask)
 	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.Message) bool {
-		_, ok := resignButton(m, render.ResignYes)
+		_, ok := resignButton(m, callback.ResignYes)
 		return ok
 	})
-	yes, _ := resignButton(asked, render.ResignYes)
+	yes, _ := resignButton(asked, callback.ResignYes)
 	return h.pressData(u, asked, yes)
 }

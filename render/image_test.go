@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render/rendertest"
 	xdraw "golang.org/x/image/draw"
 )
 
@@ -196,15 +197,15 @@ func scenes(t testing.TB) []struct {
 	}
 	out := []scene{
 		{"8x8 start", NewView(engine.MustStart(8)), ImageOptions{}},
-		{"8x8 ply 23 flipped", ViewOf(playRandom(t, 8, 5, 23)), ImageOptions{Flipped: true}},
-		{"10x10 ply 40 flipped", ViewOf(playRandom(t, 10, 1, 40)), ImageOptions{Flipped: true}},
-		{"12x12 ply 70", ViewOf(playRandom(t, 12, 2, 70)), ImageOptions{}},
-		{"16x16 ply 150 flipped", ViewOf(playRandom(t, 16, 3, 150)), ImageOptions{Flipped: true}},
-		{"16x16 no hints", ViewOf(playRandom(t, 16, 4, 31)), ImageOptions{HideHints: true, Flipped: true}},
-		{"16x16 finished", ViewOf(playRandom(t, 16, 5, 1000)), ImageOptions{Flipped: true}},
-		{"4x4 finished", ViewOf(playRandom(t, 4, 1, 100)), ImageOptions{}},
-		{"6x6 white to move", ViewOf(playRandom(t, 6, 3, 5)), ImageOptions{}},
-		{"14x14 fullest", NewView(fullest(t, 14)), ImageOptions{}},
+		{"8x8 ply 23 flipped", ViewOf(rendertest.RandomGame(t, 8, 5, 23)), ImageOptions{Flipped: true}},
+		{"10x10 ply 40 flipped", ViewOf(rendertest.RandomGame(t, 10, 1, 40)), ImageOptions{Flipped: true}},
+		{"12x12 ply 70", ViewOf(rendertest.RandomGame(t, 12, 2, 70)), ImageOptions{}},
+		{"16x16 ply 150 flipped", ViewOf(rendertest.RandomGame(t, 16, 3, 150)), ImageOptions{Flipped: true}},
+		{"16x16 no hints", ViewOf(rendertest.RandomGame(t, 16, 4, 31)), ImageOptions{HideHints: true, Flipped: true}},
+		{"16x16 finished", ViewOf(rendertest.RandomGame(t, 16, 5, 1000)), ImageOptions{Flipped: true}},
+		{"4x4 finished", ViewOf(rendertest.RandomGame(t, 4, 1, 100)), ImageOptions{}},
+		{"6x6 white to move", ViewOf(rendertest.RandomGame(t, 6, 3, 5)), ImageOptions{}},
+		{"14x14 fullest", NewView(rendertest.Fullest(t, 14)), ImageOptions{}},
 	}
 	// The suggested move, shown and hidden.
 	for _, h := range []struct {
@@ -212,9 +213,9 @@ func scenes(t testing.TB) []struct {
 		g    *engine.Game
 		opt  ImageOptions
 	}{
-		{"8x8 hint", playRandom(t, 8, 5, 22), ImageOptions{Flipped: true}},
-		{"16x16 hint", playRandom(t, 16, 3, 151), ImageOptions{Flipped: true}},
-		{"12x12 hint hidden", playRandom(t, 12, 2, 70), ImageOptions{HideHints: true}},
+		{"8x8 hint", rendertest.RandomGame(t, 8, 5, 22), ImageOptions{Flipped: true}},
+		{"16x16 hint", rendertest.RandomGame(t, 16, 3, 151), ImageOptions{Flipped: true}},
+		{"12x12 hint hidden", rendertest.RandomGame(t, 12, 2, 70), ImageOptions{HideHints: true}},
 	} {
 		v := ViewOf(h.g)
 		moves := v.Position.LegalMoves()
@@ -225,7 +226,7 @@ func scenes(t testing.TB) []struct {
 	for _, size := range []int{8, 10} {
 		found := false
 		for seed := uint64(0); seed < 500 && !found; seed++ {
-			full := playRandom(t, size, seed, 1000)
+			full := rendertest.RandomGame(t, size, seed, 1000)
 			g, err := engine.NewGame(size)
 			if err != nil {
 				t.Fatal(err)
@@ -247,7 +248,7 @@ func scenes(t testing.TB) []struct {
 	}
 	// A pass: replay until the side to move has no move, then pass.
 	for seed := uint64(0); ; seed++ {
-		g := playRandom(t, 8, seed, 200)
+		g := rendertest.RandomGame(t, 8, seed, 200)
 		for g.Len() > 0 && !g.Position().MustPass() {
 			if err := g.Undo(); err != nil {
 				t.Fatal(err)
@@ -335,10 +336,10 @@ func TestPNGMatchesImage(t *testing.T) {
 // the positions with the most hints.
 func TestPNGSizeWorstCase(t *testing.T) {
 	for _, size := range []int{8, 10, 12, 16} {
-		g := playRandom(t, size, 11, 10000)
+		g := rendertest.RandomGame(t, size, 11, 10000)
 		full := ViewOf(g)
 		full.Flipped = full.Position.Discs(engine.Black)
-		hints := NewView(fullest(t, size))
+		hints := NewView(rendertest.Fullest(t, size))
 		for _, v := range []View{full, hints} {
 			data, err := PNG(v, ImageOptions{Flipped: true})
 			if err != nil {
@@ -388,7 +389,7 @@ func TestEncodePNGWriteError(t *testing.T) {
 func TestPNGConcurrent(t *testing.T) {
 	views := map[int][]byte{}
 	for _, size := range sizes {
-		data, err := PNG(ViewOf(playRandom(t, size, 1, 20)), ImageOptions{Flipped: true})
+		data, err := PNG(ViewOf(rendertest.RandomGame(t, size, 1, 20)), ImageOptions{Flipped: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,7 +401,7 @@ func TestPNGConcurrent(t *testing.T) {
 		for _, size := range sizes {
 			wg.Go(func() {
 				var buf bytes.Buffer
-				if err := EncodePNG(&buf, ViewOf(playRandom(t, size, 1, 20)), ImageOptions{Flipped: true}); err != nil {
+				if err := EncodePNG(&buf, ViewOf(rendertest.RandomGame(t, size, 1, 20)), ImageOptions{Flipped: true}); err != nil {
 					errs <- err
 					return
 				}
@@ -426,7 +427,7 @@ func TestDocsBoards(t *testing.T) {
 		size, plies int
 		seed        uint64
 	}{{8, 25, 2}, {10, 44, 3}, {12, 70, 4}, {16, 150, 3}} {
-		v := ViewOf(playRandom(t, ex.size, ex.seed, ex.plies))
+		v := ViewOf(rendertest.RandomGame(t, ex.size, ex.seed, ex.plies))
 		opt := ImageOptions{Flipped: true}
 		data, err := PNG(v, opt)
 		if err != nil {
@@ -435,7 +436,7 @@ func TestDocsBoards(t *testing.T) {
 		want, _ := Image(v, opt)
 		docPicture(t, filepath.Join(dir, fmt.Sprintf("board-%d.png", ex.size)), data, want, 0)
 	}
-	busy := ViewOf(playRandom(t, 16, 64, 120))
+	busy := ViewOf(rendertest.RandomGame(t, 16, 64, 120))
 	moves := busy.Position.LegalMoves()
 	busy = busy.WithHint(moves[len(moves)/2])
 	full, err := Image(busy, ImageOptions{Flipped: true})
@@ -508,17 +509,19 @@ func benchmarkPNG(b *testing.B, v View) {
 	b.ReportMetric(float64(buf.Len()), "png-bytes") // after the loop, which resets metrics
 }
 
-func BenchmarkPNG8(b *testing.B)      { benchmarkPNG(b, ViewOf(playRandom(b, 8, 5, 23))) }
-func BenchmarkPNG8Full(b *testing.B)  { benchmarkPNG(b, ViewOf(playRandom(b, 8, 11, 1000))) }
-func BenchmarkPNG16(b *testing.B)     { benchmarkPNG(b, ViewOf(playRandom(b, 16, 3, 150))) }
-func BenchmarkPNG16Full(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 11, 10000))) }
+func BenchmarkPNG8(b *testing.B)     { benchmarkPNG(b, ViewOf(rendertest.RandomGame(b, 8, 5, 23))) }
+func BenchmarkPNG8Full(b *testing.B) { benchmarkPNG(b, ViewOf(rendertest.RandomGame(b, 8, 11, 1000))) }
+func BenchmarkPNG16(b *testing.B)    { benchmarkPNG(b, ViewOf(rendertest.RandomGame(b, 16, 3, 150))) }
+func BenchmarkPNG16Full(b *testing.B) {
+	benchmarkPNG(b, ViewOf(rendertest.RandomGame(b, 16, 11, 10000)))
+}
 
 // BenchmarkPNG16Busy draws the busiest moment of a few hundred random 16×16 games: 55 legal
 // moves to mark.
-func BenchmarkPNG16Busy(b *testing.B) { benchmarkPNG(b, ViewOf(playRandom(b, 16, 64, 120))) }
+func BenchmarkPNG16Busy(b *testing.B) { benchmarkPNG(b, ViewOf(rendertest.RandomGame(b, 16, 64, 120))) }
 
 // BenchmarkPNG16Fullest draws the 16×16 position with the most legal moves the tests know (119).
-func BenchmarkPNG16Fullest(b *testing.B) { benchmarkPNG(b, NewView(fullest(b, 16))) }
+func BenchmarkPNG16Fullest(b *testing.B) { benchmarkPNG(b, NewView(rendertest.Fullest(b, 16))) }
 
 // BenchmarkAssets16 measures the one-time drawing of a size's board and cell pictures.
 func BenchmarkAssets16(b *testing.B) {

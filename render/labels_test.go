@@ -7,12 +7,11 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/go-telegram/bot/models"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render/rendertest"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
@@ -32,7 +31,7 @@ func TestMoveLabel(t *testing.T) {
 		t.Errorf("MoveLabels(8×8 start) = %s, want %s", got, want)
 	}
 	// The fullest 16×16 position has more moves than labels: the rest have none.
-	p := fullest(t, 16)
+	p := rendertest.Fullest(t, 16)
 	labels := MoveLabels(p)
 	if len(labels) != p.MoveCount() || p.MoveCount() <= MaxMoveLabels {
 		t.Fatalf("%d labels for %d moves; the test wants more than %d moves", len(labels), p.MoveCount(), MaxMoveLabels)
@@ -42,7 +41,7 @@ func TestMoveLabel(t *testing.T) {
 			t.Errorf("label %d of %d = %q", i, len(labels), l)
 		}
 	}
-	if got := MoveLabels(playRandom(t, 10, 3, 1000).Position()); len(got) != 0 {
+	if got := MoveLabels(rendertest.RandomGame(t, 10, 3, 1000).Position()); len(got) != 0 {
 		t.Errorf("MoveLabels of a finished game = %v, want none", got)
 	}
 }
@@ -302,7 +301,7 @@ func checkLabelCell(t *testing.T, img image.Image, l layout, sq engine.Square, l
 // pixels wide, as on a phone, the digits stand 9 pixels tall or more.
 func TestLabelsReadable(t *testing.T) {
 	for _, size := range []int{8, 10, 12, 14, 16} {
-		v := NewView(fullest(t, size))
+		v := NewView(rendertest.Fullest(t, size))
 		img, err := Image(v, ImageOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -322,40 +321,23 @@ func TestLabelsReadable(t *testing.T) {
 	}
 }
 
-// pickerButtons returns the move buttons of every page of v's move picker, in order.
-func pickerButtons(t *testing.T, v View, opt KeyboardOptions) []models.InlineKeyboardButton {
-	t.Helper()
-	var out []models.InlineKeyboardButton
-	for _, kb := range pickerPagesOf(t, v, opt) {
-		for _, row := range kb.InlineKeyboard {
-			for _, b := range row {
-				if cb, err := ParseCallback(b.CallbackData); err == nil && cb.Action == ActionMove {
-					out = append(out, b)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// TestPickerMatchesPicture reads every move button of the picker, on every page, and the
-// picture: each button's label is the one the picture shows on its square, and it counts on
-// from page to page.
-func TestPickerMatchesPicture(t *testing.T) {
-	busy := ViewOf(playRandom(t, 16, 64, 120))
+// TestLabelsMatchPicture reads the picture's label on every legal move: the i-th legal move (in
+// the order of LegalMoves) shows MoveLabel(i), the label its button in the move picker carries
+// (bot/present checks the buttons against MoveLabel), and the suggested move its badge.
+func TestLabelsMatchPicture(t *testing.T) {
+	busy := ViewOf(rendertest.RandomGame(t, 16, 64, 120))
 	moves := busy.Position.LegalMoves()
 	for _, tc := range []struct {
 		name string
 		v    View
-		ctl  int
 	}{
-		{"10x10 start", NewView(engine.MustStart(10)), 2},
-		{"12x12 ply 70", ViewOf(playRandom(t, 12, 2, 70)), 2},
-		{"16x16 busy, hint", busy.WithHint(moves[len(moves)/2]), 2},
-		{"16x16 busy, 3 pages", busy, 70},
-		{"16x16 fullest, 2 pages", NewView(fullest(t, 16)), 40},
-		{"16x16 white to move", ViewOf(playRandom(t, 16, 64, 121)), 2},
-		{"8x8 image style", ViewOf(playRandom(t, 8, 5, 23)), 2},
+		{"10x10 start", NewView(engine.MustStart(10))},
+		{"12x12 ply 70", ViewOf(rendertest.RandomGame(t, 12, 2, 70))},
+		{"16x16 busy, hint", busy.WithHint(moves[len(moves)/2])},
+		{"16x16 busy", busy},
+		{"16x16 fullest", NewView(rendertest.Fullest(t, 16))},
+		{"16x16 white to move", ViewOf(rendertest.RandomGame(t, 16, 64, 121))},
+		{"8x8 image style", ViewOf(rendertest.RandomGame(t, 8, 5, 23))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			img, err := Image(tc.v, ImageOptions{Flipped: true})
@@ -367,73 +349,21 @@ func TestPickerMatchesPicture(t *testing.T) {
 			}
 			p := tc.v.Position
 			l := layoutFor(p.Size())
-			buttons := pickerButtons(t, tc.v, KeyboardOptions{Game: "g", Controls: controlRows(tc.ctl)})
-			if len(buttons) != p.MoveCount() {
-				t.Fatalf("%d move buttons for %d moves", len(buttons), p.MoveCount())
-			}
 			hint, _ := tc.v.Hint()
-			for i, b := range buttons {
-				cb, _ := ParseCallback(b.CallbackData)
-				label, name, ok := strings.Cut(b.Text, " · ")
-				if i >= MaxMoveLabels {
-					label, name, ok = "", b.Text, true
-				}
-				if !ok || name != cb.Square.String() || label != fmt.Sprint(i+1) && i < MaxMoveLabels {
-					t.Errorf("button %d: %q for the move %v", i, b.Text, cb.Square)
-					continue
-				}
+			for i, sq := range p.LegalMoves() {
+				label := MoveLabel(i)
 				if label == "" {
 					continue
 				}
-				got, _, _, _ := readerFor(t, p.Size()).read(img, l, l.cellOrigin(cb.Square.Col(), cb.Square.Row()), p.Side())
+				got, _, _, _ := readerFor(t, p.Size()).read(img, l, l.cellOrigin(sq.Col(), sq.Row()), p.Side())
 				if got != label {
-					t.Errorf("button %q: the picture shows %q on %v", b.Text, got, cb.Square)
+					t.Errorf("move %d (%v): the picture shows %q, want %q", i, sq, got, label)
 				}
-				if cb.Square == hint {
+				if sq == hint {
 					checkLabelCell(t, img, l, hint, label, p.Side(), true)
 				}
 			}
 		})
-	}
-}
-
-// TestMovePickerRows checks how the move buttons are split into rows: at most 5 in a row, as
-// even as may be, the longer rows first, in the order of the moves.
-func TestMovePickerRows(t *testing.T) {
-	for _, tc := range []struct {
-		n    int // moves on the page
-		want string
-	}{{0, "[]"}, {1, "[1]"}, {4, "[4]"}, {5, "[5]"}, {6, "[3 3]"}, {7, "[4 3]"}, {11, "[4 4 3]"}, {16, "[4 4 4 4]"}, {64, "[5 5 5 5 5 5 5 5 5 5 5 5 4]"}} {
-		buttons := make([]models.InlineKeyboardButton, tc.n)
-		for i := range buttons {
-			buttons[i].Text = fmt.Sprint(i)
-		}
-		var sizes []int
-		var order []models.InlineKeyboardButton
-		for _, row := range pickerRows(buttons, 2) {
-			sizes = append(sizes, len(row))
-			order = append(order, row...)
-		}
-		if got := fmt.Sprint(sizes); got != tc.want {
-			t.Errorf("%d moves: rows of %s, want %s", tc.n, got, tc.want)
-		}
-		if fmt.Sprint(order) != fmt.Sprint(buttons) {
-			t.Errorf("%d moves: rows hold %v", tc.n, order)
-		}
-	}
-	// Every count a page can hold, against the rule.
-	for n := 1; n <= maxPageMoves; n++ {
-		rows := pickerRows(make([]models.InlineKeyboardButton, n), 0)
-		total := 0
-		for i, row := range rows {
-			total += len(row)
-			if len(row) > pickerRowButtons || len(row) > len(rows[0]) || len(rows[0])-len(row) > 1 || i > 0 && len(row) > len(rows[i-1]) {
-				t.Fatalf("%d moves: rows %v", n, rows)
-			}
-		}
-		if total != n || len(rows) != (n+pickerRowButtons-1)/pickerRowButtons {
-			t.Fatalf("%d moves: %d rows holding %d", n, len(rows), total)
-		}
 	}
 }
 
@@ -460,13 +390,13 @@ func TestLabelSpritesConcurrent(t *testing.T) {
 	}
 }
 
-// FuzzLabels draws the picture and the move picker of any board: nothing panics, the keyboard
-// keeps Telegram's limits, and its buttons carry the labels in the order of the legal moves.
+// FuzzLabels draws the picture of any board, with its labels and a hint anywhere: nothing
+// panics and the PNG decodes (bot/present fuzzes the move picker of the same boards).
 func FuzzLabels(f *testing.F) {
-	f.Add(uint8(16), []byte(fullest(f, 16).BoardText()), false, uint8(3), uint8(0), uint8(0))
+	f.Add(uint8(16), []byte(rendertest.Fullest(f, 16).BoardText()), false, uint8(3), uint8(0), uint8(0))
 	f.Add(uint8(10), []byte(engine.MustStart(10).BoardText()), true, uint8(0), uint8(1), uint8(44))
 	f.Add(uint8(8), []byte{}, false, uint8(200), uint8(7), uint8(0x33))
-	f.Fuzz(func(t *testing.T, size uint8, cells []byte, white bool, page, ctl, hint uint8) {
+	f.Fuzz(func(t *testing.T, size uint8, cells []byte, white bool, _, _, hint uint8) {
 		n := 4 + 2*int(size%7)
 		text := make([]byte, n*n)
 		for i := range text {
@@ -488,31 +418,6 @@ func FuzzLabels(f *testing.F) {
 		if err != nil || img == nil {
 			t.Fatalf("Image: %v", err)
 		}
-		opt := KeyboardOptions{Game: "g", Controls: controlRows(int(ctl) % 40)}
-		kb, err := MovePicker(v, int(page), opt)
-		if err != nil {
-			t.Fatalf("MovePicker: %v", err)
-		}
-		if err := ValidateKeyboard(kb); err != nil {
-			t.Fatal(err)
-		}
-		moves := p.LegalMoves()
-		index := map[engine.Square]int{}
-		for i, sq := range moves {
-			index[sq] = i
-		}
-		for _, row := range kb.InlineKeyboard {
-			for _, b := range row {
-				cb, err := ParseCallback(b.CallbackData)
-				if err != nil || cb.Action != ActionMove {
-					continue
-				}
-				i, ok := index[cb.Square]
-				if want := pickerText(i, cb.Square); !ok || b.Text != want {
-					t.Fatalf("button %q for %v, want %q", b.Text, cb.Square, want)
-				}
-			}
-		}
 		var buf bytes.Buffer
 		if err := EncodePNG(&buf, v, ImageOptions{}); err != nil {
 			t.Fatal(err)
@@ -526,7 +431,7 @@ func FuzzLabels(f *testing.F) {
 // TestLabelsHidden: with HideHints the picture shows no label, no badge and no dot, even with
 // more legal moves than labels, and its legal cells look like any empty cell.
 func TestLabelsHidden(t *testing.T) {
-	v := NewView(fullest(t, 16))
+	v := NewView(rendertest.Fullest(t, 16))
 	moves := v.Position.LegalMoves()
 	v = v.WithHint(moves[3])
 	img, err := Image(v, ImageOptions{HideHints: true})
@@ -564,28 +469,5 @@ func BenchmarkLabelSprite(b *testing.B) {
 				drawLabel(a.l, a.labelFont, spriteSuggestBlack, badge, "88")
 			}
 		})
-	}
-}
-
-// TestPickerHideMovesUnlabelled: a viewer who may not move gets a picture without labels, so
-// the picker's buttons name their squares alone.
-func TestPickerHideMovesUnlabelled(t *testing.T) {
-	p, err := engine.Start(16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := MovePicker(NewView(p), 0, KeyboardOptions{Game: "g1", HideMoves: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves := p.LegalMoves()
-	i := 0
-	for _, row := range kb.InlineKeyboard {
-		for _, b := range row {
-			if i < len(moves) && b.Text != moves[i].String() {
-				t.Errorf("button %d is %q, want %q", i, b.Text, moves[i].String())
-			}
-			i++
-		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/reversibot/reversi/render/rendertest"
 )
 
 // TestPreloadLeavesNothingToDraw draws pictures of every size Preload was given, black and
@@ -30,7 +32,7 @@ func TestPreloadLeavesNothingToDraw(t *testing.T) {
 	}
 	for _, n := range sizes {
 		for seed, plies := range []int{0, 1, 12, 25, 40, 61} {
-			g := playRandom(t, n, uint64(seed), plies)
+			g := rendertest.RandomGame(t, n, uint64(seed), plies)
 			v := ViewOf(g)
 			views := []View{v}
 			if ms := g.Position().LegalMoves(); len(ms) > 0 {
@@ -47,7 +49,7 @@ func TestPreloadLeavesNothingToDraw(t *testing.T) {
 		}
 	}
 	// A size Preload was not given is drawn on demand: the count sees it.
-	if _, err := PNG(ViewOf(playRandom(t, 6, 1, 3)), ImageOptions{}); err != nil {
+	if _, err := PNG(ViewOf(rendertest.RandomGame(t, 6, 1, 3)), ImageOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if drawn.Load() == before {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render/rendertest"
 )
 
 // fullGame returns the first seeded random game of the given size, from seed on, that fills
@@ -18,7 +19,7 @@ import (
 func fullGame(t testing.TB, size int, seed uint64) *engine.Game {
 	t.Helper()
 	for s := seed; s < seed+200; s++ {
-		if g := playRandom(t, size, s, 10000); g.Position().Empties() == 0 {
+		if g := rendertest.RandomGame(t, size, s, 10000); g.Position().Empties() == 0 {
 			return g
 		}
 	}
@@ -31,7 +32,7 @@ func fullGame(t testing.TB, size int, seed uint64) *engine.Game {
 func gameWithPass(t testing.TB, size int) *engine.Game {
 	t.Helper()
 	for seed := uint64(0); seed < 500; seed++ {
-		g := playRandom(t, size, seed, 10000)
+		g := rendertest.RandomGame(t, size, seed, 10000)
 		moves := g.Moves()
 		for i := 0; i+1 < len(moves); i++ {
 			if moves[i] == engine.Pass && moves[i+1] != engine.Pass {
@@ -211,7 +212,7 @@ func TestReplay8(t *testing.T) {
 }
 
 func TestReplay16(t *testing.T) {
-	g := playRandom(t, 16, 11, 10000)
+	g := rendertest.RandomGame(t, 16, 11, 10000)
 	if !g.Over() {
 		t.Fatal("the 16×16 game did not end")
 	}
@@ -237,11 +238,11 @@ func TestReplayShapes(t *testing.T) {
 		replayCase(t, g, ReplayOptions{}, 2) // one frame, held 3 s
 	})
 	t.Run("one move", func(t *testing.T) {
-		g := playRandom(t, 8, 3, 1)
+		g := rendertest.RandomGame(t, 8, 3, 1)
 		replayCase(t, g, ReplayOptions{}, 2)
 	})
 	t.Run("from a position", func(t *testing.T) {
-		g := engine.NewGameFrom(playRandom(t, 8, 9, 17).Position())
+		g := engine.NewGameFrom(rendertest.RandomGame(t, 8, 9, 17).Position())
 		for !g.Over() {
 			m := engine.Pass
 			if ms := g.Position().LegalMoves(); len(ms) > 0 {
@@ -255,7 +256,7 @@ func TestReplayShapes(t *testing.T) {
 	})
 	for _, s := range []int{1, 3, 4} {
 		t.Run(fmt.Sprintf("shrink %d", s), func(t *testing.T) {
-			g := playRandom(t, 10, uint64(s), 30)
+			g := rendertest.RandomGame(t, 10, uint64(s), 30)
 			replayCase(t, g, ReplayOptions{Shrink: s, MoveDelay: time.Second}, s)
 		})
 	}
@@ -270,7 +271,7 @@ func TestReplayShapes(t *testing.T) {
 }
 
 func TestReplayDelays(t *testing.T) {
-	g := playRandom(t, 8, 4, 3)
+	g := rendertest.RandomGame(t, 8, 4, 3)
 	data, err := Replay(g, ReplayOptions{MoveDelay: time.Second, StartDelay: 500 * time.Millisecond, EndDelay: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +298,7 @@ func TestReplayDelays(t *testing.T) {
 }
 
 func TestReplayErrors(t *testing.T) {
-	good := playRandom(t, 8, 1, 5)
+	good := rendertest.RandomGame(t, 8, 1, 5)
 	for _, c := range []struct {
 		name string
 		g    *engine.Game
@@ -320,7 +321,7 @@ func TestReplayErrors(t *testing.T) {
 }
 
 func TestReplayConcurrent(t *testing.T) {
-	g := playRandom(t, 8, 6, 20)
+	g := rendertest.RandomGame(t, 8, 6, 20)
 	sameWhenConcurrent(t, "replay", func() ([]byte, error) { return Replay(g, ReplayOptions{}) })
 }
 
@@ -328,7 +329,7 @@ func TestReplayConcurrent(t *testing.T) {
 // each block through color.Color, and the nearest colour by a full search of the palette. The
 // picture is one a replay shrinks: no hints, so no colours of the labels.
 func TestShrinkMatchesPlain(t *testing.T) {
-	v := ViewOf(playRandom(t, 6, 2, 14))
+	v := ViewOf(rendertest.RandomGame(t, 6, 2, 14))
 	img, err := Image(v, replayImage)
 	if err != nil {
 		t.Fatal(err)
@@ -385,4 +386,4 @@ func benchmarkReplay(b *testing.B, g *engine.Game) {
 }
 
 func BenchmarkReplay8(b *testing.B)  { benchmarkReplay(b, fullGame(b, 8, 1)) }
-func BenchmarkReplay16(b *testing.B) { benchmarkReplay(b, playRandom(b, 16, 11, 10000)) }
+func BenchmarkReplay16(b *testing.B) { benchmarkReplay(b, rendertest.RandomGame(b, 16, 11, 10000)) }

@@ -7,16 +7,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render/rendertest"
 )
 
 func TestStatus(t *testing.T) {
 	start := NewView(engine.MustStart(8))
-	g := playRandom(t, 8, 5, 23) // white to move after black's h7
+	g := rendertest.RandomGame(t, 8, 5, 23) // white to move after black's h7
 	mid := ViewOf(g)
-	over := ViewOf(playRandom(t, 8, 11, 1000))
+	over := ViewOf(rendertest.RandomGame(t, 8, 11, 1000))
 	var passed View
 	for seed := uint64(0); ; seed++ {
-		g := playRandom(t, 8, seed, 200)
+		g := rendertest.RandomGame(t, 8, seed, 200)
 		for g.Len() > 0 && !g.Position().MustPass() {
 			_ = g.Undo()
 		}
@@ -185,7 +186,7 @@ func TestStatusNames(t *testing.T) {
 // TestStatusPassEnded checks that a game that ended on a pass does not tell the pass.
 func TestStatusPassEnded(t *testing.T) {
 	for seed := uint64(0); seed < 500; seed++ {
-		g := playRandom(t, 6, seed, 100)
+		g := rendertest.RandomGame(t, 6, seed, 100)
 		for g.Len() > 0 && !g.Position().MustPass() {
 			_ = g.Undo()
 		}
@@ -213,7 +214,7 @@ func FuzzStatus(f *testing.F) {
 	// The two unused bytes were the old End and Loser fields; they stay so the corpus reads.
 	f.Fuzz(func(t *testing.T, black, white, lang string, _, _, outcome, reason uint8) {
 		r := engine.Result{Outcome: engine.Outcome(outcome), Reason: engine.EndReason(reason)}
-		s := StatusInfo{View: ViewOf(playRandom(t, 8, 1, 30)), Black: black, White: white, Result: r}
+		s := StatusInfo{View: ViewOf(rendertest.RandomGame(t, 8, 1, 30)), Black: black, White: white, Result: r}
 		got := Status(lang, s)
 		if !utf8.ValidString(got) || utf8.RuneCountInString(got) > 1024 {
 			t.Fatalf("Status = %q", got)
@@ -230,7 +231,7 @@ func FuzzStatus(f *testing.F) {
 // and cut), or the colour's name when there is none.
 func TestTurnLine(t *testing.T) {
 	long := strings.Repeat("Ж", 100)
-	mid := ViewOf(playRandom(t, 8, 5, 23)) // white to move
+	mid := ViewOf(rendertest.RandomGame(t, 8, 5, 23)) // white to move
 	for _, lang := range []string{"en", "ru", "xx"} {
 		for _, c := range []struct {
 			v           View

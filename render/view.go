@@ -1,10 +1,7 @@
-// Package render turns Reversi positions into what a Telegram chat shows: the board as an
-// inline keyboard (8×8 and smaller), a PNG image of a board of any size with a move-picker
-// keyboard for boards too big for buttons, the status text under a board in Russian and
-// English, and the compact callback data of every button. It does no I/O of its own.
-//
-// Every keyboard it returns respects Telegram's limits (ValidateKeyboard): at most 8 buttons a
-// row, at most 100 in all, callback data of 1…64 bytes.
+// Package render turns Reversi positions into what a chat shows of them, apart from buttons: a
+// PNG image of a board of any size with its legal moves labelled, the replay GIF, the review
+// chart and the status text under a board in Russian and English. It does no I/O of its own and
+// imports nothing of Telegram's (the buttons are bot/present's, their data bot/callback's).
 package render
 
 import (

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render/rendertest"
 )
 
 func TestViewOf(t *testing.T) {
@@ -20,7 +21,7 @@ func TestViewOf(t *testing.T) {
 	if want := (engine.Set{}).Add(d4); v.Flipped != want {
 		t.Errorf("flipped %v, want d4", v.Flipped.Squares())
 	}
-	if v := ViewOf(playRandom(t, 8, 0, 0)); v.Last != engine.Pass || v.Ply != 0 || v.lastOK() {
+	if v := ViewOf(rendertest.RandomGame(t, 8, 0, 0)); v.Last != engine.Pass || v.Ply != 0 || v.lastOK() {
 		t.Errorf("ViewOf at the start = %+v", v)
 	}
 }
@@ -29,7 +30,7 @@ func TestViewOf(t *testing.T) {
 // placed by the side now to move again.
 func TestViewOfPass(t *testing.T) {
 	for seed := uint64(0); seed < 200; seed++ {
-		g := playRandom(t, 6, seed, 100)
+		g := rendertest.RandomGame(t, 6, seed, 100)
 		for g.Len() > 0 && !g.Position().MustPass() {
 			if err := g.Undo(); err != nil {
 				t.Fatal(err)
@@ -74,7 +75,7 @@ func TestViewOfRun(t *testing.T) {
 	runs := 0
 	for _, size := range []int{4, 6} {
 		for seed := uint64(0); seed < 60; seed++ {
-			full := playRandom(t, size, seed, 200)
+			full := rendertest.RandomGame(t, size, seed, 200)
 			g, err := engine.NewGame(size)
 			if err != nil {
 				t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
-	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -98,7 +98,7 @@ func firstMoveButton(t *testing.T, m telegramtest.Message) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, ok := callbackOf(b); ok && c.Game != "" && c.Action == render.ActionMove {
+			if c, ok := callbackOf(b); ok && c.Game != "" && c.Action == callback.ActionMove {
 				return b.CallbackData
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game/gametest"
@@ -116,8 +117,8 @@ func guard(t *testing.T) context.Context {
 }
 
 // callbackOf parses the callback data of b; ok is false for a button without valid data.
-func callbackOf(b models.InlineKeyboardButton) (render.Callback, bool) {
-	c, err := render.ParseCallback(b.CallbackData)
+func callbackOf(b models.InlineKeyboardButton) (callback.Data, bool) {
+	c, err := callback.Parse(b.CallbackData)
 	return c, err == nil
 }
 
@@ -149,7 +150,7 @@ func gameID(m telegramtest.Message) string {
 func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboardButton, bool) {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && c.Square == sq {
+			if c, ok := callbackOf(b); ok && c.Action == callback.ActionMove && c.Square == sq {
 				return b, true
 			}
 		}

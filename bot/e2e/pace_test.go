@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // The tests of the pacing: two bots on one Redis against the fake enforcing Telegram's flood
@@ -89,7 +90,7 @@ func (c *cluster) playPaced(ctx context.Context, pg *pacedGame) error {
 		legal := pg.ref.legal()
 		sq := legal[pg.rng.IntN(len(legal))]
 		b, ok := moveButton(board, sq)
-		if !ok || b.Text != render.LegalMark {
+		if !ok || b.Text != present.LegalMark {
 			return fmt.Errorf("%s: the board has no legal-move button for %v:%s", pg.name, sq, dump(board))
 		}
 		start := time.Now()
@@ -132,8 +133,8 @@ func (c *cluster) playPaced(ctx context.Context, pg *pacedGame) error {
 	if pos.MustPass() {
 		pos, _, _ = pos.Play(engine.Pass)
 	}
-	data := render.Callback{Action: render.ActionResign, Game: gameID(cur), Page: int(pg.ref.toMove()) + 1,
-		Arg: render.ResignYes, Pos: pos.Tag()}.Encode()
+	data := callback.Data{Action: callback.ActionResign, Game: gameID(cur), Page: int(pg.ref.toMove()) + 1,
+		Arg: callback.ResignYes, Pos: pos.Tag()}.Encode()
 	if pg.board.InlineID != "" {
 		qid, err = u.PressInlineData(pg.board.InlineID, data)
 	} else {

@@ -17,10 +17,10 @@ import (
 	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/e2e"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -208,7 +208,7 @@ func (c *cluster) tap(u *telegramtest.User, m telegramtest.Message, sq engine.Sq
 func (c *cluster) press(u *telegramtest.User, m telegramtest.Message, sq engine.Square) string {
 	c.t.Helper()
 	b, ok := moveButton(m, sq)
-	if !ok || b.Text != render.LegalMark {
+	if !ok || b.Text != present.LegalMark {
 		c.t.Fatalf("board has no legal-move button for %v (reference says legal):%s", sq, dump(m))
 	}
 	qid, err := u.Press(m, b.CallbackData)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
@@ -109,17 +110,17 @@ func mayMove(g *game.Game, turn, seer int) bool {
 // player who tapped Resign and is asked whether they mean it: the Resign button gives way to
 // "Resign? Yes / No" (-1: no question). A finished game gets what players do next
 // (endControls). The buttons that act on the position shown (Undo, the answers to "Resign?")
-// name it by pos, its tag (render.Callback.Pos).
+// name it by pos, its tag (callback.Data.Pos).
 func controls(g *game.Game, lang string, turn, seer, ask int, pos uint64) [][]models.InlineKeyboardButton {
 	ply := game.Ply(g)
-	resign := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(render.ActionResign, g.ID, ply))}
+	resign := []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResign), CallbackData(callback.ActionResign, g.ID, ply))}
 	if ask == 0 || ask == 1 {
 		answer := func(key i18n.Key, step int) models.InlineKeyboardButton {
-			return Button(tr(lang, key), render.Callback{Action: render.ActionResign, Game: g.ID, Ply: ply,
+			return Button(tr(lang, key), callback.Data{Action: callback.ActionResign, Game: g.ID, Ply: ply,
 				Page: ask + 1, Arg: step, Pos: pos}.Encode())
 		}
-		resign = []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResignAsk), CallbackData(render.ActionNoop, "", 0)),
-			answer(i18n.KeyBtnYes, render.ResignYes), answer(i18n.KeyBtnNo, render.ResignNo)}
+		resign = []models.InlineKeyboardButton{Button(tr(lang, i18n.KeyBtnResignAsk), CallbackData(callback.ActionNoop, "", 0)),
+			answer(i18n.KeyBtnYes, callback.ResignYes), answer(i18n.KeyBtnNo, callback.ResignNo)}
 	}
 	switch g.Status {
 	case game.StatusFinished:
@@ -129,16 +130,16 @@ func controls(g *game.Game, lang string, turn, seer, ask int, pos uint64) [][]mo
 			row := []models.InlineKeyboardButton{}
 			if ask < 0 {
 				if g.AILevel <= game.MaxHintLevel {
-					row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(render.ActionHint, g.ID, ply)))
+					row = append(row, Button(tr(lang, i18n.KeyBtnHint), CallbackData(callback.ActionHint, g.ID, ply)))
 				}
-				row = append(row, Button(tr(lang, i18n.KeyBtnUndo), render.Callback{Action: render.ActionUndo, Game: g.ID,
+				row = append(row, Button(tr(lang, i18n.KeyBtnUndo), callback.Data{Action: callback.ActionUndo, Game: g.ID,
 					Ply: ply, Pos: pos}.Encode()))
 			}
 			return [][]models.InlineKeyboardButton{append(row, resign...)}
 		}
 		row := resign
 		if ask < 0 && (seer < 0 || seer != turn) {
-			row = append(row, Button(tr(lang, i18n.KeyBtnClaim), CallbackData(render.ActionClaim, g.ID, ply)))
+			row = append(row, Button(tr(lang, i18n.KeyBtnClaim), CallbackData(callback.ActionClaim, g.ID, ply)))
 		}
 		return [][]models.InlineKeyboardButton{row}
 	}
@@ -158,31 +159,31 @@ func endControls(g *game.Game, lang string, seer int) [][]models.InlineKeyboardB
 	}
 	ply := game.Ply(g)
 	rematch := func(key i18n.Key, step int) models.InlineKeyboardButton {
-		return Button(tr(lang, key), render.Callback{Action: render.ActionRematch, Game: g.ID, Ply: ply, Arg: step}.Encode())
+		return Button(tr(lang, key), callback.Data{Action: callback.ActionRematch, Game: g.ID, Ply: ply, Arg: step}.Encode())
 	}
 	menu := func(key i18n.Key, m Menu) models.InlineKeyboardButton {
-		return Button(tr(lang, key), render.Callback{Action: render.ActionMenu, Game: g.ID, Arg: int(m)}.Encode())
+		return Button(tr(lang, key), callback.Data{Action: callback.ActionMenu, Game: g.ID, Arg: int(m)}.Encode())
 	}
 	review := func(row []models.InlineKeyboardButton) []models.InlineKeyboardButton {
 		if len(g.Moves) == 0 {
 			return row
 		}
-		return append(row, Button(tr(lang, i18n.KeyBtnReview), render.Callback{Action: render.ActionReview, Game: g.ID}.Encode()))
+		return append(row, Button(tr(lang, i18n.KeyBtnReview), callback.Data{Action: callback.ActionReview, Game: g.ID}.Encode()))
 	}
 	if g.AILevel > 0 {
-		return [][]models.InlineKeyboardButton{review([]models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, render.RematchOffer)}),
+		return [][]models.InlineKeyboardButton{review([]models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, callback.RematchOffer)}),
 			{menu(i18n.KeyBtnOtherGame, MenuSize), menu(i18n.KeyBtnMenu, MenuMain)}}
 	}
 	var rows [][]models.InlineKeyboardButton
 	switch {
 	case g.Rematch == game.RematchAccepted:
 	case g.Rematch == game.RematchOffered && seer >= 0 && g.Players[seer].UserID == g.RematchBy:
-		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnWithdraw, render.RematchDecline)})
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnWithdraw, callback.RematchDecline)})
 	case g.Rematch == game.RematchOffered:
-		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnAccept, render.RematchAccept),
-			rematch(i18n.KeyBtnDecline, render.RematchDecline)})
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnAccept, callback.RematchAccept),
+			rematch(i18n.KeyBtnDecline, callback.RematchDecline)})
 	default:
-		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, render.RematchOffer)})
+		rows = append(rows, []models.InlineKeyboardButton{rematch(i18n.KeyBtnRematch, callback.RematchOffer)})
 	}
 	if g.Flow != game.FlowInline && g.InlineID == "" {
 		rows = append(rows, review([]models.InlineKeyboardButton{menu(i18n.KeyBtnMenu, MenuMain)}))
@@ -268,10 +269,10 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	if g.Status == game.StatusPlaying && g.Players[turn].UserID == 0 && !eg.Over() {
 		text += "\n" + tr(lang, i18n.KeyGameThinking) // the AI is to move
 	}
-	opt := render.KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask, eg.Position().Tag()),
+	opt := KeyboardOptions{Game: g.ID, Controls: controls(g, lang, turn, seer, ask, eg.Position().Tag()),
 		Over: g.Status == game.StatusFinished, HideMoves: !mayMove(g, turn, seer), Version: g.Version}
-	if render.FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
-		kb, err := render.Keyboard(v, opt)
+	if FitsKeyboard(g.Size) && (style != game.StyleImage || ref.InlineID != "") {
+		kb, err := Keyboard(v, opt)
 		if err != nil {
 			return Content{}, err
 		}
@@ -281,7 +282,7 @@ func boardOf(g *game.Game, eg *engine.Game, ref game.MessageRef, page int, style
 	if g.Status == game.StatusPlaying {
 		// The picker lists the legal moves of the player to move, whoever views it: the chat
 		// contract of DESIGN.md (a tap of the player who may not move is told why).
-		kb, err = render.MovePicker(v, page, opt)
+		kb, err = MovePicker(v, page, opt)
 	} else {
 		kb = models.InlineKeyboardMarkup{InlineKeyboard: opt.Controls}
 	}

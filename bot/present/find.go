@@ -6,9 +6,9 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // The message of a matchmaking search (/find, or the menu's random opponent) is one message
@@ -20,7 +20,7 @@ import (
 func Searching(lang string, size int, left time.Duration) Content {
 	return Content{Text: tr(lang, i18n.KeyFindQueued, size, size, i18n.Duration(lang, left)),
 		Keyboard: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
-			{Button(tr(lang, i18n.KeyFindCancel), render.Callback{Action: render.ActionCancel}.Encode())}}}}
+			{Button(tr(lang, i18n.KeyFindCancel), callback.Data{Action: callback.ActionCancel}.Encode())}}}}
 }
 
 // SearchStarting is the message of a search before the queue has answered: no button yet.
@@ -59,10 +59,10 @@ func SearchExpired(lang string, size int) Content {
 			{Button(tr(lang, i18n.KeyFindAgain), FindData(size))}}}}
 }
 
-// FindData is the callback data of a button that starts a search for size (render.ActionMenu
+// FindData is the callback data of a button that starts a search for size (callback.ActionMenu
 // with MenuFind, the size in Page); size 0 opens the size choice.
 func FindData(size int) string {
-	return render.Callback{Action: render.ActionMenu, Arg: int(MenuFind), Page: size}.Encode()
+	return callback.Data{Action: callback.ActionMenu, Arg: int(MenuFind), Page: size}.Encode()
 }
 
 // findMenu is the keyboard of the random opponent's size choice: a button per size, and Back
@@ -73,5 +73,5 @@ func findMenu(lang string) *models.InlineKeyboardMarkup {
 		row = append(row, Button(strconv.Itoa(n)+"×"+strconv.Itoa(n), FindData(n)))
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row,
-		backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuMain)}.Encode())}}
+		backRow(lang, callback.Data{Action: callback.ActionMenu, Arg: int(MenuMain)}.Encode())}}
 }

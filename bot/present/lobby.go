@@ -3,9 +3,9 @@ package present
 import (
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // Lobby is the invitation to game g, in lang; its first button joins the game. An invite
@@ -22,7 +22,7 @@ func Lobby(g *game.Game, lang, username string) Content {
 			URL: "https://t.me/" + username + "?start=j" + g.ID}
 	case game.FlowInline:
 		text = InlineText(lang, creator, g.Size, game.Choice(g.CreatorColor))
-		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(render.ActionJoin, g.ID, 0))
+		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(callback.ActionJoin, g.ID, 0))
 	default:
 		switch g.CreatorColor {
 		case 0, 1:
@@ -30,11 +30,11 @@ func Lobby(g *game.Game, lang, username string) Content {
 		default:
 			text = tr(lang, i18n.KeyLobbyText, creator, g.Size, g.Size, tr(lang, i18n.KeyLobbyRandomColors))
 		}
-		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(render.ActionJoin, g.ID, 0))
+		join = Button(tr(lang, i18n.KeyLobbyJoin), CallbackData(callback.ActionJoin, g.ID, 0))
 	}
 	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 		{join},
-		{Button(tr(lang, i18n.KeyLobbyCancel), CallbackData(render.ActionCancel, g.ID, 0))},
+		{Button(tr(lang, i18n.KeyLobbyCancel), CallbackData(callback.ActionCancel, g.ID, 0))},
 	}}
 	return Content{Text: text, Keyboard: kb}
 }

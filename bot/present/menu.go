@@ -5,13 +5,13 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/render"
 )
 
 // Menu is a menu the bot draws, or an entry of its main menu that leads elsewhere. A button
-// that opens a menu or follows an entry with render.ActionMenu carries the Menu as its Arg,
+// that opens a menu or follows an entry with callback.ActionMenu carries the Menu as its Arg,
 // so the values from MenuMain to MenuStyleImage are part of the callback data of messages
 // already sent: never renumber them, add new values at the end.
 type Menu int
@@ -27,11 +27,11 @@ const (
 	MenuStyle                    // the board-style menu
 	MenuStyleButtons             // entry: draw 8×8 boards as buttons (game.StyleButtons)
 	MenuStyleImage               // entry: draw 8×8 boards as a picture (game.StyleImage)
-	// The menus below are opened by other actions than render.ActionMenu, so their values
+	// The menus below are opened by other actions than callback.ActionMenu, so their values
 	// are never sent.
-	MenuLevel // the AI menu's second step, the level (after render.ActionSize)
-	MenuColor // the AI menu's last step, the colour (after render.ActionLevel)
-	MenuLang  // the language menu of /lang (its buttons carry render.ActionLang)
+	MenuLevel // the AI menu's second step, the level (after callback.ActionSize)
+	MenuColor // the AI menu's last step, the colour (after callback.ActionLevel)
+	MenuLang  // the language menu of /lang (its buttons carry callback.ActionLang)
 	// MenuFindSize is the random opponent's size choice, opened by the MenuFind entry (its
 	// buttons carry MenuFind with the size in Page, see FindData).
 	MenuFindSize
@@ -104,12 +104,12 @@ func DrawMenu(m Menu, lang string, s MenuState) Content {
 	return Content{}
 }
 
-// menuButton is a button of render.ActionMenu opening m.
+// menuButton is a button of callback.ActionMenu opening m.
 func menuButton(lang string, key i18n.Key, m Menu) models.InlineKeyboardButton {
-	return Button(tr(lang, key), render.Callback{Action: render.ActionMenu, Arg: int(m)}.Encode())
+	return Button(tr(lang, key), callback.Data{Action: callback.ActionMenu, Arg: int(m)}.Encode())
 }
 
-// The Arg of render.ActionLang: the language a button of it chooses.
+// The Arg of callback.ActionLang: the language a button of it chooses.
 const (
 	langArgEN = 1
 	langArgRU = 2
@@ -142,7 +142,7 @@ func mainMenu(lang string) *models.InlineKeyboardMarkup {
 		{menuButton(lang, i18n.KeyMenuAI, MenuSize)},
 		{menuButton(lang, i18n.KeyMenuFriend, MenuFriend), menuButton(lang, i18n.KeyMenuFind, MenuFind)},
 		{menuButton(lang, i18n.KeyMenuRules, MenuRules), menuButton(lang, i18n.KeyMenuStats, MenuStats)},
-		{menuButton(lang, i18n.KeyMenuStyle, MenuStyle), Button(tr(lang, i18n.KeyMenuLang), render.Callback{Action: render.ActionLang, Page: LangInMenu, Arg: other}.Encode())},
+		{menuButton(lang, i18n.KeyMenuStyle, MenuStyle), Button(tr(lang, i18n.KeyMenuLang), callback.Data{Action: callback.ActionLang, Page: LangInMenu, Arg: other}.Encode())},
 	}}
 }
 
@@ -157,10 +157,10 @@ func sizeMenu(lang string) *models.InlineKeyboardMarkup {
 	row := make([]models.InlineKeyboardButton, 0, len(game.Sizes))
 	for _, n := range game.Sizes {
 		row = append(row, Button(strconv.Itoa(n)+"×"+strconv.Itoa(n),
-			render.Callback{Action: render.ActionSize, Arg: n}.Encode()))
+			callback.Data{Action: callback.ActionSize, Arg: n}.Encode()))
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row,
-		backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuMain)}.Encode())}}
+		backRow(lang, callback.Data{Action: callback.ActionMenu, Arg: int(MenuMain)}.Encode())}}
 }
 
 // levelMenu is the keyboard of the AI menu's second step: Page carries the size chosen, Arg
@@ -170,7 +170,7 @@ func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 	var row []models.InlineKeyboardButton
 	for l := 1; l <= game.MaxLevel; l++ {
 		row = append(row, Button(strconv.Itoa(l)+". "+LevelName(lang, l),
-			render.Callback{Action: render.ActionLevel, Page: size, Arg: l}.Encode()))
+			callback.Data{Action: callback.ActionLevel, Page: size, Arg: l}.Encode()))
 		if len(row) == 2 {
 			rows = append(rows, row)
 			row = nil
@@ -179,7 +179,7 @@ func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 	if len(row) > 0 {
 		rows = append(rows, row)
 	}
-	rows = append(rows, backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuSize)}.Encode()))
+	rows = append(rows, backRow(lang, callback.Data{Action: callback.ActionMenu, Arg: int(MenuSize)}.Encode()))
 	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
 
@@ -187,11 +187,11 @@ func levelMenu(lang string, size int) *models.InlineKeyboardMarkup {
 // the colour (0 black, 1 white, 2 random); Back returns to the level step of that size.
 func colorMenu(lang string, size, level int) *models.InlineKeyboardMarkup {
 	c := func(key i18n.Key, arg int) models.InlineKeyboardButton {
-		return Button(tr(lang, key), render.Callback{Action: render.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
+		return Button(tr(lang, key), callback.Data{Action: callback.ActionColor, Page: size, Ply: level, Arg: arg}.Encode())
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{
 		{c(i18n.KeyColorBlack, 0), c(i18n.KeyColorWhite, 1), c(i18n.KeyColorRandom, 2)},
-		backRow(lang, render.Callback{Action: render.ActionSize, Arg: size}.Encode()),
+		backRow(lang, callback.Data{Action: callback.ActionSize, Arg: size}.Encode()),
 	}}
 }
 
@@ -204,8 +204,8 @@ func langMenu(lang string) *models.InlineKeyboardMarkup {
 		return s
 	}
 	return &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{
-		Button(name(i18n.EN, "English"), render.Callback{Action: render.ActionLang, Arg: langArgEN}.Encode()),
-		Button(name(i18n.RU, "Русский"), render.Callback{Action: render.ActionLang, Arg: langArgRU}.Encode()),
+		Button(name(i18n.EN, "English"), callback.Data{Action: callback.ActionLang, Arg: langArgEN}.Encode()),
+		Button(name(i18n.RU, "Русский"), callback.Data{Action: callback.ActionLang, Arg: langArgRU}.Encode()),
 	}}}
 }
 
@@ -252,7 +252,7 @@ func friendMenu(lang, username string) *models.InlineKeyboardMarkup {
 	}
 	rows = append(rows,
 		[]models.InlineKeyboardButton{Button(tr(lang, i18n.KeyFriendLink),
-			render.Callback{Action: render.ActionMenu, Arg: int(MenuFriend), Page: FriendLink}.Encode())},
-		backRow(lang, render.Callback{Action: render.ActionMenu, Arg: int(MenuMain)}.Encode()))
+			callback.Data{Action: callback.ActionMenu, Arg: int(MenuFriend), Page: FriendLink}.Encode())},
+		backRow(lang, callback.Data{Action: callback.ActionMenu, Arg: int(MenuMain)}.Encode()))
 	return &models.InlineKeyboardMarkup{InlineKeyboard: rows}
 }

@@ -3,9 +3,9 @@ package present_test
 import (
 	"testing"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
-	"github.com/reversibot/reversi/render"
 )
 
 // TestMenuNumbers pins the Arg that ActionMenu buttons carry for each menu: messages already
@@ -42,11 +42,11 @@ func TestMenuButtonsOpenMenus(t *testing.T) {
 					if b.CallbackData == "" && (b.URL != "" || b.SwitchInlineQueryChosenChat != nil) {
 						continue // a link, or the chat picker: no data
 					}
-					cb, err := render.ParseCallback(b.CallbackData)
+					cb, err := callback.Parse(b.CallbackData)
 					if err != nil {
 						t.Fatalf("%v: button %q: %v", m, b.Text, err)
 					}
-					if cb.Action == render.ActionMenu && (cb.Arg > int(present.MenuStyleImage) || present.Menu(cb.Arg).String() == "") {
+					if cb.Action == callback.ActionMenu && (cb.Arg > int(present.MenuStyleImage) || present.Menu(cb.Arg).String() == "") {
 						t.Errorf("%v: button %q opens %d, which no ActionMenu carries", m, b.Text, cb.Arg)
 					}
 				}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
-	"github.com/reversibot/reversi/render"
 )
 
 // Content is what one message shows.
@@ -61,8 +61,8 @@ func tr(lang string, key i18n.Key, args ...any) string { return i18n.T(lang, key
 
 // CallbackData is the callback data of a button asking for action a in game id (empty for
 // none), drawn at ply.
-func CallbackData(a render.Action, id string, ply int) string {
-	return render.Callback{Action: a, Game: id, Ply: ply}.Encode()
+func CallbackData(a callback.Action, id string, ply int) string {
+	return callback.Data{Action: a, Game: id, Ply: ply}.Encode()
 }
 
 // Button is a button sending the callback data data.

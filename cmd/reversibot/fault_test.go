@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/render"
 	"github.com/reversibot/reversi/storage"
 )
 
@@ -71,7 +71,7 @@ func legalMarks(m telegramtest.Message) []engine.Square {
 	rows := m.Buttons()
 	for r := 0; r < 8 && r < len(rows); r++ {
 		for c, b := range rows[r] {
-			if b.Text == render.LegalMark {
+			if b.Text == present.LegalMark {
 				out = append(out, engine.SquareAt(c, r))
 			}
 		}

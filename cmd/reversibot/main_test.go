@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/render"
 )
 
 func freeAddr(t *testing.T) string {
@@ -109,7 +110,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	moveRow, moveCol := -1, -1
 	for r, row := range board.Buttons()[:8] {
 		for c, b := range row {
-			if b.Text == render.LegalMark {
+			if b.Text == present.LegalMark {
 				moveRow, moveCol = r, c
 			}
 		}
@@ -184,7 +185,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 func boardPly(m telegramtest.Message) int {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, err := render.ParseCallback(b.CallbackData); err == nil && c.Game != "" {
+			if c, err := callback.Parse(b.CallbackData); err == nil && c.Game != "" {
 				return c.Ply
 			}
 		}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/render"
@@ -402,8 +404,8 @@ func blackToMove(m telegramtest.Message) bool {
 func over(m telegramtest.Message) bool { return !strings.Contains(m.Content(), "To move:") }
 
 // callbackOf parses the callback data of b; ok is false for a button without valid data.
-func callbackOf(b models.InlineKeyboardButton) (render.Callback, bool) {
-	c, err := render.ParseCallback(b.CallbackData)
+func callbackOf(b models.InlineKeyboardButton) (callback.Data, bool) {
+	c, err := callback.Parse(b.CallbackData)
 	return c, err == nil
 }
 
@@ -429,11 +431,11 @@ func boardPly(m telegramtest.Message) int {
 // shows a legal move and plays sq.
 func isMoveButton(m telegramtest.Message, sq engine.Square) bool {
 	b, ok := m.ButtonAt(sq.Row(), sq.Col())
-	if !ok || b.Text != render.LegalMark {
+	if !ok || b.Text != present.LegalMark {
 		return false
 	}
 	c, ok := callbackOf(b)
-	return ok && c.Action == render.ActionMove && c.Square == sq
+	return ok && c.Action == callback.ActionMove && c.Square == sq
 }
 
 // legalButtons returns the move buttons marked legal.
@@ -441,7 +443,7 @@ func legalButtons(m telegramtest.Message) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {
 		for _, b := range row {
-			if c, ok := callbackOf(b); ok && c.Action == render.ActionMove && b.Text == render.LegalMark {
+			if c, ok := callbackOf(b); ok && c.Action == callback.ActionMove && b.Text == present.LegalMark {
 				out = append(out, b)
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
-	"github.com/reversibot/reversi/render"
 )
 
 // With -groups N the driver also plays games in N group chats, each with two members: one
@@ -28,7 +28,7 @@ func isLobby(m telegramtest.Message) bool {
 		return false
 	}
 	c, ok := callbackOf(btn)
-	return ok && c.Action == render.ActionJoin
+	return ok && c.Action == callback.ActionJoin
 }
 
 // playGroup plays one game in the group chat: a opens the lobby (and plays black), b joins.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reversibot/reversi/bot"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/telegramtest"
 	"github.com/reversibot/reversi/render"
 )
@@ -108,7 +109,7 @@ func (d *driver) pictureGame(ctx context.Context, a, b *telegramtest.User, chat 
 		move := ""
 		for _, row := range cur.Buttons() {
 			for _, btn := range row {
-				if c, ok := callbackOf(btn); ok && c.Action == render.ActionMove && move == "" {
+				if c, ok := callbackOf(btn); ok && c.Action == callback.ActionMove && move == "" {
 					move = btn.CallbackData
 				}
 			}

@@ -1,4 +1,4 @@
-package render
+package present
 
 import (
 	"errors"
@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
 )
 
 // Telegram's limits on an inline keyboard.
@@ -17,22 +19,14 @@ const (
 	MaxButtons    = 100 // buttons in one keyboard
 )
 
-// MaxKeyboardSize is the largest board size that Keyboard draws as buttons; bigger boards need
-// a PNG and MovePicker.
-const MaxKeyboardSize = 8
-
-// The texts of the board's buttons: one symbol each, so that none is cut in a 40-pixel
-// button of a phone (a bracketed "(⚫)" showed as "(…"). Only BlackDisc and WhiteDisc contain a
-// disc symbol (⚫ U+26AB, ⚪ U+26AA), and every disc shows one of them, also the last one placed:
-// a reader of the board (a player, a test, the load tool) tells a disc's colour by them alone.
-// So the last move is not marked on the keyboard; the status text names it and says where it
-// lies (see Status), and the picture marks it with a red dot, as it marks the discs its colour
-// placed in a row before it while the opponent passed (View.Run).
+// The marks of the empty squares of a board drawn as buttons; a disc shows render.BlackDisc or
+// render.WhiteDisc, the hint render.HintMark. Only the disc symbols contain a disc (⚫ U+26AB,
+// ⚪ U+26AA), and every disc shows one of them, also the last one placed: a reader of the board
+// (a player, a test, the load tool) tells a disc's colour by them alone. So the last move is not
+// marked on the keyboard; the status text names it and says where it lies (render.Status), and
+// the picture marks it with a red dot.
 const (
-	BlackDisc = "⚫"
-	WhiteDisc = "⚪"
 	LegalMark = "•"      // an empty square where the player to move may play (U+2022)
-	HintMark  = "💡"      // the legal move suggested to the player (View.WithHint), as on the Hint button
 	EmptyMark = "\u2800" // any other empty square (a blank that Telegram does not trim)
 )
 
@@ -70,14 +64,14 @@ type KeyboardOptions struct {
 // versionArg is the Callback.Arg of the move buttons of a board drawn with opt: its Version,
 // or 0 when it has none that fits.
 func (opt KeyboardOptions) versionArg() int {
-	if opt.Version <= 0 || opt.Version > MaxCallbackNumber {
+	if opt.Version <= 0 || opt.Version > callback.MaxNumber {
 		return 0
 	}
 	return int(opt.Version)
 }
 
 // FitsKeyboard reports whether a board of the given size can be drawn as buttons by Keyboard.
-func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxKeyboardSize }
+func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= render.MaxKeyboardSize }
 
 // Keyboard draws the board of v as an inline keyboard followed by opt.Controls. Its first
 // Size rows hold Size buttons each, row 1 at the top and column a on the left: a black disc
@@ -92,16 +86,16 @@ func FitsKeyboard(size int) bool { return engine.ValidSize(size) && size <= MaxK
 // It fails with ErrKeyboardTooBig for boards bigger than MaxKeyboardSize, ErrSize for a View
 // without a valid board, and ErrTooManyControls or ErrKeyboard when the controls do not fit
 // Telegram's limits.
-func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
+func Keyboard(v render.View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
 	p := v.Position
 	n := p.Size()
 	if !engine.ValidSize(n) {
-		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", ErrSize, n)
+		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", render.ErrSize, n)
 	}
 	if !FitsKeyboard(n) {
 		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d×%d", ErrKeyboardTooBig, n, n)
 	}
-	if err := checkGameID(opt.Game); err != nil {
+	if err := callback.CheckGameID(opt.Game); err != nil {
 		return models.InlineKeyboardMarkup{}, err
 	}
 	if err := checkControls(opt.Controls, n*n); err != nil {
@@ -119,24 +113,24 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 		row := buttons[r*n : (r+1)*n : (r+1)*n]
 		for c := 0; c < n; c++ {
 			sq := engine.SquareAt(c, r)
-			cb := Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Square: sq}
+			cb := callback.Data{Action: callback.ActionNoop, Game: opt.Game, Ply: v.Ply, Square: sq}
 			var text string
 			if col, ok := p.At(sq); ok {
-				text = BlackDisc
+				text = render.BlackDisc
 				if col == engine.White {
-					text = WhiteDisc
+					text = render.WhiteDisc
 				}
 			} else {
 				switch {
 				case hinted && sq == hint:
-					text = HintMark
+					text = render.HintMark
 				case legal.Has(sq):
 					text = LegalMark
 				default:
 					text = EmptyMark
 				}
 				if !over {
-					cb.Action, cb.Pos, cb.Arg = ActionMove, tag, opt.versionArg()
+					cb.Action, cb.Pos, cb.Arg = callback.ActionMove, tag, opt.versionArg()
 				}
 			}
 			row[c] = models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
@@ -164,11 +158,11 @@ func Keyboard(v View, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) 
 // moves: then only the controls remain) and fails with ErrSize for a View without a valid
 // board and with ErrTooManyControls or ErrKeyboard when the controls do not fit Telegram's
 // limits.
-func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
+func MovePicker(v render.View, page int, opt KeyboardOptions) (models.InlineKeyboardMarkup, error) {
 	if n := v.Position.Size(); !engine.ValidSize(n) {
-		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", ErrSize, n)
+		return models.InlineKeyboardMarkup{}, fmt.Errorf("%w: %d", render.ErrSize, n)
 	}
-	if err := checkGameID(opt.Game); err != nil {
+	if err := callback.CheckGameID(opt.Game); err != nil {
 		return models.InlineKeyboardMarkup{}, err
 	}
 	// The fewest buttons a picker needs besides the controls: one move and its navigation.
@@ -186,7 +180,7 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 	tag := v.Position.Tag()
 	buttons := make([]models.InlineKeyboardButton, len(shown))
 	for i, sq := range shown {
-		cb := Callback{Action: ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq, Pos: tag, Arg: opt.versionArg()}
+		cb := callback.Data{Action: callback.ActionMove, Game: opt.Game, Ply: v.Ply, Square: sq, Pos: tag, Arg: opt.versionArg()}
 		text := pickerText(lo+i, sq)
 		if opt.HideMoves {
 			text = sq.String() // the picture of this viewer labels nothing
@@ -203,13 +197,13 @@ func MovePicker(v View, page int, opt KeyboardOptions) (models.InlineKeyboardMar
 			next = "▶"
 		}
 		nav := func(text string, to int) models.InlineKeyboardButton {
-			cb := Callback{Action: ActionPage, Game: opt.Game, Ply: v.Ply, Page: to, Pos: tag}
+			cb := callback.Data{Action: callback.ActionPage, Game: opt.Game, Ply: v.Ply, Page: to, Pos: tag}
 			if to < 0 || to >= pages {
-				text, cb = EmptyMark, Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
+				text, cb = EmptyMark, callback.Data{Action: callback.ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
 			}
 			return models.InlineKeyboardButton{Text: text, CallbackData: cb.Encode()}
 		}
-		label := Callback{Action: ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
+		label := callback.Data{Action: callback.ActionNoop, Game: opt.Game, Ply: v.Ply, Page: page}
 		rows = append(rows, []models.InlineKeyboardButton{
 			nav(prev, page-1),
 			{Text: strconv.Itoa(page+1) + "/" + strconv.Itoa(pages), CallbackData: label.Encode()},
@@ -245,7 +239,7 @@ func pickerRows(buttons []models.InlineKeyboardButton, extra int) [][]models.Inl
 // Position.LegalMoves: its label, a middle dot and its name ("7 · k12"), or the name alone
 // when the move has no label.
 func pickerText(i int, sq engine.Square) string {
-	if label := MoveLabel(i); label != "" {
+	if label := render.MoveLabel(i); label != "" {
 		return label + " · " + sq.String()
 	}
 	return sq.String()
@@ -337,7 +331,7 @@ func validateButton(b models.InlineKeyboardButton) error {
 	if !utf8.ValidString(b.Text) || blank(b.Text) {
 		return fmt.Errorf("text %q is blank or not UTF-8", b.Text)
 	}
-	if len(b.CallbackData) > MaxCallbackLen {
+	if len(b.CallbackData) > callback.MaxLen {
 		return fmt.Errorf("callback data of %d bytes", len(b.CallbackData))
 	}
 	if n := utf16Units(b.CopyText.Text); n > MaxCopyTextLen {
@@ -387,7 +381,7 @@ func blank(s string) bool {
 // Markup returns the keyboard that goes with the board of v: the board itself (Keyboard) when
 // it fits in buttons, otherwise the move picker (MovePicker) at the given page, in which case
 // picture is true and the board must be sent as an image (EncodePNG).
-func Markup(v View, page int, opt KeyboardOptions) (kb models.InlineKeyboardMarkup, picture bool, err error) {
+func Markup(v render.View, page int, opt KeyboardOptions) (kb models.InlineKeyboardMarkup, picture bool, err error) {
 	if FitsKeyboard(v.Position.Size()) {
 		kb, err = Keyboard(v, opt)
 		return kb, false, err

@@ -1,4 +1,4 @@
-package render
+package present
 
 import (
 	"errors"
@@ -9,11 +9,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-telegram/bot/models"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/render"
+	"github.com/reversibot/reversi/render/rendertest"
 )
 
 // checkBoardKeyboard checks the board rows of kb against v, cell by cell.
-func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, opt KeyboardOptions) {
+func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v render.View, opt KeyboardOptions) {
 	t.Helper()
 	p := v.Position
 	n := p.Size()
@@ -32,7 +35,7 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 		}
 		for c, b := range row {
 			sq := engine.SquareAt(c, r)
-			cb, err := ParseCallback(b.CallbackData)
+			cb, err := callback.Parse(b.CallbackData)
 			if err != nil {
 				t.Fatalf("%v: %v", sq, err)
 			}
@@ -40,7 +43,7 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 				t.Errorf("%v: callback %+v, want square %v, game %q, ply %d", sq, cb, sq, opt.Game, v.Ply)
 			}
 			col, occupied := p.At(sq)
-			black, white := strings.Count(b.Text, BlackDisc), strings.Count(b.Text, WhiteDisc)
+			black, white := strings.Count(b.Text, render.BlackDisc), strings.Count(b.Text, render.WhiteDisc)
 			switch {
 			case occupied && col == engine.Black && (black != 1 || white != 0),
 				occupied && col == engine.White && (white != 1 || black != 0),
@@ -55,26 +58,26 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 			want := EmptyMark
 			switch {
 			case occupied && col == engine.Black:
-				want = BlackDisc
+				want = render.BlackDisc
 			case occupied:
-				want = WhiteDisc
+				want = render.WhiteDisc
 			case hinted && sq == hint:
-				want = HintMark
+				want = render.HintMark
 			case legal.Has(sq):
 				want = LegalMark
 			}
 			if b.Text != want {
 				t.Errorf("%v: text %q, want %q (legal %v, hint %v %v)", sq, b.Text, want, legal.Has(sq), hint, hinted)
 			}
-			wantAction := ActionNoop
+			wantAction := callback.ActionNoop
 			if !occupied && !p.GameOver() {
-				wantAction = ActionMove
+				wantAction = callback.ActionMove
 			}
 			if cb.Action != wantAction {
 				t.Errorf("%v: action %v, want %v", sq, cb.Action, wantAction)
 			}
 			// A move names the position it is made on; a noop names none.
-			if wantPos := map[bool]uint64{true: p.Tag()}[cb.Action == ActionMove]; cb.Pos != wantPos {
+			if wantPos := map[bool]uint64{true: p.Tag()}[cb.Action == callback.ActionMove]; cb.Pos != wantPos {
 				t.Errorf("%v: position %d, want %d", sq, cb.Pos, wantPos)
 			}
 		}
@@ -84,7 +87,7 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 			if b != opt.Controls[i][j] {
 				t.Errorf("control %d,%d = %+v, want %+v", i, j, b, opt.Controls[i][j])
 			}
-			if strings.Contains(b.Text, BlackDisc) || strings.Contains(b.Text, WhiteDisc) {
+			if strings.Contains(b.Text, render.BlackDisc) || strings.Contains(b.Text, render.WhiteDisc) {
 				t.Errorf("control %q shows a disc symbol", b.Text)
 			}
 		}
@@ -92,7 +95,7 @@ func checkBoardKeyboard(t *testing.T, kb models.InlineKeyboardMarkup, v View, op
 }
 
 func TestKeyboardStart(t *testing.T) {
-	v := NewView(engine.MustStart(8))
+	v := render.NewView(engine.MustStart(8))
 	opt := KeyboardOptions{Game: "g1"}
 	kb, err := Keyboard(v, opt)
 	if err != nil {
@@ -103,7 +106,7 @@ func TestKeyboardStart(t *testing.T) {
 	for _, tc := range []struct {
 		sq   string
 		text string
-	}{{"d4", WhiteDisc}, {"e5", WhiteDisc}, {"d5", BlackDisc}, {"e4", BlackDisc},
+	}{{"d4", render.WhiteDisc}, {"e5", render.WhiteDisc}, {"d5", render.BlackDisc}, {"e4", render.BlackDisc},
 		{"d3", LegalMark}, {"c4", LegalMark}, {"f5", LegalMark}, {"e6", LegalMark}, {"a1", EmptyMark}, {"h8", EmptyMark}} {
 		sq, _ := engine.ParseSquare(tc.sq)
 		if got := kb.InlineKeyboard[sq.Row()][sq.Col()].Text; got != tc.text {
@@ -119,7 +122,7 @@ func TestKeyboardStart(t *testing.T) {
 // TestMarks checks the button texts themselves: one symbol each, all different, and only the
 // discs show a disc symbol.
 func TestMarks(t *testing.T) {
-	marks := []string{BlackDisc, WhiteDisc, LegalMark, HintMark, EmptyMark}
+	marks := []string{render.BlackDisc, render.WhiteDisc, LegalMark, render.HintMark, EmptyMark}
 	seen := map[string]bool{}
 	for i, m := range marks {
 		if utf8.RuneCountInString(m) != 1 || blank(m) {
@@ -129,7 +132,7 @@ func TestMarks(t *testing.T) {
 			t.Errorf("mark %q is used twice", m)
 		}
 		seen[m] = true
-		if i >= 2 && (strings.Contains(m, BlackDisc) || strings.Contains(m, WhiteDisc)) {
+		if i >= 2 && (strings.Contains(m, render.BlackDisc) || strings.Contains(m, render.WhiteDisc)) {
 			t.Errorf("mark %q shows a disc symbol", m)
 		}
 	}
@@ -145,15 +148,15 @@ func TestKeyboardHint(t *testing.T) {
 		}
 		return q
 	}
-	start := NewView(engine.MustStart(8))
-	text := func(v View, s string) string {
+	start := render.NewView(engine.MustStart(8))
+	text := func(v render.View, s string) string {
 		kb, err := Keyboard(v, KeyboardOptions{Game: "g1"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkBoardKeyboard(t, kb, v, KeyboardOptions{Game: "g1"})
 		b := kb.InlineKeyboard[sq(s).Row()][sq(s).Col()]
-		if cb, _ := ParseCallback(b.CallbackData); !v.Position.GameOver() && b.Text != BlackDisc && b.Text != WhiteDisc && cb.Action != ActionMove {
+		if cb, _ := callback.Parse(b.CallbackData); !v.Position.GameOver() && b.Text != render.BlackDisc && b.Text != render.WhiteDisc && cb.Action != callback.ActionMove {
 			t.Errorf("%s carries %+v, want a move", s, cb)
 		}
 		return b.Text
@@ -163,15 +166,15 @@ func TestKeyboardHint(t *testing.T) {
 		t.Fatalf("Hint() = %v, %v, want c4", h, ok)
 	}
 	for _, tc := range []struct {
-		v        View
+		v        render.View
 		sq, want string
 	}{
-		{hinted, "c4", HintMark},
+		{hinted, "c4", render.HintMark},
 		{hinted, "d3", LegalMark},
 		{hinted, "a1", EmptyMark},
 		{start, "c4", LegalMark},
-		{start.WithHint(sq("a1")), "a1", EmptyMark},           // not a legal move: stale
-		{start.WithHint(sq("d4")), "d4", WhiteDisc},           // a disc
+		{start.WithHint(sq("a1")), "a1", EmptyMark}, // not a legal move: stale
+		{start.WithHint(sq("d4")), "d4", render.WhiteDisc},
 		{hinted.WithHint(engine.Pass), "c4", LegalMark},       // cleared
 		{start.WithHint(engine.Square(200)), "c4", LegalMark}, // off the board
 	} {
@@ -181,15 +184,15 @@ func TestKeyboardHint(t *testing.T) {
 		}
 	}
 	// The zero View and a View by NewView or ViewOf suggest nothing.
-	if _, ok := (View{}).Hint(); ok {
+	if _, ok := (render.View{}).Hint(); ok {
 		t.Error("the zero View has a hint")
 	}
-	if _, ok := ViewOf(playRandom(t, 8, 5, 23)).Hint(); ok {
+	if _, ok := render.ViewOf(rendertest.RandomGame(t, 8, 5, 23)).Hint(); ok {
 		t.Error("ViewOf has a hint")
 	}
 	// A hint in a random position: exactly one HintMark, on the hinted square.
 	for seed := uint64(0); seed < 8; seed++ {
-		v := ViewOf(playRandom(t, 8, seed, 10+int(seed)*5))
+		v := render.ViewOf(rendertest.RandomGame(t, 8, seed, 10+int(seed)*5))
 		moves := v.Position.LegalMoves()
 		if len(moves) == 0 {
 			continue
@@ -200,7 +203,7 @@ func TestKeyboardHint(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkBoardKeyboard(t, kb, v, KeyboardOptions{Game: "g1"})
-		if n := strings.Count(fmt.Sprint(kb.InlineKeyboard), HintMark); n != 1 {
+		if n := strings.Count(fmt.Sprint(kb.InlineKeyboard), render.HintMark); n != 1 {
 			t.Errorf("seed %d: %d hint marks, want 1", seed, n)
 		}
 	}
@@ -209,8 +212,8 @@ func TestKeyboardHint(t *testing.T) {
 func TestKeyboardPositions(t *testing.T) {
 	for _, size := range []int{4, 6, 8} {
 		for seed := uint64(0); seed < 8; seed++ {
-			g := playRandom(t, size, seed, int(seed)*size*size/8+int(seed)%3)
-			v := ViewOf(g)
+			g := rendertest.RandomGame(t, size, seed, int(seed)*size*size/8+int(seed)%3)
+			v := render.ViewOf(g)
 			opt := KeyboardOptions{Game: fmt.Sprintf("s%d", seed), Controls: controlRows(int(seed) * 3)}
 			kb, err := Keyboard(v, opt)
 			if err != nil {
@@ -222,11 +225,11 @@ func TestKeyboardPositions(t *testing.T) {
 }
 
 func TestKeyboardFinished(t *testing.T) {
-	g := playRandom(t, 4, 1, 100)
+	g := rendertest.RandomGame(t, 4, 1, 100)
 	if !g.Over() {
 		t.Fatal("the 4×4 game did not finish")
 	}
-	v := ViewOf(g)
+	v := render.ViewOf(g)
 	kb, err := Keyboard(v, KeyboardOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -235,16 +238,16 @@ func TestKeyboardFinished(t *testing.T) {
 }
 
 func TestKeyboardErrors(t *testing.T) {
-	v := NewView(engine.MustStart(8))
+	v := render.NewView(engine.MustStart(8))
 	for _, tc := range []struct {
 		name string
-		v    View
+		v    render.View
 		opt  KeyboardOptions
 		want error
 	}{
-		{"10x10", NewView(engine.MustStart(10)), KeyboardOptions{}, ErrKeyboardTooBig},
-		{"zero view", View{}, KeyboardOptions{}, ErrSize},
-		{"bad game id", v, KeyboardOptions{Game: "a b"}, ErrCallback},
+		{"10x10", render.NewView(engine.MustStart(10)), KeyboardOptions{}, ErrKeyboardTooBig},
+		{"zero view", render.View{}, KeyboardOptions{}, render.ErrSize},
+		{"bad game id", v, KeyboardOptions{Game: "a b"}, callback.ErrData},
 		{"37 controls", v, KeyboardOptions{Controls: controlRows(37)}, ErrTooManyControls},
 		{"9 in a row", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{controlRows(9)[0], controlRows(9)[1]}}, nil},
 		{"wide row", v, KeyboardOptions{Controls: [][]models.InlineKeyboardButton{append(controlRows(8)[0], controlRows(1)[0]...)}}, ErrKeyboard},
@@ -274,7 +277,7 @@ func TestKeyboardErrors(t *testing.T) {
 }
 
 // pickerPagesOf returns every page of the move picker of v.
-func pickerPagesOf(t *testing.T, v View, opt KeyboardOptions) []models.InlineKeyboardMarkup {
+func pickerPagesOf(t *testing.T, v render.View, opt KeyboardOptions) []models.InlineKeyboardMarkup {
 	t.Helper()
 	var out []models.InlineKeyboardMarkup
 	for page := 0; ; page++ {
@@ -291,11 +294,11 @@ func pickerPagesOf(t *testing.T, v View, opt KeyboardOptions) []models.InlineKey
 		if nav == nil {
 			return out
 		}
-		next, err := ParseCallback(nav[2].CallbackData)
+		next, err := callback.Parse(nav[2].CallbackData)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if next.Action != ActionPage {
+		if next.Action != callback.ActionPage {
 			return out
 		}
 		if next.Pos != v.Position.Tag() {
@@ -317,7 +320,7 @@ func navRow(kb models.InlineKeyboardMarkup, opt KeyboardOptions) []models.Inline
 		return nil
 	}
 	last := rows[len(rows)-1]
-	if cb, err := ParseCallback(last[0].CallbackData); err == nil && cb.Action != ActionMove {
+	if cb, err := callback.Parse(last[0].CallbackData); err == nil && cb.Action != callback.ActionMove {
 		return last
 	}
 	return nil
@@ -326,29 +329,29 @@ func navRow(kb models.InlineKeyboardMarkup, opt KeyboardOptions) []models.Inline
 // checkPicker checks that the pages of v's picker list exactly its legal moves, each once, in
 // rows of at most 5, each button showing its label and name ("7 · k12") with the labels
 // counting on over the pages.
-func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
+func checkPicker(t *testing.T, v render.View, opt KeyboardOptions) int {
 	t.Helper()
 	pages := pickerPagesOf(t, v, opt)
 	var listed []engine.Square
 	for i, kb := range pages {
 		for _, row := range kb.InlineKeyboard[:len(kb.InlineKeyboard)-len(opt.Controls)] {
-			if cb, _ := ParseCallback(row[0].CallbackData); cb.Action == ActionMove && len(row) > 5 {
+			if cb, _ := callback.Parse(row[0].CallbackData); cb.Action == callback.ActionMove && len(row) > 5 {
 				t.Errorf("page %d: a row of %d moves, want 5 at most", i, len(row))
 			}
 			for _, b := range row {
-				cb, err := ParseCallback(b.CallbackData)
+				cb, err := callback.Parse(b.CallbackData)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if strings.Contains(b.Text, BlackDisc) || strings.Contains(b.Text, WhiteDisc) {
+				if strings.Contains(b.Text, render.BlackDisc) || strings.Contains(b.Text, render.WhiteDisc) {
 					t.Errorf("picker button %q shows a disc symbol", b.Text)
 				}
-				if cb.Action != ActionMove {
+				if cb.Action != callback.ActionMove {
 					continue
 				}
 				// The move's label (its number in the list of all legal moves) and its name.
 				want := cb.Square.String()
-				if len(listed) < MaxMoveLabels {
+				if len(listed) < render.MaxMoveLabels {
 					want = fmt.Sprintf("%d · %s", len(listed)+1, cb.Square)
 				}
 				if b.Text != want || cb.Game != opt.Game || cb.Ply != v.Ply || cb.Pos != v.Position.Tag() {
@@ -373,11 +376,11 @@ func checkPicker(t *testing.T, v View, opt KeyboardOptions) int {
 
 func TestMovePickerAllSizes(t *testing.T) {
 	for _, size := range sizes {
-		full := NewView(fullest(t, size))
+		full := render.NewView(rendertest.Fullest(t, size))
 		t.Logf("%d×%d: fullest position has %d legal moves: %v", size, size, full.Position.MoveCount(), full.Position)
-		views := []View{NewView(engine.MustStart(size)), full}
+		views := []render.View{render.NewView(engine.MustStart(size)), full}
 		for seed := uint64(0); seed < 4; seed++ {
-			views = append(views, ViewOf(playRandom(t, size, seed, int(seed+1)*size*size/5)))
+			views = append(views, render.ViewOf(rendertest.RandomGame(t, size, seed, int(seed+1)*size*size/5)))
 		}
 		for _, v := range views {
 			for _, ctl := range []int{0, 5, 36, 60, MaxButtons - pickerNav - 1} {
@@ -425,19 +428,19 @@ func TestPickerPagesArithmetic(t *testing.T) {
 			}
 		}
 	}
-	if _, err := MovePicker(View{}, 0, KeyboardOptions{}); !errors.Is(err, ErrSize) {
+	if _, err := MovePicker(render.View{}, 0, KeyboardOptions{}); !errors.Is(err, render.ErrSize) {
 		t.Errorf("MovePicker of the zero View = %v, want ErrSize", err)
 	}
-	if _, _, err := Markup(View{}, 0, KeyboardOptions{}); !errors.Is(err, ErrSize) {
+	if _, _, err := Markup(render.View{}, 0, KeyboardOptions{}); !errors.Is(err, render.ErrSize) {
 		t.Errorf("Markup of the zero View = %v, want ErrSize", err)
 	}
-	if _, err := MovePicker(NewView(engine.MustStart(16)), 0, KeyboardOptions{Controls: controlRows(97)}); !errors.Is(err, ErrTooManyControls) {
+	if _, err := MovePicker(render.NewView(engine.MustStart(16)), 0, KeyboardOptions{Controls: controlRows(97)}); !errors.Is(err, ErrTooManyControls) {
 		t.Errorf("MovePicker with 97 controls = %v, want ErrTooManyControls", err)
 	}
 }
 
 func TestMovePickerPaging(t *testing.T) {
-	v := NewView(fullest(t, 16))
+	v := render.NewView(rendertest.Fullest(t, 16))
 	opt := KeyboardOptions{Game: "g", Controls: controlRows(60), Prev: "‹", Next: "›"}
 	pages := checkPicker(t, v, opt)
 	if pages < 2 {
@@ -462,18 +465,18 @@ func TestMovePickerPaging(t *testing.T) {
 	if nav[0].Text != "‹" || nav[2].Text != EmptyMark {
 		t.Errorf("last page navigation %q %q %q", nav[0].Text, nav[1].Text, nav[2].Text)
 	}
-	if cb, _ := ParseCallback(nav[0].CallbackData); cb.Action != ActionPage || cb.Page != pages-2 {
+	if cb, _ := callback.Parse(nav[0].CallbackData); cb.Action != callback.ActionPage || cb.Page != pages-2 {
 		t.Errorf("prev of the last page carries %+v", cb)
 	}
 }
 
 func TestMovePickerNoMoves(t *testing.T) {
-	g := playRandom(t, 10, 3, 1000)
+	g := rendertest.RandomGame(t, 10, 3, 1000)
 	if !g.Over() {
 		t.Fatal("the game did not finish")
 	}
 	opt := KeyboardOptions{Controls: controlRows(3)}
-	kb, err := MovePicker(ViewOf(g), 0, opt)
+	kb, err := MovePicker(render.ViewOf(g), 0, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,53 +485,8 @@ func TestMovePickerNoMoves(t *testing.T) {
 	}
 }
 
-// keyboardLayout is a keyboard as the golden files hold it: one string per button,
-// "text | callback data".
-func keyboardLayout(kb models.InlineKeyboardMarkup) [][]string {
-	out := make([][]string, len(kb.InlineKeyboard))
-	for i, row := range kb.InlineKeyboard {
-		for _, b := range row {
-			out[i] = append(out[i], b.Text+" | "+b.CallbackData)
-		}
-	}
-	return out
-}
-
-func TestKeyboardGolden(t *testing.T) {
-	ctl := [][]models.InlineKeyboardButton{{
-		{Text: "Resign", CallbackData: Callback{Action: ActionResign, Game: "Gm"}.Encode()},
-		{Text: "Hint", CallbackData: Callback{Action: ActionHint, Game: "Gm"}.Encode()},
-	}}
-	got := map[string][][]string{}
-	add := func(name string, kb models.InlineKeyboardMarkup, err error) {
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got[name] = keyboardLayout(kb)
-	}
-	kb, err := Keyboard(NewView(engine.MustStart(8)), KeyboardOptions{Game: "Gm", Controls: ctl})
-	add("8x8 start", kb, err)
-	kb, err = Keyboard(ViewOf(playRandom(t, 8, 5, 23)), KeyboardOptions{Game: "Gm", Controls: ctl})
-	add("8x8 ply 23", kb, err)
-	mid := ViewOf(playRandom(t, 8, 5, 23))
-	kb, err = Keyboard(mid.WithHint(mid.Position.LegalMoves()[0]), KeyboardOptions{Game: "Gm", Controls: ctl})
-	add("8x8 ply 23 hint", kb, err)
-	kb, err = Keyboard(ViewOf(playRandom(t, 6, 2, 100)), KeyboardOptions{Game: "Gm"})
-	add("6x6 finished", kb, err)
-	kb, err = MovePicker(NewView(engine.MustStart(10)), 0, KeyboardOptions{Game: "Gm", Controls: ctl})
-	add("10x10 picker start", kb, err)
-	kb, err = MovePicker(ViewOf(playRandom(t, 16, 9, 90)), 0, KeyboardOptions{Game: "Gm", Controls: ctl})
-	add("16x16 picker ply 90", kb, err)
-	full := NewView(fullest(t, 16))
-	for page := 0; page < 2; page++ {
-		kb, err = MovePicker(full, page, KeyboardOptions{Game: "Gm", Controls: controlRows(40)})
-		add(fmt.Sprintf("16x16 fullest page %d", page), kb, err)
-	}
-	golden(t, "keyboards.golden.json", got)
-}
-
 func BenchmarkKeyboard8(b *testing.B) {
-	v := ViewOf(playRandom(b, 8, 5, 23))
+	v := render.ViewOf(rendertest.RandomGame(b, 8, 5, 23))
 	opt := KeyboardOptions{Game: "Ab12xYz9", Controls: controlRows(4)}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -539,7 +497,7 @@ func BenchmarkKeyboard8(b *testing.B) {
 }
 
 func BenchmarkMovePicker16(b *testing.B) {
-	v := NewView(fullest(b, 16))
+	v := render.NewView(rendertest.Fullest(b, 16))
 	opt := KeyboardOptions{Game: "Ab12xYz9", Controls: controlRows(4)}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -559,14 +517,14 @@ func TestKeyboardHideMovesAndOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := View{Position: start, Last: engine.Pass}.WithHint(d3)
+	v := render.View{Position: start, Last: engine.Pass}.WithHint(d3)
 	count := func(kb models.InlineKeyboardMarkup) (marks, moves int) {
 		for _, row := range kb.InlineKeyboard[:8] {
 			for _, b := range row {
-				if b.Text == LegalMark || b.Text == HintMark {
+				if b.Text == LegalMark || b.Text == render.HintMark {
 					marks++
 				}
-				if c, err := ParseCallback(b.CallbackData); err == nil && c.Action == ActionMove {
+				if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == callback.ActionMove {
 					moves++
 				}
 			}

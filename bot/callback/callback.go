@@ -1,4 +1,8 @@
-package render
+// Package callback is the wire format of the bot's buttons: the callback data a button carries
+// (Data: an action, a game, the position it was drawn for), its compact encoding within
+// Telegram's 64 bytes, its strict parser, and the MAC (Signer) that lets the bot tell the data it
+// wrote from data anyone can send.
+package callback
 
 import (
 	"encoding/base64"
@@ -11,40 +15,40 @@ import (
 	"github.com/reversibot/reversi/engine"
 )
 
-// CallbackVersion is the version of the callback-data format that Encode writes. It is the
-// first byte of every encoded callback; ParseCallback rejects any other.
-const CallbackVersion = '1'
+// Version is the version of the callback-data format that Encode writes. It is the
+// first byte of every encoded callback; Parse rejects any other.
+const Version = '1'
 
-// MaxCallbackLen is Telegram's limit on callback_data in bytes. Encode never exceeds it.
-const MaxCallbackLen = 64
+// MaxLen is Telegram's limit on callback_data in bytes. Encode never exceeds it.
+const MaxLen = 64
 
-// MaxGameID is the longest game id a Callback may carry.
+// MaxGameID is the longest game id a Data may carry.
 const MaxGameID = 12
 
-// MaxCallbackNumber bounds Ply, Page and Arg of a Callback.
-const MaxCallbackNumber = math.MaxInt32
+// MaxNumber bounds Ply, Page and Arg of a Data.
+const MaxNumber = math.MaxInt32
 
-// MaxCallbackPos bounds Pos of a Callback: the largest position tag (engine.MaxTag).
-const MaxCallbackPos = engine.MaxTag
+// MaxPos bounds Pos of a Data: the largest position tag (engine.MaxTag).
+const MaxPos = engine.MaxTag
 
-// CallbackMACLen is the length in bytes of the MAC of a signed Callback (96 bits): see
-// CallbackSigner.
-const CallbackMACLen = 12
+// MACLen is the length in bytes of the MAC of a signed Data (96 bits): see
+// Signer.
+const MACLen = 12
 
 // macSep starts the MAC of a signed callback in its encoding; no other field holds it.
 const macSep = '.'
 
-// Errors of ParseCallback and Callback.Validate. Every error they return wraps ErrCallback;
-// a callback of an unknown format version also wraps ErrCallbackVersion.
+// Errors of Parse and Data.Validate. Every error they return wraps ErrData;
+// a callback of an unknown format version also wraps ErrVersion.
 var (
-	ErrCallback        = errors.New("render: invalid callback data")
-	ErrCallbackVersion = errors.New("render: unknown callback data version")
+	ErrData    = errors.New("callback: invalid callback data")
+	ErrVersion = errors.New("callback: unknown callback data version")
 )
 
 // Action is what a button asks the bot to do.
 type Action uint8
 
-// The actions a button can carry. The comment after each says how Callback's fields are used
+// The actions a button can carry. The comment after each says how Data's fields are used
 // by the buttons this package makes; callers may use the fields of their own buttons as they
 // see fit, within the limits that Validate checks.
 const (
@@ -103,10 +107,10 @@ func (a Action) String() string {
 	return "Action(" + strconv.Itoa(int(a)) + ")"
 }
 
-// Callback is the decoded content of a button's callback_data. Anyone can send any callback
-// data, so a parsed Callback is well-formed but not trusted: the bot must check that the game
+// Data is the decoded content of a button's callback_data. Anyone can send any callback
+// data, so a parsed Data is well-formed but not trusted: the bot must check that the game
 // exists, that the player may act in it and that Pos (or Ply) is current.
-type Callback struct {
+type Data struct {
 	Action Action
 	// Game is the storage id of the game, lobby or menu: at most MaxGameID characters from
 	// [A-Za-z0-9_-]; empty when the action needs none.
@@ -126,46 +130,48 @@ type Callback struct {
 	Page int
 	// Arg carries a choice: a size, a level, a colour, a language, a confirmation step.
 	Arg int
-	// MAC is empty, or the CallbackMACLen bytes with which a CallbackSigner signed the other
-	// fields. ParseCallback only checks its form: CallbackSigner.Verify checks it.
+	// MAC is empty, or the MACLen bytes with which a Signer signed the other
+	// fields. Parse only checks its form: Signer.Verify checks it.
 	MAC string
 }
 
 // Validate reports whether c can be encoded: a known action, a game id of at most MaxGameID
-// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxCallbackNumber, Square in 0…255,
-// Pos in 0…MaxCallbackPos and a MAC that is empty or CallbackMACLen bytes long. The error
-// wraps ErrCallback.
-func (c Callback) Validate() error {
+// characters from [A-Za-z0-9_-], Ply, Page and Arg in 0…MaxNumber, Square in 0…255,
+// Pos in 0…MaxPos and a MAC that is empty or MACLen bytes long. The error
+// wraps ErrData.
+func (c Data) Validate() error {
 	if c.Action >= numActions {
-		return fmt.Errorf("%w: unknown action %d", ErrCallback, c.Action)
+		return fmt.Errorf("%w: unknown action %d", ErrData, c.Action)
 	}
-	if len(c.MAC) != 0 && len(c.MAC) != CallbackMACLen {
-		return fmt.Errorf("%w: MAC of %d bytes", ErrCallback, len(c.MAC))
+	if len(c.MAC) != 0 && len(c.MAC) != MACLen {
+		return fmt.Errorf("%w: MAC of %d bytes", ErrData, len(c.MAC))
 	}
-	if err := checkGameID(c.Game); err != nil {
+	if err := CheckGameID(c.Game); err != nil {
 		return err
 	}
 	if !c.Square.Valid() {
-		return fmt.Errorf("%w: square %d", ErrCallback, int(c.Square))
+		return fmt.Errorf("%w: square %d", ErrData, int(c.Square))
 	}
 	for _, n := range [...]int{c.Ply, c.Page, c.Arg} {
-		if n < 0 || n > MaxCallbackNumber {
-			return fmt.Errorf("%w: number %d out of range", ErrCallback, n)
+		if n < 0 || n > MaxNumber {
+			return fmt.Errorf("%w: number %d out of range", ErrData, n)
 		}
 	}
-	if c.Pos > MaxCallbackPos {
-		return fmt.Errorf("%w: position tag %d out of range", ErrCallback, c.Pos)
+	if c.Pos > MaxPos {
+		return fmt.Errorf("%w: position tag %d out of range", ErrData, c.Pos)
 	}
 	return nil
 }
 
-func checkGameID(id string) error {
+// CheckGameID checks that id can be carried as Data.Game: at most MaxGameID bytes of letters,
+// digits, '_' and '-'. Its error wraps ErrData.
+func CheckGameID(id string) error {
 	if len(id) > MaxGameID {
-		return fmt.Errorf("%w: game id longer than %d", ErrCallback, MaxGameID)
+		return fmt.Errorf("%w: game id longer than %d", ErrData, MaxGameID)
 	}
 	for i := 0; i < len(id); i++ {
 		if !idByte(id[i]) {
-			return fmt.Errorf("%w: byte %q in game id", ErrCallback, id[i])
+			return fmt.Errorf("%w: byte %q in game id", ErrData, id[i])
 		}
 	}
 	return nil
@@ -180,19 +186,19 @@ func idByte(b byte) bool {
 // the empty game id written as nothing, trailing empty fields left out ("1mAb3:h:z" plays d3
 // at ply 17, "1mAb3:h:z:::2bq7cd1f" on the position of tag 2bq7cd1f); then, for a signed
 // callback, '.' and the MAC in unpadded base64url (16 bytes). It is at most 47 bytes unsigned
-// and 64 signed, so always within MaxCallbackLen, and ParseCallback(c.Encode()) returns c. A Callback that fails Validate encodes as a plain noop
+// and 64 signed, so always within MaxLen, and Parse(c.Encode()) returns c. A Data that fails Validate encodes as a plain noop
 // ("1n") rather than as something that would not parse.
-func (c Callback) Encode() string {
+func (c Data) Encode() string {
 	if c.Validate() != nil {
-		c = Callback{}
+		c = Data{}
 	}
-	var buf [MaxCallbackLen]byte
+	var buf [MaxLen]byte
 	return string(c.appendTo(buf[:0]))
 }
 
 // appendTo appends the encoding of c, which must be valid, to b.
-func (c Callback) appendTo(b []byte) []byte {
-	b = append(b, CallbackVersion, actionCodes[c.Action])
+func (c Data) appendTo(b []byte) []byte {
+	b = append(b, Version, actionCodes[c.Action])
 	b = append(b, c.Game...)
 	fields := [numFields]uint64{uint64(c.Ply), uint64(c.Square), uint64(c.Page), uint64(c.Arg), c.Pos}
 	last := len(fields) - 1
@@ -212,85 +218,85 @@ func (c Callback) appendTo(b []byte) []byte {
 	return b
 }
 
-// ParseCallback decodes callback data written by Callback.Encode. It accepts exactly the
-// strings Encode can produce, so Encode(ParseCallback(data)) == data for every accepted data;
-// anything else is an error wrapping ErrCallback (and ErrCallbackVersion when the version
-// byte is not CallbackVersion). It never panics.
-func ParseCallback(data string) (Callback, error) {
-	var c Callback
+// Parse decodes callback data written by Data.Encode. It accepts exactly the
+// strings Encode can produce, so Encode(Parse(data)) == data for every accepted data;
+// anything else is an error wrapping ErrData (and ErrVersion when the version
+// byte is not Version). It never panics.
+func Parse(data string) (Data, error) {
+	var c Data
 	if data == "" {
-		return c, fmt.Errorf("%w: empty", ErrCallback)
+		return c, fmt.Errorf("%w: empty", ErrData)
 	}
-	if len(data) > MaxCallbackLen {
-		return c, fmt.Errorf("%w: %d bytes, more than %d", ErrCallback, len(data), MaxCallbackLen)
+	if len(data) > MaxLen {
+		return c, fmt.Errorf("%w: %d bytes, more than %d", ErrData, len(data), MaxLen)
 	}
-	if data[0] != CallbackVersion {
-		return c, fmt.Errorf("%w: %w %q", ErrCallback, ErrCallbackVersion, data[0])
+	if data[0] != Version {
+		return c, fmt.Errorf("%w: %w %q", ErrData, ErrVersion, data[0])
 	}
 	if len(data) < 2 {
-		return c, fmt.Errorf("%w: no action", ErrCallback)
+		return c, fmt.Errorf("%w: no action", ErrData)
 	}
 	a := strings.IndexByte(actionCodes, data[1])
 	if a < 0 {
-		return c, fmt.Errorf("%w: unknown action %q", ErrCallback, data[1])
+		return c, fmt.Errorf("%w: unknown action %q", ErrData, data[1])
 	}
 	c.Action = Action(a)
 	rest := data[2:]
 	if i := strings.IndexByte(rest, macSep); i >= 0 {
 		mac, err := parseMAC(rest[i+1:])
 		if err != nil {
-			return Callback{}, err
+			return Data{}, err
 		}
 		rest, c.MAC = rest[:i], mac
 	}
 	game, rest, hasFields := strings.Cut(rest, ":")
-	if err := checkGameID(game); err != nil {
-		return Callback{}, err
+	if err := CheckGameID(game); err != nil {
+		return Data{}, err
 	}
 	c.Game = game
 	var fields [numFields]uint64
 	n := 0
 	for hasFields {
 		if n == len(fields) {
-			return Callback{}, fmt.Errorf("%w: too many fields", ErrCallback)
+			return Data{}, fmt.Errorf("%w: too many fields", ErrData)
 		}
 		var f string
 		f, rest, hasFields = strings.Cut(rest, ":")
-		max := uint64(MaxCallbackNumber)
+		max := uint64(MaxNumber)
 		if n == posField {
-			max = MaxCallbackPos
+			max = MaxPos
 		}
 		v, err := parseNumber(f, max)
 		if err != nil {
-			return Callback{}, err
+			return Data{}, err
 		}
 		fields[n] = v
 		n++
 	}
 	if n > 0 && fields[n-1] == 0 {
-		return Callback{}, fmt.Errorf("%w: trailing empty field", ErrCallback)
+		return Data{}, fmt.Errorf("%w: trailing empty field", ErrData)
 	}
 	if fields[1] > 255 {
-		return Callback{}, fmt.Errorf("%w: square %d", ErrCallback, fields[1]) // before Square's int16 wraps it
+		return Data{}, fmt.Errorf("%w: square %d", ErrData, fields[1]) // before Square's int16 wraps it
 	}
 	c.Ply, c.Square, c.Page, c.Arg = int(fields[0]), engine.Square(fields[1]), int(fields[2]), int(fields[3])
 	c.Pos = fields[posField]
 	if err := c.Validate(); err != nil {
-		return Callback{}, err
+		return Data{}, err
 	}
 	return c, nil
 }
 
 // parseMAC reads the MAC of a signed callback as Encode writes it.
 func parseMAC(s string) (string, error) {
-	if len(s) != base64.RawURLEncoding.EncodedLen(CallbackMACLen) {
-		return "", fmt.Errorf("%w: MAC of %d characters", ErrCallback, len(s))
+	if len(s) != base64.RawURLEncoding.EncodedLen(MACLen) {
+		return "", fmt.Errorf("%w: MAC of %d characters", ErrData, len(s))
 	}
 	// 16 characters carry exactly 96 bits, so a text that decodes to 12 bytes is the one
 	// Encode writes (the decoder skips newlines: those decode to fewer bytes).
 	mac, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(mac) != CallbackMACLen {
-		return "", fmt.Errorf("%w: MAC %q", ErrCallback, s)
+	if err != nil || len(mac) != MACLen {
+		return "", fmt.Errorf("%w: MAC %q", ErrData, s)
 	}
 	return string(mac), nil
 }
@@ -308,16 +314,16 @@ func parseNumber(f string, max uint64) (uint64, error) {
 		return 0, nil
 	}
 	if f[0] == '0' {
-		return 0, fmt.Errorf("%w: leading zero in %q", ErrCallback, f)
+		return 0, fmt.Errorf("%w: leading zero in %q", ErrData, f)
 	}
 	for i := 0; i < len(f); i++ {
 		if !(f[i] >= '0' && f[i] <= '9' || f[i] >= 'a' && f[i] <= 'z') {
-			return 0, fmt.Errorf("%w: bad number %q", ErrCallback, f)
+			return 0, fmt.Errorf("%w: bad number %q", ErrData, f)
 		}
 	}
 	v, err := strconv.ParseUint(f, 36, 64)
 	if err != nil || v > max {
-		return 0, fmt.Errorf("%w: number %q out of range", ErrCallback, f)
+		return 0, fmt.Errorf("%w: number %q out of range", ErrData, f)
 	}
 	return v, nil
 }
