@@ -139,6 +139,12 @@ type Options struct {
 	// PictureCache bounds the bytes of the drawn pictures the bot keeps for PictureHandler;
 	// 0 means DefaultPictureCache.
 	PictureCache int64
+	// OptionalTimeout bounds each store call a step can do without (styles, languages, dedupe,
+	// the shared budgets; see package optional): past it the step goes on with its default
+	// (pacing by this process's own budgets). 0 means optional.DefaultTimeout, which a healthy
+	// Redis never comes near; tests of the shared budgets on a loaded machine, where the race
+	// detector can stall a goroutine that long, give it more.
+	OptionalTimeout time.Duration
 }
 
 // The default HTTP client: how many idle connections to the Bot API it keeps, and how long it
@@ -243,6 +249,9 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		b.now = time.Now
 	}
 	b.optional = optional.New(b.log)
+	if o.OptionalTimeout > 0 {
+		b.optional = b.optional.WithTiming(o.OptionalTimeout, optional.DefaultRest, nil)
+	}
 	if b.drawings != nil {
 		b.drawings = guardedDrawings{record: b.drawings, guard: b.optional}
 	}
