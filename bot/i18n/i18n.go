@@ -11,6 +11,7 @@ package i18n
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 )
@@ -40,11 +41,22 @@ func Supported(lang string) bool { return lang == EN || lang == RU }
 func Pick(languageCode string) string {
 	code, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(languageCode)), "-")
 	code, _, _ = strings.Cut(code, "_")
-	switch code {
-	case "ru", "be", "kk", "ky", "tg", "uz":
-		return RU
+	if l, ok := readers[code]; ok {
+		return l
 	}
-	return EN
+	return Default
+}
+
+// readers maps the primary language subtags that Pick answers with another language than
+// Default to that language.
+var readers = map[string]string{"ru": RU, "be": RU, "kk": RU, "ky": RU, "tg": RU, "uz": RU}
+
+// PickTable returns what Pick decides, for a client that picks a language by itself (the Mini
+// App's page): the primary language subtags ("ru", "be", ...) that get another language than
+// Default, with that language. Pick lowercases a code and cuts it at its first "-" or "_"
+// before it looks it up; any other subtag gets Default. The map is a copy.
+func PickTable() map[string]string {
+	return maps.Clone(readers)
 }
 
 // Parse reads a language a user typed (/lang ru): "ru", "en", "рус", "english", ... It reports
