@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/webapp"
@@ -193,13 +194,13 @@ func TestBrowserOpponentMoveAppears(t *testing.T) {
 	g := e.peopleGame(game.FlowGroup, 8)
 	p := e.open(t, bob, g.Game.ID, webapptest.PageOptions{}, nil)
 	b := p.Until(t, "the board drawn", ready)
-	if b.Status != "Ход соперника" || len(b.Legal) != 0 || b.Lang != "ru" {
+	if b.Status != i18n.T(i18n.RU, i18n.KeyAppWaitingFor, "Alice") || len(b.Legal) != 0 || b.Lang != "ru" {
 		t.Errorf("bob waits, but the page shows %v", b)
 	}
 	r := e.move(g.Game.ID) // alice moves in the chat
 	e.srv.Changed(r.Game)
 	b = p.Until(t, "alice's move shown", func(b webapptest.Board) bool { return b.Version == r.Game.Version })
-	if b.Discs != boardOf(r.Pos) || b.Status != "Ваш ход" || len(b.Legal) == 0 || b.Last != "d3" {
+	if b.Discs != boardOf(r.Pos) || b.Status != i18n.T(i18n.RU, i18n.KeyAppYourMove) || len(b.Legal) == 0 || b.Last != "d3" {
 		t.Errorf("after alice's d3 the page shows %v", b)
 	}
 	noErrors(t, p)
@@ -212,7 +213,7 @@ func TestBrowserPollSeesOtherProcesses(t *testing.T) {
 	p.Until(t, "the board drawn", ready)
 	r := e.move(g.Game.ID) // another process: no Changed here
 	b := p.Until(t, "the move shown", func(b webapptest.Board) bool { return b.Version == r.Game.Version })
-	if len(b.Legal) != 0 || b.Note != "Watching" || !strings.Contains(b.Status, "Bob") {
+	if len(b.Legal) != 0 || b.Note != i18n.T(i18n.EN, i18n.KeyAppWatching) || !strings.Contains(b.Status, "Bob") {
 		t.Errorf("a watcher sees %v", b)
 	}
 	noErrors(t, p)

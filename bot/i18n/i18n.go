@@ -1,5 +1,7 @@
-// Package i18n holds every text the Reversi bot sends, in English and Russian, and picks the
-// language for a user from Telegram's language_code.
+// Package i18n holds every text the Reversi bot shows, in English and Russian: in chats and
+// in its Mini App (package webapp serves the page the texts it shows, the keys app.*, with the
+// page: see PickTable and Forms). It picks the language for a user from Telegram's
+// language_code.
 //
 // Texts are plain text (send them without a parse mode); those with arguments are fmt
 // formats, and the two languages take the same arguments in the same order of meaning
