@@ -48,8 +48,12 @@ func TestBrowserShowsTheBoard(t *testing.T) {
 		!slices.Equal(b.Legal, []string{"d3", "c4", "f5", "e6"}) || b.Status != "Your move" || !strings.Contains(b.StatusClass, "mine") {
 		t.Errorf("the page shows %v", b)
 	}
-	if b.Black.Name != "Alice" || b.Black.Tag != "You" || !b.Black.Turn || b.White.Name != "Bot" || b.White.Tag != "Beginner" || b.Black.Count != 2 {
+	if b.Black.Name != "Alice" || b.Black.Tag != "You" || !b.Black.Turn || b.White.Name != "Bot" || b.White.Tag != "Beginner" ||
+		b.Black.Count != 2 || b.Black.Label != "2 discs" {
 		t.Errorf("cards %+v %+v", b.Black, b.White)
+	}
+	if b.Title != "Reversi" || b.Lang != "en" || b.Info != [3]string{"8×8 · Move 1", "", ""} {
+		t.Errorf("the page is titled %q in %q, its footer says %q", b.Title, b.Lang, b.Info)
 	}
 	if !b.BoardVisible || b.BoardPx > b.ViewportPx || b.CellPx < 38 {
 		t.Errorf("the board is %.1f px wide in a %.0f px viewport, cells %.1f px", b.BoardPx, b.ViewportPx, b.CellPx)
