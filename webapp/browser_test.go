@@ -74,6 +74,9 @@ func TestBrowserRefusals(t *testing.T) {
 	}{
 		{"forged", webapptest.SignInitData(otherToken, user(alice), "", e.clock.Now()), "could not confirm who you are"},
 		{"expired", webapptest.SignInitData(token, user(alice), "", e.clock.Now().Add(-48*time.Hour)), "opened too long ago"},
+		// The refusal of initData that fails its check is in the language the page guessed.
+		{"expired, in Russian", webapptest.SignInitData(token, user(bob), "", e.clock.Now().Add(-48*time.Hour)),
+			i18n.T(i18n.RU, i18n.KeyAppAuthExpired)},
 		{"none", "", "Open this board from the chat"},
 		{"a stranger to a private game", e.initData(carol), "only its two players"},
 	}

@@ -182,7 +182,7 @@ func regexMayStart(prev byte, word string) bool {
 // not look like code by codeLike: what a request, the DOM or the console needs. Add one only
 // when no person ever reads it on the page.
 var codeWords = []string{
-	"Content-Type", "GET", "POST", "tma ", // the API's requests
+	"Content-Type", "Accept-Language", "GET", "POST", "tma ", // the API's requests
 	"X", "O", // the discs of State.Board
 	"end ",       // the classes of the status line
 	"use strict", // the script's mode

@@ -132,9 +132,11 @@
     } catch (e) { /* no haptics */ }
   }
 
-  // The API. Every request carries initData; answers are {status, body}.
+  // The API. Every request carries initData, and the page's language for the refusals of a
+  // request whose initData fails its check; answers are {status, body}.
   function api(method, path, payload, signal) {
-    var opts = { method: method, headers: { Authorization: 'tma ' + initData() }, cache: 'no-store', signal: signal };
+    var headers = { Authorization: 'tma ' + initData(), 'Accept-Language': lang };
+    var opts = { method: method, headers: headers, cache: 'no-store', signal: signal };
     if (payload) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(payload);
