@@ -6,14 +6,20 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
 	"io/fs"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/reversibot/reversi/bot/i18n"
 )
 
-// static holds the page: index.html, app.css and app.js, served as they are.
+// static holds the page: index.html (filled by fillIndex when it is loaded), app.css and app.js,
+// served as they are.
 //
 //go:embed static
 var static embed.FS
@@ -41,6 +47,11 @@ func loadAssets() (map[string]*asset, error) {
 		if err != nil {
 			return err
 		}
+		if path.Base(p) == "index.html" {
+			if raw, err = fillIndex(raw); err != nil {
+				return err
+			}
+		}
 		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 		zw.Write(raw)
@@ -61,6 +72,30 @@ func loadAssets() (map[string]*asset, error) {
 		return nil
 	})
 	return out, err
+}
+
+// The markers of index.html that fillIndex fills: each must be there once.
+const (
+	markLang  = "{{lang}}"  // html's lang: the Default language, until the page knows the user's
+	markTitle = "{{title}}" // the title in the Default language, until the page knows the user's
+	markTexts = "{{texts}}" // the catalogue of the page's texts (PageTexts), as JSON
+)
+
+// fillIndex fills the markers of index.html.
+func fillIndex(raw []byte) ([]byte, error) {
+	texts, err := json.Marshal(pageCatalogue()) // escapes <, > and &: nothing can end the script
+	if err != nil {
+		return nil, err
+	}
+	s := string(raw)
+	for _, m := range []string{markLang, markTitle, markTexts} {
+		if n := strings.Count(s, m); n != 1 {
+			return nil, fmt.Errorf("webapp: index.html has %s %d times, want once", m, n)
+		}
+	}
+	s = strings.NewReplacer(markLang, i18n.Default, markTitle, html.EscapeString(i18n.T(i18n.Default, i18n.KeyAppTitle)),
+		markTexts, string(texts)).Replace(s)
+	return []byte(s), nil
 }
 
 // PageWeight returns the size in bytes of the page's files: as they are and gzipped (as they

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/webapp"
@@ -47,8 +48,12 @@ func TestBrowserShowsTheBoard(t *testing.T) {
 		!slices.Equal(b.Legal, []string{"d3", "c4", "f5", "e6"}) || b.Status != "Your move" || !strings.Contains(b.StatusClass, "mine") {
 		t.Errorf("the page shows %v", b)
 	}
-	if b.Black.Name != "Alice" || b.Black.Tag != "You" || !b.Black.Turn || b.White.Name != "Bot" || b.White.Tag != "Beginner" || b.Black.Count != 2 {
+	if b.Black.Name != "Alice" || b.Black.Tag != "You" || !b.Black.Turn || b.White.Name != "Bot" || b.White.Tag != "Beginner" ||
+		b.Black.Count != 2 || b.Black.Label != "2 discs" {
 		t.Errorf("cards %+v %+v", b.Black, b.White)
+	}
+	if b.Title != "Reversi" || b.Lang != "en" || b.Info != [3]string{"8×8 · Move 1", "", ""} {
+		t.Errorf("the page is titled %q in %q, its footer says %q", b.Title, b.Lang, b.Info)
 	}
 	if !b.BoardVisible || b.BoardPx > b.ViewportPx || b.CellPx < 38 {
 		t.Errorf("the board is %.1f px wide in a %.0f px viewport, cells %.1f px", b.BoardPx, b.ViewportPx, b.CellPx)
@@ -69,6 +74,9 @@ func TestBrowserRefusals(t *testing.T) {
 	}{
 		{"forged", webapptest.SignInitData(otherToken, user(alice), "", e.clock.Now()), "could not confirm who you are"},
 		{"expired", webapptest.SignInitData(token, user(alice), "", e.clock.Now().Add(-48*time.Hour)), "opened too long ago"},
+		// The refusal of initData that fails its check is in the language the page guessed.
+		{"expired, in Russian", webapptest.SignInitData(token, user(bob), "", e.clock.Now().Add(-48*time.Hour)),
+			i18n.T(i18n.RU, i18n.KeyAppAuthExpired)},
 		{"none", "", "Open this board from the chat"},
 		{"a stranger to a private game", e.initData(carol), "only its two players"},
 	}
@@ -193,13 +201,13 @@ func TestBrowserOpponentMoveAppears(t *testing.T) {
 	g := e.peopleGame(game.FlowGroup, 8)
 	p := e.open(t, bob, g.Game.ID, webapptest.PageOptions{}, nil)
 	b := p.Until(t, "the board drawn", ready)
-	if b.Status != "Ход соперника" || len(b.Legal) != 0 || b.Lang != "ru" {
+	if b.Status != i18n.T(i18n.RU, i18n.KeyAppWaitingFor, "Alice") || len(b.Legal) != 0 || b.Lang != "ru" {
 		t.Errorf("bob waits, but the page shows %v", b)
 	}
 	r := e.move(g.Game.ID) // alice moves in the chat
 	e.srv.Changed(r.Game)
 	b = p.Until(t, "alice's move shown", func(b webapptest.Board) bool { return b.Version == r.Game.Version })
-	if b.Discs != boardOf(r.Pos) || b.Status != "Ваш ход" || len(b.Legal) == 0 || b.Last != "d3" {
+	if b.Discs != boardOf(r.Pos) || b.Status != i18n.T(i18n.RU, i18n.KeyAppYourMove) || len(b.Legal) == 0 || b.Last != "d3" {
 		t.Errorf("after alice's d3 the page shows %v", b)
 	}
 	noErrors(t, p)
@@ -212,7 +220,7 @@ func TestBrowserPollSeesOtherProcesses(t *testing.T) {
 	p.Until(t, "the board drawn", ready)
 	r := e.move(g.Game.ID) // another process: no Changed here
 	b := p.Until(t, "the move shown", func(b webapptest.Board) bool { return b.Version == r.Game.Version })
-	if len(b.Legal) != 0 || b.Note != "Watching" || !strings.Contains(b.Status, "Bob") {
+	if len(b.Legal) != 0 || b.Note != i18n.T(i18n.EN, i18n.KeyAppWatching) || !strings.Contains(b.Status, "Bob") {
 		t.Errorf("a watcher sees %v", b)
 	}
 	noErrors(t, p)

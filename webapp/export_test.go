@@ -1,8 +1,10 @@
 package webapp
 
 import (
+	"slices"
 	"time"
 
+	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/game"
 )
 
@@ -39,3 +41,6 @@ func ErrorStatus(code string) int { return httpStatus(game.Code(code)) }
 
 // ErrorText is the text of an error code in lang.
 func ErrorText(lang, code string) string { return errorText(lang, code) }
+
+// PageKeys returns the keys of the texts the page shows (pageKeys).
+func PageKeys() []i18n.Key { return slices.Clone(pageKeys) }

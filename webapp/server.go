@@ -5,7 +5,11 @@
 // Games interface, so the page and the chat boards show the same games with the same rules.
 //
 // The page is embedded (plain HTML, CSS and JavaScript, no build step) and works with or
-// without Telegram's telegram-web-app.js. Its URLs are relative to the mount point:
+// without Telegram's telegram-web-app.js. It has no text of its own: index.html carries the
+// texts it shows, texts of package i18n, in every language as JSON (PageTexts), and the page
+// shows them in the user's language: initData's language_code says which at first, State.Lang
+// (the choice the user made in the chat) from the first answer of the API on. Its URLs are
+// relative to the mount point:
 //
 //	GET  ./?g=ID          the page; the game is ?g= or, opened by a direct link, initData's start_param
 //	GET  app.js, app.css  its script and style (gzip when accepted, ETag)

@@ -77,3 +77,48 @@ func httpStatus(c game.Code) int {
 	}
 	return http.StatusInternalServerError
 }
+
+// pageKeys are the texts the page shows, all of them: app.js names each by its key's value
+// (t('app.your_move')) and finds it in the catalogue that index.html carries (pageCatalogue).
+// The page's other texts come from the API: the players' names, a result, an error's text.
+var pageKeys = []i18n.Key{
+	i18n.KeyAppTitle, i18n.KeyAppYourMove, i18n.KeyAppWaitingFor, i18n.KeyAppToMove, i18n.KeyAppThinking,
+	i18n.KeyAppLobby, i18n.KeyAppSending, i18n.KeyAppYou, i18n.KeyAppBot, i18n.KeyAppBlack, i18n.KeyAppWhite,
+	i18n.KeyAppWatching, i18n.KeyAppMoveNumber, i18n.KeyAppMovesPlayed, i18n.KeyAppLastMove, i18n.KeyAppDiscs,
+	i18n.KeyAppReconnecting, i18n.KeyAppNoInitData, i18n.KeyAppFailed, i18n.KeyAppOffline,
+	i18n.KeyGamePass, i18n.KeyGameMoveLost,
+}
+
+// PageTexts is the catalogue of the page's texts in every language, which index.html carries
+// as JSON in <script type="application/json" id="texts">: the page reads it before it shows
+// anything, so it needs no request for its texts and holds none of its own.
+type PageTexts struct {
+	// Default is the language of a user whose language the page cannot tell (i18n.Default).
+	Default string `json:"default"`
+	// Pick maps the primary language subtags of a language_code that get another language
+	// than Default to that language (i18n.PickTable): the page's first guess, from initData's
+	// user, until the API's State.Lang tells the language the user chose.
+	Pick map[string]string `json:"pick"`
+	// Texts holds the texts by language and key. A text is a string, a format whose verbs are
+	// %s, %d, their indexed forms (%[2]s) and %%; a plural text is an object of its forms by
+	// CLDR plural category ("one", "few", "many", "other"), each a format taking the count
+	// first, as i18n.Plural does.
+	Texts map[string]map[i18n.Key]any `json:"texts"`
+}
+
+// pageCatalogue returns the texts of pageKeys in every language.
+func pageCatalogue() PageTexts {
+	c := PageTexts{Default: i18n.Default, Pick: i18n.PickTable(), Texts: map[string]map[i18n.Key]any{}}
+	for _, lang := range i18n.Langs() {
+		m := make(map[i18n.Key]any, len(pageKeys))
+		for _, k := range pageKeys {
+			if fs := i18n.Forms(lang, k); fs != nil {
+				m[k] = fs
+			} else {
+				m[k] = i18n.T(lang, k)
+			}
+		}
+		c.Texts[lang] = m
+	}
+	return c
+}

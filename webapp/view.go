@@ -54,11 +54,12 @@ type Score struct {
 
 // PlayerView is one side of a game as the page names it.
 type PlayerView struct {
-	Name  string `json:"name"`           // as the chat's board names them ("" for a lobby's empty seat)
-	Color string `json:"color"`          // "black" or "white" ("" in a lobby)
-	AI    bool   `json:"ai,omitempty"`   // the bot's AI
-	You   bool   `json:"you,omitempty"`  // the viewer
-	Seat  bool   `json:"seat,omitempty"` // the seat is taken (false for a lobby's second)
+	Name  string `json:"name"`            // as the chat's board names them ("" for a lobby's empty seat)
+	Color string `json:"color"`           // "black" or "white" ("" in a lobby)
+	AI    bool   `json:"ai,omitempty"`    // the bot's AI
+	Level string `json:"level,omitempty"` // the AI's level, named in the viewer's language
+	You   bool   `json:"you,omitempty"`   // the viewer
+	Seat  bool   `json:"seat,omitempty"`  // the seat is taken (false for a lobby's second)
 }
 
 // Result is how a finished game ended.
@@ -132,6 +133,9 @@ func (f *frame) state(user int64, lang string) *State {
 		p := g.Players[i]
 		pv := PlayerView{Name: playerName(g, i, lang), AI: p.UserID == 0 && g.AILevel > 0,
 			You: side == i, Seat: p.UserID != 0 || g.AILevel > 0}
+		if pv.AI {
+			pv.Level = i18n.Level(lang, g.AILevel)
+		}
 		if !lobby {
 			pv.Color = colorName(engine.Color(i))
 		}

@@ -318,4 +318,27 @@ If your opponent leaves the game on their turn for too long, you may claim the w
 	KeyAppPageOld:         "This page is out of date, so your move was not played. Close it and open the board again from the chat.",
 	KeyAppNoGame:          "This game no longer exists.",
 	KeyAppStale:           "The board changed before your move arrived: here it is as it is now.",
+
+	// The Mini App's page. A status line (your_move ... sending) gets animated dots when it
+	// tells of a wait: write it without them.
+	KeyAppTitle:        "Reversi",
+	KeyAppYourMove:     "Your move",
+	KeyAppWaitingFor:   "Waiting for %s", // name of the player to move
+	KeyAppToMove:       "%s to move",     // name of the player to move
+	KeyAppThinking:     "The bot is thinking",
+	KeyAppLobby:        "Waiting for a second player",
+	KeyAppSending:      "Sending your move",
+	KeyAppYou:          "You",
+	KeyAppBot:          "Bot",
+	KeyAppBlack:        "Black",
+	KeyAppWhite:        "White",
+	KeyAppWatching:     "You are watching this game",
+	KeyAppMoveNumber:   "Move %d", // the number of the move to play
+	KeyAppMovesPlayed:  "one {%d move} other {%d moves}",
+	KeyAppLastMove:     "Last move: %s", // square
+	KeyAppDiscs:        "one {%d disc} other {%d discs}",
+	KeyAppReconnecting: "Reconnecting…",
+	KeyAppNoInitData:   "Open this board from the chat with the bot.",
+	KeyAppFailed:       "Something went wrong. Please try again.",
+	KeyAppOffline:      "No connection. Please try again.",
 }

@@ -1,5 +1,7 @@
-// Package i18n holds every text the Reversi bot sends, in English and Russian, and picks the
-// language for a user from Telegram's language_code.
+// Package i18n holds every text the Reversi bot shows, in English and Russian: in chats and
+// in its Mini App (package webapp serves the page the texts it shows, the keys app.*, with the
+// page: see PickTable and Forms). It picks the language for a user from Telegram's
+// language_code.
 //
 // Texts are plain text (send them without a parse mode); those with arguments are fmt
 // formats, and the two languages take the same arguments in the same order of meaning
@@ -11,6 +13,7 @@ package i18n
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 )
@@ -40,11 +43,22 @@ func Supported(lang string) bool { return lang == EN || lang == RU }
 func Pick(languageCode string) string {
 	code, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(languageCode)), "-")
 	code, _, _ = strings.Cut(code, "_")
-	switch code {
-	case "ru", "be", "kk", "ky", "tg", "uz":
-		return RU
+	if l, ok := readers[code]; ok {
+		return l
 	}
-	return EN
+	return Default
+}
+
+// readers maps the primary language subtags that Pick answers with another language than
+// Default to that language.
+var readers = map[string]string{"ru": RU, "be": RU, "kk": RU, "ky": RU, "tg": RU, "uz": RU}
+
+// PickTable returns what Pick decides, for a client that picks a language by itself (the Mini
+// App's page): the primary language subtags ("ru", "be", ...) that get another language than
+// Default, with that language. Pick lowercases a code and cuts it at its first "-" or "_"
+// before it looks it up; any other subtag gets Default. The map is a copy.
+func PickTable() map[string]string {
+	return maps.Clone(readers)
 }
 
 // Parse reads a language a user typed (/lang ru): "ru", "en", "рус", "english", ... It reports

@@ -217,3 +217,31 @@ func FuzzPick(f *testing.F) {
 		}
 	})
 }
+
+// TestPickTable checks the table a client picks by against Pick: every code in it, in the
+// shapes Telegram sends, gets its language; a code not in it gets Default.
+func TestPickTable(t *testing.T) {
+	table := i18n.PickTable()
+	if len(table) == 0 || table["ru"] != i18n.RU {
+		t.Fatalf("PickTable() = %v", table)
+	}
+	for code, lang := range table {
+		if lang == i18n.Default || !i18n.Supported(lang) {
+			t.Errorf("PickTable()[%q] = %q", code, lang)
+		}
+		for _, c := range []string{code, strings.ToUpper(code), code + "-XX", code + "_xx"} {
+			if got := i18n.Pick(c); got != lang {
+				t.Errorf("Pick(%q) = %q, the table says %q", c, got, lang)
+			}
+		}
+	}
+	for _, code := range []string{"en", "de", "uk", "zh", ""} {
+		if _, ok := table[code]; ok || i18n.Pick(code) != i18n.Default {
+			t.Errorf("%q: in the table %v, Pick %q", code, ok, i18n.Pick(code))
+		}
+	}
+	table["de"] = i18n.RU // a copy: Pick does not change
+	if i18n.Pick("de") != i18n.Default {
+		t.Error("PickTable returned the table itself")
+	}
+}

@@ -279,3 +279,29 @@ const (
 	KeyAppNoGame         Key = "app.no_game"
 	KeyAppStale          Key = "app.stale"
 )
+
+// The texts of the Mini App's page (webapp/static/app.js names them by their values; package
+// webapp serves them with the page, in every language). The page also shows KeyGamePass and
+// KeyGameMoveLost, which it words as the chat does.
+const (
+	KeyAppTitle        Key = "app.title"
+	KeyAppYourMove     Key = "app.your_move"
+	KeyAppWaitingFor   Key = "app.waiting_for" // name of the player to move
+	KeyAppToMove       Key = "app.to_move"     // name of the player to move
+	KeyAppThinking     Key = "app.thinking"
+	KeyAppLobby        Key = "app.lobby"
+	KeyAppSending      Key = "app.sending"
+	KeyAppYou          Key = "app.you"
+	KeyAppBot          Key = "app.bot"
+	KeyAppBlack        Key = "app.black"
+	KeyAppWhite        Key = "app.white"
+	KeyAppWatching     Key = "app.watching"
+	KeyAppMoveNumber   Key = "app.move_number"  // the number of the move to play
+	KeyAppMovesPlayed  Key = "app.moves_played" // moves played (plural)
+	KeyAppLastMove     Key = "app.last_move"    // square
+	KeyAppDiscs        Key = "app.discs"        // discs (plural)
+	KeyAppReconnecting Key = "app.reconnecting"
+	KeyAppNoInitData   Key = "app.no_init_data"
+	KeyAppFailed       Key = "app.failed"
+	KeyAppOffline      Key = "app.offline"
+)

@@ -85,6 +85,27 @@ func IsPlural(key Key) bool {
 	return ok
 }
 
+// Forms returns the forms of the plural text of key in lang (the Default language for an
+// unsupported lang) by the name of their CLDR category ("one", "few", "many", "other"...), for a
+// client that picks the form by itself (the Mini App's page); nil when the text is not a plural
+// text. Each form is a format that takes the count first, as with Plural. The map is a copy.
+func Forms(lang string, key Key) map[string]string {
+	if _, ok := texts[lang]; !ok {
+		lang = Default
+	}
+	fs, ok := pluralTexts(lang)[key]
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(fs))
+	for name, c := range categories {
+		if s, ok := fs[c]; ok {
+			out[name] = s
+		}
+	}
+	return out
+}
+
 // PluralForm returns the CLDR plural category ("one", "few", "many", "other"...) that the
 // count n takes in lang (the Default language for an unsupported lang).
 func PluralForm(lang string, n int) string {

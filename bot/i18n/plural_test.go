@@ -137,3 +137,37 @@ func TestPluralTexts(t *testing.T) {
 		t.Errorf("only %d plural texts", n)
 	}
 }
+
+// TestForms checks the forms a client picks from (the Mini App's page) against Plural: the
+// form of category PluralForm(n), formatted with n, is Plural's text for every n.
+func TestForms(t *testing.T) {
+	for _, k := range i18n.Keys() {
+		for _, lang := range i18n.Langs() {
+			fs := i18n.Forms(lang, k)
+			if (fs != nil) != i18n.IsPlural(k) {
+				t.Errorf("%s Forms(%q) = %q, IsPlural %v", lang, k, fs, i18n.IsPlural(k))
+				continue
+			}
+			if fs == nil {
+				continue
+			}
+			for n := 0; n <= 200; n++ {
+				f, ok := fs[i18n.PluralForm(lang, n)]
+				if !ok {
+					f = fs["other"]
+				}
+				if got, want := fmt.Sprintf(f, n), i18n.Plural(lang, k, n); got != want {
+					t.Errorf("%s %q %d: the forms give %q, Plural %q", lang, k, n, got, want)
+					break
+				}
+			}
+		}
+	}
+	if got := i18n.Forms("xx", i18n.KeyCountWins); got["one"] != "%d win" {
+		t.Errorf("Forms of an unsupported language = %q", got)
+	}
+	i18n.Forms(i18n.RU, i18n.KeyCountWins)["one"] = "changed" // a copy
+	if got := i18n.Plural(i18n.RU, i18n.KeyCountWins, 1); got != "1 победа" {
+		t.Errorf("Forms returned the forms themselves: %q", got)
+	}
+}

@@ -5,59 +5,19 @@
 // data-size, data-version and data-ply; each .cell data-sq ("d3") and data-disc ("b", "w" or
 // ""), with the classes legal (a move of the viewer) and last (the last disc placed);
 // body data-state is "loading", "ready" or "refused".
+//
+// Every text the page shows is either the server's (names, results, errors) or one of the
+// catalogue that index.html carries in #texts (webapp.PageTexts), named by its key of package
+// i18n: t('app.your_move'). The page holds no text of its own.
 (function () {
   'use strict';
-
-  var TEXT = {
-    en: {
-      yourMove: 'Your move',
-      waitingFor: 'Waiting for {p}',
-      thinking: 'The bot is thinking',
-      toMove: '{p} to move',
-      lobby: 'Waiting for a second player',
-      sending: 'Sending your move',
-      you: 'You',
-      bot: 'Bot',
-      watching: 'Watching',
-      black: 'Black',
-      white: 'White',
-      passed: '{p} has no legal move and passes.',
-      move: 'Move {n}',
-      last: 'Last move {sq}',
-      reconnecting: 'Reconnecting…',
-      noInitData: 'Open this board from the chat with the bot.',
-      failed: 'Something went wrong. Please try again.',
-      offline: 'No connection. Please try again.',
-      lost: 'The last move on this board was lost in a server failure. The board now shows the game as it was saved: please play on from there.'
-    },
-    ru: {
-      yourMove: 'Ваш ход',
-      waitingFor: 'Ход соперника',
-      thinking: 'Бот думает',
-      toMove: 'Ходит {p}',
-      lobby: 'Ждём второго игрока',
-      sending: 'Отправляю ход',
-      you: 'Вы',
-      bot: 'Бот',
-      watching: 'Наблюдение',
-      black: 'Чёрные',
-      white: 'Белые',
-      passed: '{p}: нет ходов, пропуск хода.',
-      move: 'Ход {n}',
-      last: 'Последний ход {sq}',
-      reconnecting: 'Переподключаюсь…',
-      noInitData: 'Откройте эту доску из чата с ботом.',
-      failed: 'Что-то пошло не так. Попробуйте ещё раз.',
-      offline: 'Нет связи. Попробуйте ещё раз.',
-      lost: 'Последний ход на этой доске пропал из-за сбоя на сервере. Доска снова показывает партию такой, какой она сохранилась: продолжайте с этого места.'
-    }
-  };
 
   var $ = function (id) { return document.getElementById(id); };
   var body = document.body;
   var boardEl = $('board');
   var hash = params(location.hash.slice(1));
   var query = params(location.search.slice(1));
+  var cat = catalogue();
   var lang = guessLang();
   var cur = null;      // the newest state from the server
   var shown = null;    // the board string drawn (the optimistic one while a move is sent)
@@ -74,9 +34,19 @@
     var w = webApp();
     return (w && w.initData) || hash.get('tgWebAppData') || '';
   }
+  function catalogue() {
+    var c = null;
+    try { c = JSON.parse($('texts').textContent); } catch (e) { /* checked below */ }
+    if (!c || typeof c !== 'object' || !c.texts || !c.texts[c.default]) {
+      console.error('reversi: the page has no texts');
+      c = { default: '', pick: {}, texts: { '': {} } };
+    }
+    return c;
+  }
+  // pickLang is i18n.Pick: the language for a Telegram language_code.
   function pickLang(code) {
-    code = String(code || '').toLowerCase().split(/[-_]/)[0];
-    return ['ru', 'be', 'kk', 'ky', 'tg', 'uz'].indexOf(code) >= 0 ? 'ru' : 'en';
+    code = String(code || '').trim().toLowerCase().split(/[-_]/)[0];
+    return cat.pick[code] || cat.default;
   }
   function guessLang() {
     try {
@@ -85,10 +55,31 @@
     } catch (e) { /* no user: the browser's language */ }
     return pickLang(navigator.language);
   }
-  function t(key, args) {
-    var s = (TEXT[lang] || TEXT.en)[key] || TEXT.en[key] || key;
-    if (args) { for (var k in args) { s = s.split('{' + k + '}').join(args[k]); } }
-    return s;
+  // t is the text key in the page's language, formatted with the arguments after key as
+  // i18n.T (a plural text as i18n.Plural: its form for the count, the first argument). An
+  // unknown key is itself.
+  function t(key) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    var s = (cat.texts[lang] || {})[key];
+    if (s === undefined) { s = cat.texts[cat.default][key]; }
+    if (s === undefined) { return key; }
+    if (typeof s === 'object') { s = s[pluralForm(args[0])] || s.other; }
+    var next = 0;
+    return String(s).replace(/%(?:\[(\d+)\])?([sd%])/g, function (m, index, verb) {
+      if (verb === '%') { return '%'; }
+      var i = index ? parseInt(index, 10) - 1 : next;
+      next = i + 1;
+      return i < args.length ? String(args[i]) : m;
+    });
+  }
+  // pluralForm is the CLDR plural category of the count n in the page's language, as
+  // i18n.PluralForm.
+  var plurals = {};
+  function pluralForm(n) {
+    try {
+      if (!plurals[lang]) { plurals[lang] = new Intl.PluralRules(lang); }
+      return plurals[lang].select(n);
+    } catch (e) { return 'other'; }
   }
 
   // Telegram: theme, viewport, haptics. Everything here is optional.
@@ -141,9 +132,11 @@
     } catch (e) { /* no haptics */ }
   }
 
-  // The API. Every request carries initData; answers are {status, body}.
+  // The API. Every request carries initData, and the page's language for the refusals of a
+  // request whose initData fails its check; answers are {status, body}.
   function api(method, path, payload, signal) {
-    var opts = { method: method, headers: { Authorization: 'tma ' + initData() }, cache: 'no-store', signal: signal };
+    var headers = { Authorization: 'tma ' + initData(), 'Accept-Language': lang };
+    var opts = { method: method, headers: headers, cache: 'no-store', signal: signal };
     if (payload) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(payload);
@@ -160,7 +153,7 @@
   }
   function errorText(r) {
     if (r.body && r.body.error && r.body.error.text) { return r.body.error.text; }
-    return r.status === 0 ? t('offline') : t('failed');
+    return r.status === 0 ? t('app.offline') : t('app.failed');
   }
 
   // Drawing.
@@ -248,44 +241,52 @@
   }
 
   function playerTag(p, st) {
-    if (p.you) { return t('you'); }
+    if (p.you) { return t('app.you'); }
     if (!p.seat) { return '…'; }
-    return st.status === 'lobby' ? '' : t(p.color);
+    if (st.status === 'lobby') { return ''; }
+    return p.color === 'white' ? t('app.white') : t('app.black');
   }
 
   // statusOf is the line under the players: whose move it is, or the result.
   function statusOf(st) {
-    if (st.status === 'lobby') { return { cls: 'wait', text: t('lobby') }; }
+    if (st.status === 'lobby') { return { cls: 'wait', text: t('app.lobby') }; }
     if (st.status === 'finished') {
       var r = st.result || {};
       return { cls: 'end ' + (r.mine || ''), text: r.text || '' };
     }
-    if (pending) { return { cls: 'wait', text: t('sending') }; }
+    if (pending) { return { cls: 'wait', text: t('app.sending') }; }
     var mover = st.players[st.turn === 'white' ? 1 : 0];
-    if (st.can_move) { return { cls: 'mine', text: t('yourMove') }; }
-    if (st.thinking) { return { cls: 'wait', text: t('thinking') }; }
-    if (st.player) { return { cls: 'wait', text: t('waitingFor', { p: mover.name }) }; }
-    return { cls: 'watch', text: t('toMove', { p: mover.name }) };
+    if (st.can_move) { return { cls: 'mine', text: t('app.your_move') }; }
+    if (st.thinking) { return { cls: 'wait', text: t('app.thinking') }; }
+    if (st.player) { return { cls: 'wait', text: t('app.waiting_for', mover.name) }; }
+    return { cls: 'watch', text: t('app.to_move', mover.name) };
+  }
+
+  // setLang makes l the page's language, when the page has its texts.
+  function setLang(l) {
+    if (l && cat.texts[l]) { lang = l; }
+    document.documentElement.lang = lang;
+    document.title = t('app.title');
   }
 
   function draw(st, from) {
-    if (st.lang && TEXT[st.lang]) { lang = st.lang; }
-    document.documentElement.lang = lang;
+    setLang(st.lang);
     drawBoard(st, from);
+    var lobby = st.status === 'lobby';
     var turn = st.status === 'playing' ? st.turn : '';
     ['black', 'white'].forEach(function (color, i) {
       var el = $('p-' + color), p = st.players[i];
       var name = p.name || '—', tag = playerTag(p, st);
-      var level = p.ai ? /^(.+?) \((.+)\)$/.exec(name) : null; // "Bot (Casual)": the level below
-      if (level) { name = level[1]; tag = level[2]; }
+      if (p.ai && p.level) { name = t('app.bot'); tag = p.level; } // the level below the name
       el.querySelector('.name').textContent = name;
       el.querySelector('.tag').textContent = tag;
       el.classList.toggle('turn', turn === color);
       el.classList.toggle('idle', !!turn && turn !== color);
+      var count = $(color === 'white' ? 'score-w' : 'score-b'), n = st.score[color];
+      count.textContent = lobby ? '' : String(n);
+      if (lobby) { count.removeAttribute('aria-label'); } else { count.setAttribute('aria-label', t('app.discs', n)); }
     });
-    $('score-b').textContent = st.status === 'lobby' ? '' : String(st.score.black);
-    $('score-w').textContent = st.status === 'lobby' ? '' : String(st.score.white);
-    body.classList.toggle('lobby', st.status === 'lobby');
+    body.classList.toggle('lobby', lobby);
     var s = statusOf(st);
     $('status').className = s.cls;
     $('status-text').textContent = s.text;
@@ -294,13 +295,21 @@
       note = st.result.note;
     } else if (st.passed && st.status === 'playing') {
       var passer = st.players[st.turn === 'white' ? 0 : 1];
-      note = t('passed', { p: passer.name });
-    } else if (!st.player && st.status !== 'lobby') {
-      note = t('watching');
+      note = t('game.pass', passer.name);
+    } else if (!st.player && !lobby) {
+      note = t('app.watching');
     }
     $('note').textContent = note;
-    $('info-left').textContent = st.size + '×' + st.size + ' · ' + t('move', { n: st.ply + 1 });
-    $('info-right').textContent = st.last ? t('last', { sq: st.last }) : '';
+    // Moves are numbered by their disc, as in the chat: passes are not counted.
+    var played = st.score.black + st.score.white - 4;
+    var info = st.size + '×' + st.size;
+    if (st.status === 'finished') {
+      info += ' · ' + t('app.moves_played', played);
+    } else if (!lobby) {
+      info += ' · ' + t('app.move_number', played + 1);
+    }
+    $('info-left').textContent = info;
+    $('info-right').textContent = st.last ? t('app.last_move', st.last) : '';
     body.dataset.state = 'ready';
     $('refusal').hidden = true;
   }
@@ -344,7 +353,7 @@
 
   function setConn(ok) {
     var el = $('conn');
-    el.textContent = ok ? '' : t('reconnecting');
+    el.textContent = ok ? '' : t('app.reconnecting');
     el.classList.toggle('off', !ok);
   }
 
@@ -420,7 +429,7 @@
           setConn(true);
           if (behind(r.body)) {
             goBack(r.body);
-            toast(t('lost'));
+            toast(t('game.move_lost'));
             haptic('error');
           } else if (r.body) {
             accept(r.body);
@@ -458,7 +467,7 @@
   });
 
   function start() {
-    document.documentElement.lang = lang;
+    setLang(lang);
     applyTheme();
     onTelegram();
     // Telegram's script is loaded from here, so that its load and its failure are seen.
@@ -466,7 +475,7 @@
     tg.src = 'https://telegram.org/js/telegram-web-app.js';
     tg.async = true;
     var go = function () {
-      if (!initData()) { refuse(t('noInitData')); return; }
+      if (!initData()) { refuse(t('app.no_init_data')); return; }
       refresh().then(function (ok) {
         if (ok) { performance.mark('reversi:board'); }
       });

@@ -43,8 +43,14 @@ type Board struct {
 	BoardPx      float64 `json:"boardPx"`
 	CellPx       float64 `json:"cellPx"`
 	ViewportPx   float64 `json:"viewportPx"`
-	// Lang is the page's language (html's lang).
-	Lang string `json:"lang"`
+	// Info holds the texts of the line under the board: the board's size and the move, the
+	// connection's state, the last move.
+	Info [3]string `json:"info"`
+	// Lang is the page's language (html's lang), Title its title.
+	Lang  string `json:"lang"`
+	Title string `json:"title"`
+	// Text is all the text the page shows now, as the browser lays it out (body's innerText).
+	Text string `json:"text"`
 }
 
 // Card is a player's card above the board.
@@ -52,7 +58,8 @@ type Card struct {
 	Name  string `json:"name"`
 	Tag   string `json:"tag"` // "You", the colour, …
 	Count int    `json:"count"`
-	Turn  bool   `json:"turn"` // marked as the side to move
+	Turn  bool   `json:"turn"`  // marked as the side to move
+	Label string `json:"label"` // what the count says to a screen reader (its aria-label)
 }
 
 // At returns the disc on square sq ("d3") as Discs has it: 'X', 'O' or '-' (0 when sq is
@@ -78,8 +85,8 @@ func (b Board) At(sq string) byte {
 
 // String is a short summary of b for failure messages.
 func (b Board) String() string {
-	return fmt.Sprintf("{state %s, size %d, version %d, ply %d, status %q, note %q, refusal %q, toast %q, legal %v, last %q, discs %s}",
-		b.State, b.Size, b.Version, b.Ply, b.Status, b.Note, b.Refusal, b.Toast, b.Legal, b.Last, b.Discs)
+	return fmt.Sprintf("{state %s, size %d, version %d, ply %d, status %q, note %q, refusal %q, toast %q, info %q, legal %v, last %q, discs %s}",
+		b.State, b.Size, b.Version, b.Ply, b.Status, b.Note, b.Refusal, b.Toast, b.Info, b.Legal, b.Last, b.Discs)
 }
 
 const boardJS = `(() => {
@@ -89,9 +96,10 @@ const boardJS = `(() => {
   const disc = {b: 'X', w: 'O'};
   const card = id => {
     const e = q(id);
-    if (!e) return {name: '', tag: '', count: 0, turn: false};
+    if (!e) return {name: '', tag: '', count: 0, turn: false, label: ''};
+    const count = e.querySelector('.count');
     return {name: e.querySelector('.name').textContent, tag: e.querySelector('.tag').textContent,
-      count: +(e.querySelector('.count').textContent || 0), turn: e.classList.contains('turn')};
+      count: +(count.textContent || 0), turn: e.classList.contains('turn'), label: count.getAttribute('aria-label') || ''};
   };
   const last = cells.find(c => c.classList.contains('last'));
   const toast = q('#toast');
@@ -114,7 +122,10 @@ const boardJS = `(() => {
     boardPx: b ? b.getBoundingClientRect().width : 0,
     cellPx: cells.length ? cells[0].getBoundingClientRect().width : 0,
     viewportPx: window.innerWidth,
+    info: ['#info-left', '#conn', '#info-right'].map(s => (q(s) || {}).textContent || ''),
     lang: document.documentElement.lang,
+    title: document.title,
+    text: document.body.innerText,
   };
 })()`
 
