@@ -13,7 +13,6 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
@@ -85,7 +84,7 @@ func TestDeadWorkersJobIsTakenOver(t *testing.T) {
 	}()
 
 	// The dying worker: reads the job and is never heard of again.
-	var d []storage.AIDelivery
+	var d []game.AIDelivery
 	eventually(t, "the job is posted and read", func() bool {
 		var err error
 		d, err = st.ReadAIJobs(ctx, "ghost", 1, quick)
@@ -177,7 +176,7 @@ func TestLateResultIsDropped(t *testing.T) {
 	close(b.release)
 	eventually(t, "the late result is dropped", func() bool { return m.Stats().Dropped == 1 })
 
-	if err := st.PostAIResult(context.Background(), m.Front(), storage.AIResult{JobID: "nobody", Move: "d3"}); err != nil {
+	if err := st.PostAIResult(context.Background(), m.Front(), game.AIResult{JobID: "nobody", Move: "d3"}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the unknown result is dropped", func() bool { return m.Stats().Dropped == 2 })
@@ -231,18 +230,18 @@ func TestGarbage(t *testing.T) {
 
 	// Well-formed jobs the worker cannot search get a failure back.
 	deadline := time.Now().Add(time.Minute)
-	bad := []storage.AIJob{
-		{ID: "p", Kind: storage.AIJobMove, Position: "not a board", Size: 8, Level: 1, ReplyTo: "f", Deadline: deadline},
-		{ID: "s", Kind: storage.AIJobMove, Position: engine.MustStart(6).String(), Size: 8, Level: 1, ReplyTo: "f", Deadline: deadline},
-		{ID: "l", Kind: storage.AIJobMove, Position: engine.MustStart(8).String(), Size: 8, Level: 9, ReplyTo: "f", Deadline: deadline},
-		{ID: "n", Kind: storage.AIJobHint, Position: "XXXXXXXXXXXXXXXX O", Size: 4, ReplyTo: "f", Deadline: deadline},
+	bad := []game.AIJob{
+		{ID: "p", Kind: game.AIJobMove, Position: "not a board", Size: 8, Level: 1, ReplyTo: "f", Deadline: deadline},
+		{ID: "s", Kind: game.AIJobMove, Position: engine.MustStart(6).String(), Size: 8, Level: 1, ReplyTo: "f", Deadline: deadline},
+		{ID: "l", Kind: game.AIJobMove, Position: engine.MustStart(8).String(), Size: 8, Level: 9, ReplyTo: "f", Deadline: deadline},
+		{ID: "n", Kind: game.AIJobHint, Position: "XXXXXXXXXXXXXXXX O", Size: 4, ReplyTo: "f", Deadline: deadline},
 	}
 	for _, j := range bad {
 		if err := st.PostAIJob(ctx, j); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var rs []storage.AIResult
+	var rs []game.AIResult
 	eventually(t, "failures are posted", func() bool {
 		rs, _, _ = st.ReadAIResults(ctx, "f", "", 10, 0)
 		return len(rs) == len(bad)

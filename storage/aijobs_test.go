@@ -14,8 +14,8 @@ import (
 	"github.com/reversibot/reversi/storage/storagetest"
 )
 
-func testJob(id string) storage.AIJob {
-	return storage.AIJob{ID: id, Kind: storage.AIJobMove, Position: "---------------------------OX------XO--------------------------- X",
+func testJob(id string) game.AIJob {
+	return game.AIJob{ID: id, Kind: game.AIJobMove, Position: "---------------------------OX------XO--------------------------- X",
 		Size: 8, Level: 4, ReplyTo: "front1", Deadline: time.UnixMilli(time.Now().Add(time.Minute).UnixMilli())}
 }
 
@@ -40,8 +40,8 @@ func TestAIJobRoundTrip(t *testing.T) {
 	}
 	want := testJob("j1")
 	hint := testJob("j2")
-	hint.Kind, hint.Level = storage.AIJobHint, 0
-	for _, j := range []storage.AIJob{want, hint} {
+	hint.Kind, hint.Level = game.AIJobHint, 0
+	for _, j := range []game.AIJob{want, hint} {
 		if err := s.PostAIJob(ctx, j); err != nil {
 			t.Fatalf("PostAIJob(%s): %v", j.ID, err)
 		}
@@ -64,7 +64,7 @@ func TestAIJobRoundTrip(t *testing.T) {
 	if n := pending(t, s); n != 2 {
 		t.Errorf("PendingAIJobs = %d, want 2", n)
 	}
-	for _, d := range []storage.AIDelivery{got[0], got2[0], got[0]} { // the last: acked twice
+	for _, d := range []game.AIDelivery{got[0], got2[0], got[0]} { // the last: acked twice
 		if err := s.AckAIJob(ctx, d.Entry); err != nil {
 			t.Fatalf("AckAIJob: %v", err)
 		}
@@ -79,11 +79,11 @@ func TestAIJobRoundTrip(t *testing.T) {
 
 func TestPostAIJobRejectsIncompleteJobs(t *testing.T) {
 	s := storagetest.New(t)
-	for name, edit := range map[string]func(*storage.AIJob){
-		"no id":       func(j *storage.AIJob) { j.ID = "" },
-		"no front":    func(j *storage.AIJob) { j.ReplyTo = "" },
-		"no deadline": func(j *storage.AIJob) { j.Deadline = time.Time{} },
-		"bad kind":    func(j *storage.AIJob) { j.Kind = "solve" },
+	for name, edit := range map[string]func(*game.AIJob){
+		"no id":       func(j *game.AIJob) { j.ID = "" },
+		"no front":    func(j *game.AIJob) { j.ReplyTo = "" },
+		"no deadline": func(j *game.AIJob) { j.Deadline = time.Time{} },
+		"bad kind":    func(j *game.AIJob) { j.Kind = "solve" },
 	} {
 		j := testJob("j")
 		edit(&j)
@@ -91,7 +91,7 @@ func TestPostAIJobRejectsIncompleteJobs(t *testing.T) {
 			t.Errorf("%s: PostAIJob = %v, want ErrInvalid", name, err)
 		}
 	}
-	if err := s.PostAIResult(context.Background(), "f", storage.AIResult{Move: "d3"}); !errors.Is(err, game.ErrInvalid) {
+	if err := s.PostAIResult(context.Background(), "f", game.AIResult{Move: "d3"}); !errors.Is(err, game.ErrInvalid) {
 		t.Errorf("PostAIResult without a job id = %v, want ErrInvalid", err)
 	}
 }
@@ -162,7 +162,7 @@ func TestClaimAIJobs(t *testing.T) {
 	if got, next, err := s.ClaimAIJobs(ctx, "live", time.Hour, 10, ""); err != nil || len(got) != 0 || next != "0-0" {
 		t.Fatalf("ClaimAIJobs(idle 1h) = %v, %q, %v; want nothing, cursor 0-0", got, next, err)
 	}
-	var claimed []storage.AIDelivery
+	var claimed []game.AIDelivery
 	for give := time.Now().Add(10 * time.Second); len(claimed) == 0; {
 		if time.Now().After(give) {
 			t.Fatal("the job was never claimed")
@@ -264,13 +264,13 @@ func TestAIResults(t *testing.T) {
 	if got, after, err := s.ReadAIResults(ctx, "f1", "", 10, 0); err != nil || len(got) != 0 || after != "0" {
 		t.Fatalf("ReadAIResults on no stream = %v, %q, %v", got, after, err)
 	}
-	want := []storage.AIResult{{JobID: "a", Move: "d3"}, {JobID: "b", Failure: "bad position"}}
+	want := []game.AIResult{{JobID: "a", Move: "d3"}, {JobID: "b", Failure: "bad position"}}
 	for _, r := range want {
 		if err := s.PostAIResult(ctx, "f1", r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.PostAIResult(ctx, "f2", storage.AIResult{JobID: "c", Move: "e6"}); err != nil {
+	if err := s.PostAIResult(ctx, "f2", game.AIResult{JobID: "c", Move: "e6"}); err != nil {
 		t.Fatal(err)
 	}
 	got, after, err := s.ReadAIResults(ctx, "f1", "", 10, time.Second)
@@ -286,12 +286,12 @@ func TestAIResults(t *testing.T) {
 	}
 
 	// A blocked read returns with the result posted while it waits.
-	done := make(chan []storage.AIResult, 1)
+	done := make(chan []game.AIResult, 1)
 	go func() {
 		r, _, _ := s.ReadAIResults(ctx, "f1", after, 10, 5*time.Second)
 		done <- r
 	}()
-	if err := s.PostAIResult(ctx, "f1", storage.AIResult{JobID: "d", Move: "c4"}); err != nil {
+	if err := s.PostAIResult(ctx, "f1", game.AIResult{JobID: "d", Move: "c4"}); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-done; len(r) != 1 || r[0].JobID != "d" {
@@ -326,7 +326,7 @@ func TestAIStreamsAreBounded(t *testing.T) {
 	ctx := context.Background()
 	s := storagetest.New(t)
 	for i := range storage.MaxAIResults + 500 {
-		if err := s.PostAIResult(ctx, "f", storage.AIResult{JobID: fmt.Sprint(i), Move: "d3"}); err != nil {
+		if err := s.PostAIResult(ctx, "f", game.AIResult{JobID: fmt.Sprint(i), Move: "d3"}); err != nil {
 			t.Fatal(err)
 		}
 	}
