@@ -11,9 +11,9 @@ import (
 
 // The contract tests, one per concern of package game's stores: TestGames, TestMatchmaking,
 // TestPlayers, TestInvitations, TestReviews, TestReminders, TestOfferExpiries, TestAIStreams,
-// TestMigration and DrawingsContract. Package gametest runs each on its in-memory stores,
-// package storage on Redis. Each subtest gets a store of its own; a contract does not move
-// clocks unless it takes one: expiry is the stores' own tests' business.
+// TestLeases, TestMigration and DrawingsContract. Package gametest runs each on its in-memory
+// stores, package storage on Redis. Each subtest gets a store of its own; a contract does not
+// move clocks unless it takes one: expiry is otherwise the stores' own tests' business.
 
 var bg = context.Background()
 

@@ -38,6 +38,13 @@ func TestMemoryReviews(t *testing.T) {
 	gametest.TestReviews(t, func(t *testing.T) gametest.GamesWithReviews { return newMemory(t) })
 }
 
+func TestMemoryLeases(t *testing.T) {
+	gametest.TestLeases(t, func(*testing.T) (game.Leases, func(time.Duration)) {
+		c := gametest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		return gametest.NewMemory(gametest.MemoryOptions{Now: c.Now}), c.Add
+	})
+}
+
 func TestMemoryReminders(t *testing.T) {
 	gametest.TestReminders(t, func(*testing.T) game.Reminders { return gametest.NewReminders() })
 }
