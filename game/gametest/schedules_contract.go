@@ -105,7 +105,7 @@ func testRemindersClaimedOnce(t *testing.T, s game.Reminders) {
 			t.Fatal(err)
 		}
 	}
-	seen := claimRacing(t, func() ([]string, error) {
+	seen := claimRacing(t, 2*games, func() ([]string, error) {
 		ids, _, err := s.ClaimReminders(bg, t0.Add(time.Second), 7)
 		return ids, err
 	})
@@ -171,7 +171,7 @@ func testOfferExpiriesClaimedOnce(t *testing.T, s game.OfferExpiries) {
 			t.Fatal(err)
 		}
 	}
-	seen := claimRacing(t, func() ([]string, error) {
+	seen := claimRacing(t, 2*games, func() ([]string, error) {
 		ids, _, err := s.ClaimOfferExpiries(bg, t0.Add(time.Second), 7)
 		return ids, err
 	})
@@ -185,18 +185,25 @@ func testOfferExpiriesClaimedOnce(t *testing.T, s game.OfferExpiries) {
 	}
 }
 
-// claimRacing has eight goroutines call claim until it returns nothing and returns how often
-// each id was claimed: the test of a due set claimed once by many processes.
-func claimRacing(t *testing.T, claim func() ([]string, error)) map[string]int {
+// claimRacing has eight goroutines call claim until it returns nothing (or they got more than
+// limit ids between them: a store that hands ids out again) and returns how often each id was
+// claimed: the test of a due set claimed once by many processes.
+func claimRacing(t *testing.T, limit int, claim func() ([]string, error)) map[string]int {
 	t.Helper()
 	var mu sync.Mutex
-	seen := map[string]int{}
+	seen, total := map[string]int{}, 0
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
+				mu.Lock()
+				enough := total > limit
+				mu.Unlock()
+				if enough {
+					return
+				}
 				ids, err := claim()
 				if err != nil {
 					t.Error(err)
@@ -209,6 +216,7 @@ func claimRacing(t *testing.T, claim func() ([]string, error)) map[string]int {
 				for _, id := range ids {
 					seen[id]++
 				}
+				total += len(ids)
 				mu.Unlock()
 			}
 		}()
