@@ -15,12 +15,12 @@ import (
 type probe struct {
 	t     *testing.T
 	st    *storage.Store
-	jobs  []storage.AIJob
+	jobs  []game.AIJob
 	taken map[string]bool // jobs until returned
 }
 
 // until reads jobs until one of level that it has not returned yet shows up, and returns it.
-func (p *probe) until(level int) storage.AIJob {
+func (p *probe) until(level int) game.AIJob {
 	p.t.Helper()
 	deadline := time.Now().Add(10 * time.Second) // a failing guard
 	for time.Now().Before(deadline) {
@@ -39,7 +39,7 @@ func (p *probe) until(level int) storage.AIJob {
 		}
 	}
 	p.t.Fatalf("no job of level %d came; jobs %+v", level, p.jobs)
-	return storage.AIJob{}
+	return game.AIJob{}
 }
 
 // count returns how many jobs of level were read.
@@ -67,9 +67,9 @@ func TestOneJobPerUserInTheStream(t *testing.T) {
 	ask := func(ctx context.Context, level int) {
 		go func() { _, err := m.Move(ctx, pos, level); errs <- err }()
 	}
-	answer := func(j storage.AIJob) {
+	answer := func(j game.AIJob) {
 		t.Helper()
-		if err := st.PostAIResult(context.Background(), j.ReplyTo, storage.AIResult{JobID: j.ID, Move: "d3"}); err != nil {
+		if err := st.PostAIResult(context.Background(), j.ReplyTo, game.AIResult{JobID: j.ID, Move: "d3"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,7 +127,7 @@ func TestOneJobPerPositionAcrossFronts(t *testing.T) {
 	if n, err := st.Client().XLen(ctx, st.AIJobStream()).Result(); err != nil || n != 1 {
 		t.Fatalf("%d jobs in the stream (%v), want 1", n, err)
 	}
-	if err := st.PostAIResult(ctx, job.ReplyTo, storage.AIResult{JobID: job.ID, Move: "d3"}); err != nil {
+	if err := st.PostAIResult(ctx, job.ReplyTo, game.AIResult{JobID: job.ID, Move: "d3"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {

@@ -10,19 +10,29 @@ import (
 
 	"github.com/reversibot/reversi/aiworker"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/game/gametest"
-	"github.com/reversibot/reversi/storage"
+	"github.com/reversibot/reversi/storage/storagetest"
 )
 
 func TestMain(m *testing.M) {
 	gametest.VerifyTestMain(m)
 }
 
+// onBothStreams runs test on the AI streams of package storage (Redis: REDIS_URL, else the
+// embedded one) and on gametest's in-memory ones: the Mover and the Worker rely on
+// game.AIStreams' promises only.
+func onBothStreams(t *testing.T, test func(t *testing.T, st game.AIStreams)) {
+	t.Helper()
+	t.Run("Redis", func(t *testing.T) { test(t, storagetest.New(t)) })
+	t.Run("Memory", func(t *testing.T) { test(t, gametest.NewAIStreams()) })
+}
+
 // quick is the Block of the tests' movers and workers: Close and Run return soon.
 const quick = 50 * time.Millisecond
 
 // newMover returns a Mover over st that the test closes.
-func newMover(t *testing.T, st *storage.Store) *aiworker.Mover {
+func newMover(t *testing.T, st game.AIFrontStreams) *aiworker.Mover {
 	t.Helper()
 	m := aiworker.NewMover(st, aiworker.MoverOptions{Block: quick})
 	t.Cleanup(func() { m.Close() })
@@ -85,7 +95,7 @@ func (r *running) stop(t *testing.T) {
 }
 
 // startWorker runs a Worker over st until the test ends (or stop).
-func startWorker(t *testing.T, st *storage.Store, o aiworker.WorkerOptions) *running {
+func startWorker(t *testing.T, st game.AIWorkerStreams, o aiworker.WorkerOptions) *running {
 	t.Helper()
 	out := &outcomes{}
 	o.Observe = out.observe
@@ -155,7 +165,7 @@ func (panicking) Hint(context.Context, engine.Position) (engine.Square, error) {
 	panic("hint blew up")
 }
 
-func pendingJobs(t *testing.T, st *storage.Store) int64 {
+func pendingJobs(t *testing.T, st game.AIStreams) int64 {
 	t.Helper()
 	n, err := st.PendingAIJobs(context.Background())
 	if err != nil {

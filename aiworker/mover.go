@@ -1,6 +1,6 @@
 // Package aiworker runs the bot's AI searches in worker processes apart from the fronts that
-// talk to Telegram, over Redis streams (see storage's AI jobs), so that the CPU for the AI
-// scales on its own.
+// talk to Telegram, over the AI streams of game.AIStreams (package storage keeps them in Redis),
+// so that the CPU for the AI scales on its own.
 //
 // A front uses a Mover as its game.Mover: each search becomes a job on the shared job stream,
 // and the Mover waits for the answer on the front's own reply stream. A user (as game.WithUser
@@ -31,7 +31,6 @@ import (
 
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/storage"
 )
 
 // Sentinel errors; test for them with errors.Is.
@@ -69,7 +68,7 @@ type MoverOptions struct {
 // Mover is the front's side: a game.Mover whose searches run on the workers. It is safe for
 // concurrent use; Close stops it.
 type Mover struct {
-	st       *storage.Store
+	st       game.AIFrontStreams
 	front    string
 	deadline time.Duration
 	block    time.Duration
@@ -80,7 +79,7 @@ type Mover struct {
 	malformed atomic.Uint64
 
 	mu      sync.Mutex
-	waiting map[string]chan storage.AIResult
+	waiting map[string]chan game.AIResult
 	turns   map[int64]*turn // users with a job in the stream, or waiting to post one
 	held    atomic.Int64
 
@@ -91,9 +90,9 @@ type Mover struct {
 
 // NewMover returns a Mover posting jobs to st's job stream and reading its answers from its
 // own reply stream, which it starts reading at once.
-func NewMover(st *storage.Store, o MoverOptions) *Mover {
+func NewMover(st game.AIFrontStreams, o MoverOptions) *Mover {
 	m := &Mover{st: st, front: o.Front, deadline: o.Deadline, block: o.Block, log: o.Logger,
-		waiting: make(map[string]chan storage.AIResult), turns: make(map[int64]*turn),
+		waiting: make(map[string]chan game.AIResult), turns: make(map[int64]*turn),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if m.front == "" {
 		m.front = randomName()
@@ -121,12 +120,12 @@ func (m *Mover) Front() string { return m.front }
 // ctx names (game.WithUser) has a job of this Mover in the stream, Move waits for it to be
 // answered (or given up) before posting its own.
 func (m *Mover) Move(ctx context.Context, pos engine.Position, level int) (engine.Square, error) {
-	return m.ask(ctx, storage.AIJobMove, pos, level)
+	return m.ask(ctx, game.AIJobMove, pos, level)
 }
 
 // Hint asks a worker for a hint in pos, as Move does.
 func (m *Mover) Hint(ctx context.Context, pos engine.Position) (engine.Square, error) {
-	return m.ask(ctx, storage.AIJobHint, pos, 0)
+	return m.ask(ctx, game.AIJobHint, pos, 0)
 }
 
 func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level int) (engine.Square, error) {
@@ -155,7 +154,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 		timeout = t.C
 	}
 	id := m.front + "." + strconv.FormatUint(m.seq.Add(1), 36)
-	ch := make(chan storage.AIResult, 1)
+	ch := make(chan game.AIResult, 1)
 	m.mu.Lock()
 	m.waiting[id] = ch
 	m.mu.Unlock()
@@ -164,7 +163,7 @@ func (m *Mover) ask(ctx context.Context, kind string, pos engine.Position, level
 		delete(m.waiting, id)
 		m.mu.Unlock()
 	}()
-	err = m.st.PostAIJob(ctx, storage.AIJob{ID: id, Kind: kind, Position: pos.String(), Size: pos.Size(),
+	err = m.st.PostAIJob(ctx, game.AIJob{ID: id, Kind: kind, Position: pos.String(), Size: pos.Size(),
 		Level: level, ReplyTo: m.front, Deadline: deadline})
 	if err != nil {
 		return engine.Pass, fmt.Errorf("aiworker: %w", err)
@@ -289,7 +288,7 @@ func (m *Mover) read() {
 }
 
 // deliver hands r to the call waiting for it, if any.
-func (m *Mover) deliver(r storage.AIResult) {
+func (m *Mover) deliver(r game.AIResult) {
 	if r.Err != nil {
 		m.malformed.Add(1)
 		m.log.Warn("remote AI: malformed result dropped", "front", m.front, "err", r.Err)
@@ -297,7 +296,7 @@ func (m *Mover) deliver(r storage.AIResult) {
 			return
 		}
 		// Its caller need not wait for its deadline: the answer will not get any better.
-		r = storage.AIResult{JobID: r.JobID, Failure: r.Err.Error()}
+		r = game.AIResult{JobID: r.JobID, Failure: r.Err.Error()}
 	}
 	m.mu.Lock()
 	ch, ok := m.waiting[r.JobID]

@@ -94,7 +94,7 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			}()
 
 			// The worker: take the job and find the AI's move.
-			var d []storage.AIDelivery
+			var d []game.AIDelivery
 			eventually(t, "the AI's job arrives", func() bool {
 				d, err = st.ReadAIJobs(ctx, "hand", 1, quick)
 				if err != nil {
@@ -112,7 +112,7 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			if tt.meddle != nil {
 				want = tt.meddle(t, svc, st, id)
 			}
-			if err := st.PostAIResult(ctx, d[0].Job.ReplyTo, storage.AIResult{JobID: d[0].Job.ID, Move: aiMove.String()}); err != nil {
+			if err := st.PostAIResult(ctx, d[0].Job.ReplyTo, game.AIResult{JobID: d[0].Job.ID, Move: aiMove.String()}); err != nil {
 				t.Fatal(err)
 			}
 			var got reply

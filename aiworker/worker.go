@@ -17,7 +17,6 @@ import (
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/engine/ai"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/storage"
 )
 
 // DefaultClaimAfter is how long a job may stay with a worker without an answer before another
@@ -59,7 +58,7 @@ type WorkerOptions struct {
 	Drain time.Duration
 	// Block is how long one read of the job stream waits; 0 means DefaultBlock.
 	Block time.Duration
-	// Logger gets malformed jobs and Redis failures; nil discards.
+	// Logger gets malformed jobs and the streams' failures; nil discards.
 	Logger *slog.Logger
 	// Observe, when set, is told the kind, level, outcome and search time of every job the
 	// worker handles. It must be safe for concurrent use.
@@ -68,14 +67,14 @@ type WorkerOptions struct {
 
 // Worker is the workers' side: it takes jobs from the job stream and answers them. Run it once.
 type Worker struct {
-	st   *storage.Store
+	st   game.AIWorkerStreams
 	o    WorkerOptions
 	log  *slog.Logger
 	busy atomic.Int64
 }
 
 // NewWorker returns a Worker over st; Run starts it.
-func NewWorker(st *storage.Store, o WorkerOptions) *Worker {
+func NewWorker(st game.AIWorkerStreams, o WorkerOptions) *Worker {
 	if o.Name == "" {
 		host, _ := os.Hostname()
 		o.Name = host + "-" + strconv.Itoa(os.Getpid()) + "-" + randomName()[:6]
@@ -107,7 +106,7 @@ func (w *Worker) Busy() int { return int(w.busy.Load()) }
 
 // Run takes and answers jobs, at most Concurrency at once, until ctx ends: new jobs first, and
 // every so often (a quarter of ClaimAfter) the jobs another worker left unanswered for
-// ClaimAfter. Redis failures are logged and retried. When ctx ends, Run stops taking jobs,
+// ClaimAfter. Failures of the streams are logged and retried. When ctx ends, Run stops taking jobs,
 // lets the searches in flight finish within Drain (the others' jobs stay pending for another
 // worker), leaves the consumer group if nothing is pending on it, and returns nil.
 func (w *Worker) Run(ctx context.Context) error {
@@ -142,7 +141,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 		var (
-			jobs []storage.AIDelivery
+			jobs []game.AIDelivery
 			err  error
 		)
 		if !now.Before(nextClaim) {
@@ -174,7 +173,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		w.busy.Add(1)
 		wg.Add(1)
-		go func(d storage.AIDelivery) {
+		go func(d game.AIDelivery) {
 			defer func() {
 				w.busy.Add(-1)
 				<-slots
@@ -199,7 +198,7 @@ func (w *Worker) leave(wg *sync.WaitGroup) {
 }
 
 // handle answers one job and acknowledges it, unless the worker stopped mid-search.
-func (w *Worker) handle(runCtx context.Context, d storage.AIDelivery) {
+func (w *Worker) handle(runCtx context.Context, d game.AIDelivery) {
 	start := time.Now()
 	// Once the search is done, posting and acknowledging go on even if Run is stopping.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(runCtx), 5*time.Second)
@@ -228,7 +227,7 @@ func (w *Worker) handle(runCtx context.Context, d storage.AIDelivery) {
 		return
 	}
 
-	res := storage.AIResult{JobID: j.ID}
+	res := game.AIResult{JobID: j.ID}
 	outcome := OutcomeOK
 	pos, err := checkJob(j)
 	if err == nil {
@@ -256,7 +255,7 @@ func (w *Worker) handle(runCtx context.Context, d storage.AIDelivery) {
 }
 
 // checkJob reads a job's position and checks that it can be searched.
-func checkJob(j storage.AIJob) (engine.Position, error) {
+func checkJob(j game.AIJob) (engine.Position, error) {
 	pos, err := engine.ParsePosition(j.Position)
 	switch {
 	case err != nil:
@@ -265,7 +264,7 @@ func checkJob(j storage.AIJob) (engine.Position, error) {
 		return pos, fmt.Errorf("position of size %d, job says %d", pos.Size(), j.Size)
 	case !pos.HasMoves():
 		return pos, errors.New("the side to move has no legal move")
-	case j.Kind == storage.AIJobMove && (j.Level < 1 || j.Level > game.MaxLevel):
+	case j.Kind == game.AIJobMove && (j.Level < 1 || j.Level > game.MaxLevel):
 		return pos, fmt.Errorf("level %d, want 1 to %d", j.Level, game.MaxLevel)
 	}
 	return pos, nil
@@ -273,7 +272,7 @@ func checkJob(j storage.AIJob) (engine.Position, error) {
 
 // search runs the job's search until its deadline. It reports abandoned when the worker
 // stopped (and Drain passed) before the search was done: its answer is not worth posting.
-func (w *Worker) search(runCtx context.Context, j storage.AIJob, pos engine.Position) (engine.Square, bool, error) {
+func (w *Worker) search(runCtx context.Context, j game.AIJob, pos engine.Position) (engine.Square, bool, error) {
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(runCtx), j.Deadline)
 	defer cancel()
 	var (
@@ -322,13 +321,13 @@ func (w *Worker) search(runCtx context.Context, j storage.AIJob, pos engine.Posi
 }
 
 // run calls the Searcher, turning a panic into an error.
-func (w *Worker) run(ctx context.Context, j storage.AIJob, pos engine.Position) (sq engine.Square, err error) {
+func (w *Worker) run(ctx context.Context, j game.AIJob, pos engine.Position) (sq engine.Square, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			sq, err = engine.Pass, fmt.Errorf("search panicked: %v", v)
 		}
 	}()
-	if j.Kind == storage.AIJobHint {
+	if j.Kind == game.AIJobHint {
 		return w.o.Searcher.Hint(ctx, pos)
 	}
 	return w.o.Searcher.Move(ctx, pos, j.Level)

@@ -25,7 +25,7 @@ func (s *Service) NewAIGame(ctx context.Context, user Player, chatID int64, size
 	case user.UserID == 0 || chatID == 0:
 		return nil, ErrBadRequest
 	}
-	if _, err := s.st.LeaveQueue(ctx, user.UserID); err != nil {
+	if _, err := s.queue.LeaveQueue(ctx, user.UserID); err != nil {
 		return nil, err
 	}
 	side := int(color)

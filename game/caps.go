@@ -1,7 +1,8 @@
 package game
 
-// How much one user can make a store keep, whatever their update budget allows: every Store
-// implementation keeps these caps (gametest.TestStore checks them), so that one account
+// How much one user can make a store keep, whatever their update budget allows: every store
+// implementation keeps these caps (gametest.TestGames, TestPlayers and TestInvitations check
+// them), so that one account
 // flooding the bot holds a fixed amount of memory however long it floods.
 const (
 	// UserGames is how many lobbies and finished games a store keeps per user: storing one

@@ -47,7 +47,7 @@ const (
 	CodeInternal Code = "internal"
 )
 
-// The codes of a store's errors (see Store). The Service turns those a player can act on into
+// The codes of a store's errors (see Games). The Service turns those a player can act on into
 // its own (a missing game into ErrNoGame, a busy chat into ErrAlreadyPlaying); one that reaches
 // a player as it is counts as internal (see Code.Internal).
 const (
@@ -127,7 +127,7 @@ var (
 	ErrNotStarted = newError(CodeNotStarted, "game: game not started")
 	// ErrNotOver: the step needs a finished game (a rematch) and this one is still going.
 	ErrNotOver = newError(CodeNotOver, "game: game not over")
-	// ErrConflict: the game changed since it was read. From a Store's compare-and-set: read
+	// ErrConflict: the game changed since it was read. From a Games' compare-and-set: read
 	// it again and retry. From the Service: the game changed twice while the step ran,
 	// nothing was applied, and tapping again is enough.
 	ErrConflict = newError(CodeConflict, "game: conflict, try again")
@@ -177,7 +177,7 @@ var (
 	ErrOfferExpired = newError(CodeOfferExpired, "game: the rematch offer expired")
 )
 
-// Errors of a Store (see Store and PlayerStore); test them with errors.Is.
+// Errors of the stores (see Games, Matchmaking and PlayerStore); test them with errors.Is.
 var (
 	// ErrNotFound: no such game (never existed, expired, or an id that cannot be one), or
 	// another record a lookup names.
@@ -226,7 +226,7 @@ func (e *IdleError) Is(target error) bool { return target == ErrNotIdle }
 // ErrorCode is CodeNotIdle.
 func (e *IdleError) ErrorCode() Code { return CodeNotIdle }
 
-// BusyError is the ErrChatBusy of a Store's StartGame and JoinGame: ChatID has a lobby or a
+// BusyError is the ErrChatBusy of a Games' StartGame and JoinGame: ChatID has a lobby or a
 // game in play. Nothing was written.
 type BusyError struct{ ChatID int64 }
 
@@ -241,7 +241,7 @@ func (e *BusyError) Is(target error) bool { return target == ErrChatBusy }
 // ErrorCode is CodeChatBusy.
 func (e *BusyError) ErrorCode() Code { return CodeChatBusy }
 
-// CorruptError is the error of a Store's read that found a game record it cannot decode: the
+// CorruptError is the error of a Games' read that found a game record it cannot decode: the
 // record is there, but the store did not write it so. GameID names the record for SetAside.
 type CorruptError struct {
 	GameID string
@@ -261,7 +261,7 @@ func (e *CorruptError) ErrorCode() Code { return CodeCorrupt }
 
 // SetAsideError is the ErrSetAside of a step that found its game's record unreadable: the
 // record does not decode, or replays to an illegal move. The record was moved to Key for the
-// operator (Store.SetAside), its chats are free, and the player should start a new game.
+// operator (Games.SetAside), its chats are free, and the player should start a new game.
 type SetAsideError struct {
 	GameID string
 	Key    string // where the record now lives

@@ -5,8 +5,9 @@
 // game, and when results and ratings are recorded). It knows nothing of Telegram: the Telegram
 // layer translates updates into calls on a Service and its Snapshots into messages.
 //
-// The Service keeps its games in a Store and results in a PlayerStore (package storage
-// implements both on Redis, package gametest in memory) and asks a Mover for the AI's moves.
+// The Service keeps its games, its matchmaking queue and people's results in stores, one
+// interface per concern (Games, Matchmaking, PlayerStore, …: see store.go; package storage
+// implements them on Redis, package gametest in memory) and asks a Mover for the AI's moves.
 //
 // Every operation is one atomic step on the store: read the game, check the request, compute,
 // and write with a compare-and-set on the game's version. When another step wrote first, the

@@ -2,7 +2,7 @@ package game
 
 import "time"
 
-// How long a store keeps what it holds, unless told otherwise: every Store implementation
+// How long a store keeps what it holds, unless told otherwise: every store implementation
 // uses these for its zero options, so games expire alike in Redis and in memory.
 const (
 	// DefaultFinishedTTL keeps a finished game (for /board and a rematch) for a day.

@@ -9,7 +9,7 @@ import (
 
 // The lookups below return a game as the store keeps it, without replaying its moves and
 // without setting aside a record that cannot be read: the Telegram layer uses them to find
-// which game a message or chat shows, and to draw boards. They fail as the Store's lookups do:
+// which game a message or chat shows, and to draw boards. They fail as the Games' lookups do:
 // ErrNotFound when there is no such game, a *CorruptError when its record cannot be read
 // (Game, Current or CurrentInline then set it aside).
 

@@ -63,13 +63,13 @@ func (s *Service) Seek(ctx context.Context, user Player, size, msgID int) (*Foun
 	}
 	me := Waiter{UserID: user.UserID, ChatID: user.ChatID, Name: user.Name, Lang: user.Lang, MsgID: max(msgID, 0)}
 	for range maxPairings {
-		opp, err := s.st.Enqueue(ctx, size, me)
+		opp, err := s.queue.Enqueue(ctx, size, me)
 		if err != nil {
 			return nil, err
 		}
 		if opp == nil {
 			f := &Found{Snapshot: &Snapshot{Queued: true}}
-			if se, err := s.st.Searching(ctx, user.UserID); err == nil && se != nil {
+			if se, err := s.queue.Searching(ctx, user.UserID); err == nil && se != nil {
 				f.Until = se.Until
 			}
 			return f, nil
@@ -93,7 +93,7 @@ func (s *Service) Seek(ctx context.Context, user Player, size, msgID int) (*Foun
 		}
 		// The user's own chat got a game since checkFree, or the store failed: the opponent,
 		// who did nothing wrong, waits again.
-		if _, rerr := s.st.Requeue(ctx, size, *opp); rerr != nil {
+		if _, rerr := s.queue.Requeue(ctx, size, *opp); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return nil, storeErr(err)
@@ -103,7 +103,7 @@ func (s *Service) Seek(ctx context.Context, user Player, size, msgID int) (*Foun
 
 // CancelFind takes the user out of the matchmaking queue; it reports whether they were in it.
 func (s *Service) CancelFind(ctx context.Context, userID int64) (bool, error) {
-	return s.st.LeaveQueue(ctx, userID)
+	return s.queue.LeaveQueue(ctx, userID)
 }
 
 // Searching returns the user's matchmaking search while it waits, nil when there is none (never
@@ -112,7 +112,7 @@ func (s *Service) Searching(ctx context.Context, userID int64) (*Search, error) 
 	if userID == 0 {
 		return nil, nil
 	}
-	se, err := s.st.Searching(ctx, userID)
+	se, err := s.queue.Searching(ctx, userID)
 	return se, storeErr(err)
 }
 
@@ -122,6 +122,6 @@ func (s *Service) ExpireSearches(ctx context.Context, max int) ([]Search, error)
 	if max <= 0 {
 		return nil, nil
 	}
-	out, err := s.st.ExpireSearches(ctx, max)
+	out, err := s.queue.ExpireSearches(ctx, max)
 	return out, storeErr(err)
 }

@@ -14,9 +14,9 @@ import (
 // tells it again, so every step of a move is idempotent: a second move finds nothing left
 // under the old id and changes nothing.
 
-// GameMover is a Store that moves a game to the new chat of its group in one atomic step.
+// GameMover is a Games that moves a game to the new chat of its group in one atomic step.
 // Package storage's Store and gametest's Memory implement it; MigrateChat makes do with
-// JoinGame and UnbindChat (two steps, each idempotent) on a Store without it.
+// JoinGame and UnbindChat (two steps, each idempotent) on a Games without it.
 type GameMover interface {
 	// MoveGame stores g, read from the store and changed to be hosted in chat to, with
 	// UpdateGame's compare-and-set on g.Version (ErrConflict when another write came
@@ -83,7 +83,7 @@ func (s *Service) MigrateChat(ctx context.Context, from, to int64) (*Migration, 
 
 // ChatMovedTo returns the chat that group chat from became when MigrateChat moved its game
 // there (GameMover.MovedTo), so that a tap on an old board of the game, in the group's history,
-// still acts on it; 0 when no game moved from chat from, or the Store is no GameMover.
+// still acts on it; 0 when no game moved from chat from, or the Games is no GameMover.
 func (s *Service) ChatMovedTo(ctx context.Context, from int64) (int64, error) {
 	m, ok := s.st.(GameMover)
 	if !ok || from >= 0 {
@@ -155,7 +155,7 @@ func (s *Service) moveGame(ctx context.Context, from, to int64) (*Migration, err
 }
 
 // rebind stores c, rehosted from chat from in chat to, and moves its binding: in one step
-// when the Store is a GameMover, else JoinGame binds to and UnbindChat frees from.
+// when the Games is a GameMover, else JoinGame binds to and UnbindChat frees from.
 func (s *Service) rebind(ctx context.Context, c *Game, from, to int64) error {
 	if m, ok := s.st.(GameMover); ok {
 		return m.MoveGame(ctx, c, from, to)

@@ -69,7 +69,7 @@ func (s *Service) OpenLobby(ctx context.Context, l Lobby) (*Snapshot, error) {
 	default:
 		return nil, ErrBadRequest
 	}
-	if _, err := s.st.LeaveQueue(ctx, l.Creator.UserID); err != nil {
+	if _, err := s.queue.LeaveQueue(ctx, l.Creator.UserID); err != nil {
 		return nil, err
 	}
 	cur, err := s.start(ctx, g, h)
@@ -134,7 +134,7 @@ func (s *Service) Join(ctx context.Context, gameID string, user Player) (*Snapsh
 			}
 		}
 		g.Boards = kept
-		if _, err := s.st.LeaveQueue(ctx, user.UserID); err != nil {
+		if _, err := s.queue.LeaveQueue(ctx, user.UserID); err != nil {
 			return nil, err
 		}
 		own := user.ChatID

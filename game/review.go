@@ -16,21 +16,6 @@ import (
 // aborted before its first move).
 var ErrNoMoves = newError(CodeNoMoves, "game: no move was played")
 
-// Reviews keeps the review of each finished game once it is made, so that a second request
-// (another watcher in a group, another process) costs a read, not a search. Package
-// storage's Store implements it, gametest's Memory too; the Service works without one.
-type Reviews interface {
-	// SaveReview keeps data, the encoded review of game gameID, for ttl and no longer than
-	// the store keeps the game: nothing for a game that is gone.
-	SaveReview(ctx context.Context, gameID string, data []byte, ttl time.Duration) error
-	// LoadReview returns what SaveReview kept for gameID; ErrNotFound when nothing is.
-	LoadReview(ctx context.Context, gameID string) ([]byte, error)
-	// SetLastGame records gameID as the game last finished in chat, for ttl; LastGame returns
-	// it (ErrNotFound for none): a chat is freed when its game ends, and /review asks after.
-	SetLastGame(ctx context.Context, chatID int64, gameID string, ttl time.Duration) error
-	LastGame(ctx context.Context, chatID int64) (string, error)
-}
-
 // ReviewTTL is how long a Service keeps a game's review: as long as a finished game lives.
 const ReviewTTL = DefaultFinishedTTL
 

@@ -31,11 +31,19 @@ const DefaultIdleAfter = 24 * time.Hour
 // DefaultRematchFor is how long an offer of a rematch stands, when Config.RematchFor is zero.
 const DefaultRematchFor = 10 * time.Minute
 
-// Config wires a Service. Store and Mover are required.
+// Config wires a Service: a store for each concern (see Store) and the Mover. Mover is
+// required, and so are Games, Matchmaking and Players, which Store gives when they are nil.
 type Config struct {
+	// Store, when set, keeps every concern below left nil that it implements (package
+	// storage's Store and gametest's Memory implement them all).
 	Store Store
-	// Players records the results of finished games; nil means the Store, which must then
-	// implement PlayerStore (as package storage's does).
+	// Games keeps the games and their chats; nil means the Store. When it is a GameStyles or
+	// a GameMover the Service uses that.
+	Games Games
+	// Matchmaking keeps the queue of /find; nil means the Store.
+	Matchmaking Matchmaking
+	// Players records the results of finished games and keeps the board styles; nil means
+	// the Store.
 	Players PlayerStore
 	Mover   Mover
 	// Pool runs the AI's searches; nil means a pool of GOMAXPROCS workers that Close stops.
@@ -76,7 +84,8 @@ type Config struct {
 // Service hosts games. It is safe for concurrent use; any number of Services (in one process
 // or many) may share one store.
 type Service struct {
-	st          Store
+	st          Games
+	queue       Matchmaking
 	players     PlayerStore
 	ai          Mover
 	pool        *AIPool
@@ -100,35 +109,27 @@ type Service struct {
 	leaseFailing atomic.Bool
 }
 
-// New returns a Service over cfg. It panics if cfg.Store or cfg.Mover is nil, or cfg.Players
-// is nil and the Store is no PlayerStore: a programming error.
+// New returns a Service over cfg. It panics if cfg.Mover is nil, or cfg.Store is nil and one
+// of cfg.Games, cfg.Matchmaking and cfg.Players is too: a programming error.
 func New(cfg Config) *Service {
-	if cfg.Store == nil || cfg.Mover == nil {
-		panic("game: Config needs a Store and a Mover")
+	if cfg.Store != nil {
+		cfg.Games = orStore(cfg.Games, cfg.Store)
+		cfg.Matchmaking = orStore(cfg.Matchmaking, cfg.Store)
+		cfg.Players = orStore(cfg.Players, cfg.Store)
+		cfg.Leases = orStore(cfg.Leases, cfg.Store)
+		cfg.Invitations = orStore(cfg.Invitations, cfg.Store)
+		cfg.Reviews = orStore(cfg.Reviews, cfg.Store)
 	}
-	if cfg.Players == nil {
-		p, ok := cfg.Store.(PlayerStore)
-		if !ok {
-			panic("game: Config needs Players when its Store is no PlayerStore")
-		}
-		cfg.Players = p
+	if cfg.Games == nil || cfg.Matchmaking == nil || cfg.Players == nil || cfg.Mover == nil {
+		panic("game: Config needs Games, Matchmaking, Players (or a Store) and a Mover")
 	}
-	s := &Service{st: cfg.Store, players: cfg.Players, ai: cfg.Mover, pool: cfg.Pool, leases: cfg.Leases, now: cfg.Now,
-		idleAfter: cfg.IdleAfter, small: cfg.AllowSmall, rng: cfg.Rand, log: cfg.Logger}
-	if l, ok := cfg.Store.(Leases); ok && s.leases == nil {
-		s.leases = l
-	}
-	s.invites = cfg.Invitations
-	if iv, ok := cfg.Store.(Invitations); ok && s.invites == nil {
-		s.invites = iv
-	}
+	s := &Service{st: cfg.Games, queue: cfg.Matchmaking, players: cfg.Players, ai: cfg.Mover, pool: cfg.Pool,
+		leases: cfg.Leases, invites: cfg.Invitations, now: cfg.Now, idleAfter: cfg.IdleAfter, small: cfg.AllowSmall,
+		rng: cfg.Rand, log: cfg.Logger}
 	if s.pool == nil {
 		s.pool, s.ownPool = NewAIPool(0, 0), true
 	}
 	s.reviewStore, s.reviewPool, s.onReview = cfg.Reviews, cfg.ReviewPool, cfg.OnReviewStep
-	if r, ok := cfg.Store.(Reviews); ok && s.reviewStore == nil {
-		s.reviewStore = r
-	}
 	if s.reviewPool == nil {
 		s.reviewPool = s.pool
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// AI jobs: the bot's fronts post AI searches to one Redis stream, worker processes take them
-// through a consumer group and post each result to the reply stream of the front that asked.
+// AI jobs (game.AIStreams): the bot's fronts post AI searches to one Redis stream, worker
+// processes take them through a consumer group and post each result to the reply stream of
+// the front that asked.
 //
 // A job is handed to one worker at a time and stays pending (in the group's pending list) until
 // that worker acknowledges it with AckAIJob, which also deletes it from the stream. A job a
@@ -22,12 +23,6 @@ import (
 // ClaimAIJobs once it has been idle long enough. Streams are trimmed: the job stream to about
 // MaxAIJobs entries, a reply stream to about MaxAIResults, and a reply stream expires
 // AIReplyTTL after its last result, so a dead front's stream goes away.
-
-// The kinds of AI job.
-const (
-	AIJobMove = "move" // the AI's move at a level
-	AIJobHint = "hint" // a hint for a player
-)
 
 // Limits of the AI streams.
 const (
@@ -45,47 +40,7 @@ const (
 	aiFormat = "1"
 )
 
-// AIJob is one AI search asked of the workers.
-type AIJob struct {
-	// ID names the job for its result; unique per front.
-	ID string
-	// Kind is AIJobMove or AIJobHint.
-	Kind string
-	// Position is the position to search, as engine.Position.String writes it ("BOARD SIDE").
-	Position string
-	// Size is the board size of Position.
-	Size int
-	// Level is the AI level, 1 to 6, for a move (ignored for a hint).
-	Level int
-	// ReplyTo is the front whose reply stream gets the result.
-	ReplyTo string
-	// Deadline is when nobody waits for the result any more; a worker drops a job read after it.
-	Deadline time.Time
-}
-
-// AIDelivery is one job handed to a worker.
-type AIDelivery struct {
-	// Entry is the job's stream entry id, for AckAIJob.
-	Entry string
-	// Job is the job; zero when Err is set.
-	Job AIJob
-	// Err, wrapping ErrInvalid, reports an entry that is not a job this code can read
-	// (garbage, or another format version). Acknowledge it and move on.
-	Err error
-}
-
-// AIResult is the answer to one job.
-type AIResult struct {
-	// JobID is the AIJob.ID answered.
-	JobID string
-	// Move is the square found, as engine.Square.String writes it; empty when Failure is set.
-	Move string
-	// Failure, when not empty, says why the worker could not search the job.
-	Failure string
-	// Err, wrapping ErrInvalid, reports a stream entry that is not a result this code can read;
-	// JobID is set if the entry had one.
-	Err error
-}
+var _ game.AIStreams = (*Store)(nil)
 
 // AIJobStream returns the name of the job stream, for tests and diagnostics.
 func (s *Store) AIJobStream() string { return s.k.aiJobs() }
@@ -95,11 +50,11 @@ func (s *Store) AIReplyStream(front string) string { return s.k.aiReplies(front)
 
 // PostAIJob adds a job to the job stream. It fails with ErrInvalid for a job without an ID,
 // a reply-to front or a deadline, or of an unknown kind.
-func (s *Store) PostAIJob(ctx context.Context, j AIJob) error {
+func (s *Store) PostAIJob(ctx context.Context, j game.AIJob) error {
 	switch {
 	case j.ID == "" || j.ReplyTo == "" || j.Deadline.IsZero():
 		return invalidf("AI job without an id, a front or a deadline")
-	case j.Kind != AIJobMove && j.Kind != AIJobHint:
+	case j.Kind != game.AIJobMove && j.Kind != game.AIJobHint:
 		return invalidf("AI job kind %q", j.Kind)
 	}
 	err := s.rdb.XAdd(ctx, &redis.XAddArgs{
@@ -114,7 +69,7 @@ func (s *Store) PostAIJob(ctx context.Context, j AIJob) error {
 // to block for one to arrive (block <= 0: not at all; a blocked call is not interrupted by ctx,
 // so keep block short). The jobs are pending on consumer until acknowledged. The consumer group
 // is made when missing, so workers may start before any front.
-func (s *Store) ReadAIJobs(ctx context.Context, consumer string, count int, block time.Duration) ([]AIDelivery, error) {
+func (s *Store) ReadAIJobs(ctx context.Context, consumer string, count int, block time.Duration) ([]game.AIDelivery, error) {
 	block = blockArg(block)
 	var streams []redis.XStream
 	err := s.withGroup(ctx, func() error {
@@ -129,7 +84,7 @@ func (s *Store) ReadAIJobs(ctx context.Context, consumer string, count int, bloc
 	if err != nil {
 		return nil, wrap("read AI jobs", err)
 	}
-	var out []AIDelivery
+	var out []game.AIDelivery
 	for _, st := range streams {
 		for _, m := range st.Messages {
 			out = append(out, decodeAIJob(m))
@@ -143,7 +98,7 @@ func (s *Store) ReadAIJobs(ctx context.Context, consumer string, count int, bloc
 // pending list from cursor ("" or "0-0": the start). It returns the jobs and the cursor for
 // the next call, "0-0" when the scan has reached the end. Jobs trimmed from the stream while
 // pending are dropped from the pending list and not returned.
-func (s *Store) ClaimAIJobs(ctx context.Context, consumer string, minIdle time.Duration, count int, cursor string) ([]AIDelivery, string, error) {
+func (s *Store) ClaimAIJobs(ctx context.Context, consumer string, minIdle time.Duration, count int, cursor string) ([]game.AIDelivery, string, error) {
 	if cursor == "" {
 		cursor = "0-0"
 	}
@@ -160,7 +115,7 @@ func (s *Store) ClaimAIJobs(ctx context.Context, consumer string, minIdle time.D
 	if err != nil {
 		return nil, cursor, wrap("claim AI jobs", err)
 	}
-	out := make([]AIDelivery, 0, len(msgs))
+	out := make([]game.AIDelivery, 0, len(msgs))
 	for _, m := range msgs {
 		out = append(out, decodeAIJob(m))
 	}
@@ -248,7 +203,7 @@ func (s *Store) consumerPending(ctx context.Context, consumer string) (int64, er
 
 // PostAIResult adds a result to the reply stream of front and makes the stream expire
 // AIReplyTTL after it. It fails with ErrInvalid for a result without a job id.
-func (s *Store) PostAIResult(ctx context.Context, front string, r AIResult) error {
+func (s *Store) PostAIResult(ctx context.Context, front string, r game.AIResult) error {
 	if front == "" || r.JobID == "" {
 		return invalidf("AI result without a front or a job id")
 	}
@@ -265,7 +220,7 @@ func (s *Store) PostAIResult(ctx context.Context, front string, r AIResult) erro
 // entry id after ("" or "0": from the start), waiting up to block for one (block <= 0: not at
 // all; a blocked call is not interrupted by ctx, so keep block short). It also returns the id
 // to pass as after next time: the last entry read, or after itself when none was.
-func (s *Store) ReadAIResults(ctx context.Context, front, after string, count int, block time.Duration) ([]AIResult, string, error) {
+func (s *Store) ReadAIResults(ctx context.Context, front, after string, count int, block time.Duration) ([]game.AIResult, string, error) {
 	if after == "" {
 		after = "0"
 	}
@@ -278,7 +233,7 @@ func (s *Store) ReadAIResults(ctx context.Context, front, after string, count in
 	if err != nil {
 		return nil, after, wrap("read AI results", err)
 	}
-	var out []AIResult
+	var out []game.AIResult
 	for _, st := range streams {
 		for _, m := range st.Messages {
 			out = append(out, decodeAIResult(m))
@@ -326,21 +281,21 @@ func field(m redis.XMessage, name string) (string, bool) {
 
 // decodeAIJob reads a job entry; anything that is not a complete job of this format is
 // reported in Err.
-func decodeAIJob(m redis.XMessage) AIDelivery {
-	d := AIDelivery{Entry: m.ID}
-	bad := func(what string) AIDelivery {
+func decodeAIJob(m redis.XMessage) game.AIDelivery {
+	d := game.AIDelivery{Entry: m.ID}
+	bad := func(what string) game.AIDelivery {
 		d.Err = fmt.Errorf("%w: AI job %s: %s", game.ErrInvalid, m.ID, what)
 		return d
 	}
 	if v, _ := field(m, "v"); v != aiFormat {
 		return bad("format " + strconv.Quote(v))
 	}
-	var j AIJob
+	var j game.AIJob
 	var ok bool
 	if j.ID, ok = field(m, "id"); !ok || j.ID == "" {
 		return bad("no id")
 	}
-	if j.Kind, ok = field(m, "k"); !ok || (j.Kind != AIJobMove && j.Kind != AIJobHint) {
+	if j.Kind, ok = field(m, "k"); !ok || (j.Kind != game.AIJobMove && j.Kind != game.AIJobHint) {
 		return bad("kind " + strconv.Quote(j.Kind))
 	}
 	if j.Position, ok = field(m, "p"); !ok || j.Position == "" {
@@ -378,8 +333,8 @@ func decodeAIJob(m redis.XMessage) AIDelivery {
 
 // decodeAIResult reads a result entry; anything that is not a result of this format is reported
 // in Err.
-func decodeAIResult(m redis.XMessage) AIResult {
-	var r AIResult
+func decodeAIResult(m redis.XMessage) game.AIResult {
+	var r game.AIResult
 	r.JobID, _ = field(m, "id")
 	if v, _ := field(m, "v"); v != aiFormat || r.JobID == "" {
 		r.Err = fmt.Errorf("%w: AI result %s: format %q, job %q", game.ErrInvalid, m.ID, v, r.JobID)

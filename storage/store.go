@@ -97,13 +97,21 @@ type Store struct {
 	k    keys
 }
 
-// Store is the Redis implementation of the stores package game needs.
+// Store is the Redis implementation of every store of package game, by concern: games
+// (games.go, start.go, finish.go, aside.go, invitations.go, drawings.go, migrate.go), players
+// (players.go, notices.go), matchmaking (queue.go, requeue.go), offers and reminders
+// (offers.go, reminders.go), reviews (reviews.go), AI jobs (aijobs.go), and leases (lease.go).
 var (
-	_ game.Store       = (*Store)(nil)
-	_ game.PlayerStore = (*Store)(nil)
-	_ game.Leases      = (*Store)(nil)
-	_ game.Invitations = (*Store)(nil)
-	_ game.GameStyles  = (*Store)(nil)
+	_ game.Store         = (*Store)(nil)
+	_ game.Games         = (*Store)(nil)
+	_ game.GameStyles    = (*Store)(nil)
+	_ game.Invitations   = (*Store)(nil)
+	_ game.PlayerStore   = (*Store)(nil)
+	_ game.Matchmaking   = (*Store)(nil)
+	_ game.OfferExpiries = (*Store)(nil)
+	_ game.Reminders     = (*Store)(nil)
+	_ game.Reviews       = (*Store)(nil)
+	_ game.Leases        = (*Store)(nil)
 )
 
 // New returns a Store over an existing client, which the caller keeps and closes.

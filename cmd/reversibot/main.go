@@ -418,7 +418,7 @@ func (m *Main) runWorker() error {
 		Logger:      log,
 		Observe: func(kind string, level int, outcome string, took time.Duration) {
 			jobs.WithLabelValues(kind, outcome).Inc()
-			if kind == storage.AIJobMove && outcome == aiworker.OutcomeOK {
+			if kind == game.AIJobMove && outcome == aiworker.OutcomeOK {
 				m.Metrics.AIThink(strconv.Itoa(level), took)
 			}
 		},

@@ -13,7 +13,7 @@ import (
 // what one user makes a store keep is bounded by count, whatever their update budget allows.
 
 // finishFor starts a game of user against the AI in chat, with the hosting h, and ends it.
-func finishFor(t *testing.T, s game.Store, user, chat int64, h game.Hosting) *game.Game {
+func finishFor(t *testing.T, s game.Games, user, chat int64, h game.Hosting) *game.Game {
 	t.Helper()
 	g := &game.Game{Size: 8, Flow: game.FlowAI, Status: game.StatusPlaying, AILevel: 1, ChatID: chat,
 		InlineID: h.InlineID, Players: [2]game.Player{{UserID: user, Name: "U", ChatID: chat}}}
@@ -27,7 +27,7 @@ func finishFor(t *testing.T, s game.Store, user, chat int64, h game.Hosting) *ga
 }
 
 // gone reports whether the store has no game id, failing the test on any other error.
-func gone(t *testing.T, s game.Store, id string) bool {
+func gone(t *testing.T, s game.Games, id string) bool {
 	t.Helper()
 	_, err := s.Game(bg, id)
 	if err != nil && !errors.Is(err, game.ErrNotFound) {
@@ -39,7 +39,7 @@ func gone(t *testing.T, s game.Store, id string) bool {
 // testUserGames: a user's lobbies and finished games beyond game.UserGames are deleted, the
 // oldest first, with their rematch marks, inline bindings and reviews; a game in play is not,
 // and neither is another user's.
-func testUserGames(t *testing.T, s game.Store) {
+func testUserGames(t *testing.T, s game.Games) {
 	const user, other = 7, 8
 	lobby := lobbyGame(user)
 	mustStart(t, s, lobby, game.Hosting{})
@@ -121,11 +121,7 @@ func testUserGames(t *testing.T, s game.Store) {
 
 // testClaimCap: a creator's claimed invitations beyond game.UserInvitations are forgotten,
 // the oldest first.
-func testClaimCap(t *testing.T, s game.Store) {
-	iv, ok := s.(game.Invitations)
-	if !ok {
-		t.Skip("the store keeps no invitations")
-	}
+func testClaimCap(t *testing.T, iv game.Invitations) {
 	claim := func(nonce int64, inline string) bool {
 		t.Helper()
 		ok, err := iv.ClaimInvitation(bg, 5, nonce, inline, time.Hour)

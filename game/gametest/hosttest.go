@@ -1,7 +1,9 @@
 // Package gametest holds what tests of the hosting service need, shared by the tests of every
-// package that drives games: an in-memory game.Store and game.PlayerStore (Memory), the store
-// contract test (TestStore, TestPlayerStore) that every store implementation runs, a settable
-// clock, deterministic AIs (FirstMover, GatedMover, HeldMover) and the leak check.
+// package that drives games: the stores of package game in memory (Memory, which is a
+// game.Store and most other concerns; Reminders, OfferExpiries, AIStreams, Drawings), the
+// contract test of each store concern (TestGames, TestMatchmaking, TestPlayers, …; see
+// contract.go) that every store implementation runs, a settable clock, deterministic AIs
+// (FirstMover, GatedMover, HeldMover) and the leak check.
 package gametest
 
 import (

@@ -29,7 +29,8 @@ type MemoryOptions struct {
 	ResultTTL   time.Duration // the marks that make RecordResult idempotent; default 48h
 }
 
-// Memory is a game.Store, game.PlayerStore and game.Leases that keeps everything in memory, with
+// Memory is a game.Store (games, matchmaking, players) and also game.Leases, game.Invitations,
+// game.Reviews, game.GameMover and game.ChatMover, keeping everything in memory, with
 // the semantics of package storage's Redis store: every method is one atomic step (under one
 // lock), UpdateGame and JoinGame are a compare-and-set on Game.Version, StartGame and JoinGame
 // keep one lobby or game in play per chat, games, bindings, queue entries and leases expire
@@ -94,9 +95,9 @@ type lease struct {
 
 var (
 	_ game.Store       = (*Memory)(nil)
-	_ game.PlayerStore = (*Memory)(nil)
 	_ game.Leases      = (*Memory)(nil)
 	_ game.Invitations = (*Memory)(nil)
+	_ game.Reviews     = (*Memory)(nil)
 )
 
 // NewMemory returns an empty Memory.
@@ -230,7 +231,7 @@ func check(g *game.Game) error {
 	return nil
 }
 
-// StartGame stores g as a new game and binds it where h says, as game.Store documents.
+// StartGame stores g as a new game and binds it where h says, as game.Games documents.
 func (m *Memory) StartGame(_ context.Context, g *game.Game, h game.Hosting) (*game.Game, error) {
 	if err := check(g); err != nil {
 		return nil, err
@@ -351,7 +352,7 @@ func (m *Memory) store(c *game.Game) {
 	c.Places(refresh, refreshInline)
 }
 
-// UpdateGame stores g with a compare-and-set on g.Version, as game.Store documents.
+// UpdateGame stores g with a compare-and-set on g.Version, as game.Games documents.
 func (m *Memory) UpdateGame(_ context.Context, g *game.Game) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -364,7 +365,7 @@ func (m *Memory) UpdateGame(_ context.Context, g *game.Game) error {
 	return nil
 }
 
-// JoinGame stores g with a compare-and-set on g.Version and binds chats to it, as game.Store
+// JoinGame stores g with a compare-and-set on g.Version and binds chats to it, as game.Games
 // documents.
 func (m *Memory) JoinGame(_ context.Context, g *game.Game, chats []int64) error {
 	for _, c := range chats {
@@ -397,14 +398,14 @@ func (m *Memory) JoinGame(_ context.Context, g *game.Game, chats []int64) error 
 	return nil
 }
 
-// Game returns the game with the given ID, as game.Store documents.
+// Game returns the game with the given ID, as game.Games documents.
 func (m *Memory) Game(_ context.Context, id string) (*game.Game, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.read(id)
 }
 
-// GameByChat returns the game bound to chatID, as game.Store documents; a binding to a game
+// GameByChat returns the game bound to chatID, as game.Games documents; a binding to a game
 // that is gone is dropped.
 func (m *Memory) GameByChat(_ context.Context, chatID int64) (*game.Game, error) {
 	m.mu.Lock()
@@ -422,7 +423,7 @@ func (m *Memory) UnbindChat(_ context.Context, chatID int64, gameID string) erro
 	return nil
 }
 
-// GameByInline returns the game bound to an inline message, as game.Store documents.
+// GameByInline returns the game bound to an inline message, as game.Games documents.
 func (m *Memory) GameByInline(_ context.Context, inlineID string) (*game.Game, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -435,7 +436,7 @@ func (m *Memory) GameByInline(_ context.Context, inlineID string) (*game.Game, e
 // AsideKey names where SetAside keeps the record of game id.
 func (m *Memory) AsideKey(id string) string { return "aside:" + id }
 
-// SetAside moves the record of game id out of play, as game.Store documents, and frees every
+// SetAside moves the record of game id out of play, as game.Games documents, and frees every
 // chat and inline message bound to it.
 func (m *Memory) SetAside(_ context.Context, id string, _ ...game.MessageRef) (string, bool, error) {
 	if !game.ValidID(id) {
@@ -500,7 +501,7 @@ func (m *Memory) AsideRecord(id string) (g *game.Game, data []byte, err error) {
 }
 
 // Enqueue pairs w with the longest waiting other person for the size or queues w, as
-// game.Store documents.
+// game.Matchmaking documents.
 func (m *Memory) Enqueue(_ context.Context, size int, w game.Waiter) (*game.Waiter, error) {
 	if err := checkWaiter(size, w); err != nil {
 		return nil, err
@@ -535,7 +536,7 @@ func (m *Memory) Enqueue(_ context.Context, size int, w game.Waiter) (*game.Wait
 	return nil, nil
 }
 
-// Requeue puts w back in the queue unless w waits already, as game.Store documents.
+// Requeue puts w back in the queue unless w waits already, as game.Matchmaking documents.
 func (m *Memory) Requeue(_ context.Context, size int, w game.Waiter) (bool, error) {
 	if err := checkWaiter(size, w); err != nil {
 		return false, err
@@ -550,7 +551,7 @@ func (m *Memory) Requeue(_ context.Context, size int, w game.Waiter) (bool, erro
 	return true, nil
 }
 
-// LeaveQueue takes the user out of the queue and reports whether they waited, as game.Store
+// LeaveQueue takes the user out of the queue and reports whether they waited, as game.Matchmaking
 // documents: a search past its deadline stays for ExpireSearches.
 func (m *Memory) LeaveQueue(_ context.Context, userID int64) (bool, error) {
 	m.mu.Lock()
@@ -563,7 +564,7 @@ func (m *Memory) LeaveQueue(_ context.Context, userID int64) (bool, error) {
 	return true, nil
 }
 
-// Searching returns the user's search while it waits, as game.Store documents.
+// Searching returns the user's search while it waits, as game.Matchmaking documents.
 func (m *Memory) Searching(_ context.Context, userID int64) (*game.Search, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -575,7 +576,7 @@ func (m *Memory) Searching(_ context.Context, userID int64) (*game.Search, error
 }
 
 // ExpireSearches takes out up to max searches past their deadline (but within
-// game.QueueGrace of it), the earliest first, as game.Store documents.
+// game.QueueGrace of it), the earliest first, as game.Matchmaking documents.
 func (m *Memory) ExpireSearches(_ context.Context, max int) ([]game.Search, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -660,7 +661,7 @@ func (m *Memory) ReleaseLease(_ context.Context, name, token string) error {
 	return nil
 }
 
-// TouchUser stores the user's display name, as game.PlayerStore documents.
+// TouchUser stores the user's display name, as game.Profiles documents.
 func (m *Memory) TouchUser(_ context.Context, userID int64, name string) error {
 	if name == "" {
 		return nil
@@ -671,7 +672,7 @@ func (m *Memory) TouchUser(_ context.Context, userID int64, name string) error {
 	return nil
 }
 
-// SetLang stores the user's language, as game.PlayerStore documents.
+// SetLang stores the user's language, as game.Profiles documents.
 func (m *Memory) SetLang(_ context.Context, userID int64, lang string) error {
 	if len(lang) > game.MaxLang {
 		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)
@@ -687,7 +688,7 @@ func (m *Memory) SetLang(_ context.Context, userID int64, lang string) error {
 	return nil
 }
 
-// SetStyle stores the user's board style, as game.PlayerStore documents.
+// SetStyle stores the user's board style, as game.Profiles documents.
 func (m *Memory) SetStyle(_ context.Context, userID int64, style game.Style) error {
 	if !style.Valid() {
 		return fmt.Errorf("%w: board style %v", game.ErrInvalid, style)
@@ -703,14 +704,14 @@ func (m *Memory) SetStyle(_ context.Context, userID int64, style game.Style) err
 	return nil
 }
 
-// ChatLang returns the language of a chat, as game.PlayerStore documents.
+// ChatLang returns the language of a chat, as game.ChatLangs documents.
 func (m *Memory) ChatLang(_ context.Context, chatID int64) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.chatLang[chatID], nil
 }
 
-// SetChatLang stores the language of a chat, as game.PlayerStore documents.
+// SetChatLang stores the language of a chat, as game.ChatLangs documents.
 func (m *Memory) SetChatLang(_ context.Context, chatID int64, lang string) error {
 	if len(lang) > game.MaxLang {
 		return fmt.Errorf("%w: language %q", game.ErrInvalid, lang)
@@ -802,7 +803,7 @@ func (m *Memory) profile(userID int64) *game.Profile {
 	return p
 }
 
-// Profile returns what is known of the user, as game.PlayerStore documents.
+// Profile returns what is known of the user, as game.Profiles documents.
 func (m *Memory) Profile(_ context.Context, userID int64) (*game.Profile, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -821,7 +822,7 @@ func (m *Memory) Profile(_ context.Context, userID int64) (*game.Profile, error)
 }
 
 // RecordResult adds the result of the finished game g to its players' records once per game,
-// as game.PlayerStore documents.
+// as game.Ratings documents.
 func (m *Memory) RecordResult(_ context.Context, g *game.Game) (game.RatingChange, error) {
 	if g.Status != game.StatusFinished {
 		return game.RatingChange{}, fmt.Errorf("%w: record result of a game in status %v", game.ErrInvalid, g.Status)
@@ -923,7 +924,7 @@ func (m *Memory) rank(chat int64, users ...int64) {
 	}
 }
 
-// Top returns up to n (at most 100) people with the best ratings, as game.PlayerStore
+// Top returns up to n (at most 100) people with the best ratings, as game.Ratings
 // documents.
 func (m *Memory) Top(_ context.Context, chatID int64, n int) ([]game.RankEntry, error) {
 	if n <= 0 {

@@ -7,7 +7,7 @@ import (
 )
 
 // SwapTurnNotice records the user's newest turn notice and returns the one before, as
-// game.PlayerStore documents.
+// game.TurnNotices documents.
 func (m *Memory) SwapTurnNotice(_ context.Context, userID int64, n game.TurnNotice) (game.TurnNotice, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -16,14 +16,14 @@ func (m *Memory) SwapTurnNotice(_ context.Context, userID int64, n game.TurnNoti
 	return prev, nil
 }
 
-// NewestTurnNotice returns the user's newest turn notice, as game.PlayerStore documents.
+// NewestTurnNotice returns the user's newest turn notice, as game.TurnNotices documents.
 func (m *Memory) NewestTurnNotice(_ context.Context, userID int64) (game.TurnNotice, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.notices[userID], nil
 }
 
-// DropTurnNotice forgets n if it is the user's newest turn notice, as game.PlayerStore
+// DropTurnNotice forgets n if it is the user's newest turn notice, as game.TurnNotices
 // documents.
 func (m *Memory) DropTurnNotice(_ context.Context, userID int64, n game.TurnNotice) (bool, error) {
 	m.mu.Lock()

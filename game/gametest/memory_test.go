@@ -12,18 +12,49 @@ import (
 
 func TestMain(m *testing.M) { gametest.VerifyTestMain(m) }
 
-func TestMemoryStore(t *testing.T) {
-	gametest.TestStore(t, func(*testing.T) game.Store { return gametest.NewMemory(gametest.MemoryOptions{}) })
+// The in-memory stores keep the contract of each concern, as package storage's Redis store does.
+
+func newMemory(*testing.T) *gametest.Memory { return gametest.NewMemory(gametest.MemoryOptions{}) }
+
+func TestMemoryGames(t *testing.T) {
+	gametest.TestGames(t, func(t *testing.T) game.Games { return newMemory(t) })
 }
 
-func TestMemorySearches(t *testing.T) {
-	gametest.TestSearches(t, func(_ *testing.T, c *gametest.Clock) game.Store {
+func TestMemoryMatchmaking(t *testing.T) {
+	gametest.TestMatchmaking(t, func(_ *testing.T, c *gametest.Clock) game.Matchmaking {
 		return gametest.NewMemory(gametest.MemoryOptions{Now: c.Now})
 	})
 }
 
-func TestMemoryPlayerStore(t *testing.T) {
-	gametest.TestPlayerStore(t, func(*testing.T) game.PlayerStore { return gametest.NewMemory(gametest.MemoryOptions{}) })
+func TestMemoryPlayers(t *testing.T) {
+	gametest.TestPlayers(t, func(t *testing.T) game.PlayerStore { return newMemory(t) })
+}
+
+func TestMemoryInvitations(t *testing.T) {
+	gametest.TestInvitations(t, func(t *testing.T) game.Invitations { return newMemory(t) })
+}
+
+func TestMemoryReviews(t *testing.T) {
+	gametest.TestReviews(t, func(t *testing.T) gametest.GamesWithReviews { return newMemory(t) })
+}
+
+func TestMemoryLeases(t *testing.T) {
+	gametest.TestLeases(t, func(*testing.T) (game.Leases, func(time.Duration)) {
+		c := gametest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		return gametest.NewMemory(gametest.MemoryOptions{Now: c.Now}), c.Add
+	})
+}
+
+func TestMemoryReminders(t *testing.T) {
+	gametest.TestReminders(t, func(*testing.T) game.Reminders { return gametest.NewReminders() })
+}
+
+func TestMemoryOfferExpiries(t *testing.T) {
+	gametest.TestOfferExpiries(t, func(*testing.T) game.OfferExpiries { return gametest.NewOfferExpiries() })
+}
+
+func TestMemoryAIStreams(t *testing.T) {
+	gametest.TestAIStreams(t, func(*testing.T) game.AIStreams { return gametest.NewAIStreams() }, true)
 }
 
 // Games, their bindings, queue entries and leases expire by the injected clock.

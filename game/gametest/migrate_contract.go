@@ -12,7 +12,6 @@ import (
 // the id the group gets as a supergroup: what TestMigration checks.
 type MigratingStore interface {
 	game.Store
-	game.PlayerStore
 	game.Reviews
 	game.GameMover
 	game.ChatMover
@@ -46,7 +45,7 @@ const (
 )
 
 // startedIn starts a group game hosted in chat with its board there.
-func startedIn(t *testing.T, s game.Store, chat int64) *game.Game {
+func startedIn(t *testing.T, s game.Games, chat int64) *game.Game {
 	t.Helper()
 	g := playingGame(chat)
 	g.Boards = []game.MessageRef{{ChatID: chat, MessageID: 5}}
@@ -55,7 +54,7 @@ func startedIn(t *testing.T, s game.Store, chat int64) *game.Game {
 }
 
 // moved returns g read as stored, rehosted in newChat (its board dropped) as the Service does.
-func moved(t *testing.T, s game.Store, id string) *game.Game {
+func moved(t *testing.T, s game.Games, id string) *game.Game {
 	t.Helper()
 	g, err := s.Game(bg, id)
 	if err != nil {

@@ -7,15 +7,12 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// TestSearches checks the matchmaking searches of the stores newStore makes over the clock c
-// (the store must read its time from c.Now and use game.DefaultQueueTTL): Searching shows a
+// testSearches checks the matchmaking searches of s over the clock c (TestMatchmaking):
+// Searching shows a
 // search while it waits, with its size, message and deadline; a newer search of the same
 // person replaces it; past the deadline it waits no longer (LeaveQueue, Enqueue and Searching
 // pass it by) and ExpireSearches hands it out once, up to its max at a time.
-func TestSearches(t *testing.T, newStore func(t *testing.T, c *Clock) game.Store) {
-	t.Helper()
-	c := NewClock(time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC))
-	s := newStore(t, c)
+func testSearches(t *testing.T, s game.Matchmaking, c *Clock) {
 	w := func(u int64, msg int) game.Waiter {
 		return game.Waiter{UserID: u, ChatID: u, Name: "W", Lang: "ru", MsgID: msg}
 	}
