@@ -43,7 +43,7 @@ func runLoad(t *testing.T, args ...string) (Config, Result, string, *bytes.Buffe
 // both kinds of game moved, every tap was measured and nothing failed.
 func TestLoadSmoke(t *testing.T) {
 	keepGOMAXPROCS(t)
-	cfg, res, out, logs := runLoad(t, "-chats", "8", "-ai", "0.25", "-duration", "20s", "-moves", "120", "-ai-workers", "1")
+	cfg, res, out, logs := runLoad(t, "-chats", "8", "-ai", "0.25", "-duration", "2m", "-moves", "120", "-ai-workers", "1")
 	if res.PeopleMoves == 0 || res.AIMoves == 0 {
 		t.Errorf("moves: %d people, %d AI; want both above 0", res.PeopleMoves, res.AIMoves)
 	}
@@ -165,7 +165,7 @@ func TestObserver(t *testing.T) {
 // pace, are all answered; the flooder sends far more taps than its budget lets through.
 func TestLoadFloodSmoke(t *testing.T) {
 	keepGOMAXPROCS(t)
-	cfg, res, out, logs := runLoad(t, "-chats", "4", "-duration", "20s", "-moves", "24", "-flood")
+	cfg, res, out, logs := runLoad(t, "-chats", "4", "-duration", "2m", "-moves", "24", "-flood")
 	if cfg.Think != defaultFloodThink {
 		t.Errorf("-flood without -think: think %v, want %v", cfg.Think, defaultFloodThink)
 	}
@@ -186,7 +186,7 @@ func TestLoadFloodSmoke(t *testing.T) {
 // both players move on the one board, a game finishes and the next begins.
 func TestLoadGroups(t *testing.T) {
 	keepGOMAXPROCS(t)
-	_, res, out, logs := runLoad(t, "-chats", "0", "-groups", "1", "-duration", "20s", "-moves", "90")
+	_, res, out, logs := runLoad(t, "-chats", "0", "-groups", "1", "-duration", "2m", "-moves", "90")
 	if res.GroupMoves < 90 || res.PeopleMoves+res.AIMoves != 0 || res.Games == 0 {
 		t.Errorf("moves: %d group, %d people, %d AI, %d games; want 90 group moves, a game finished and nothing else",
 			res.GroupMoves, res.PeopleMoves, res.AIMoves, res.Games)

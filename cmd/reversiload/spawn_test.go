@@ -104,7 +104,9 @@ func TestSpawnRun(t *testing.T) {
 		{"limits", []string{"-procs", "2", "-limits", "-speedup", "50", "-groups", "1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			args := append([]string{"-spawn", bin, "-redis", "redis://" + m.Addr(), "-chats", "6", "-duration", "1s"}, c.args...)
+			// Until every kind of game has made two moves (a loaded machine may take seconds
+			// before the first), at most two minutes.
+			args := append([]string{"-spawn", bin, "-redis", "redis://" + m.Addr(), "-chats", "6", "-each", "2", "-duration", "2m"}, c.args...)
 			cfg, res, out, logs := runLoad(t, args...)
 			if res.PeopleMoves == 0 || res.Failed() {
 				t.Errorf("%d moves, errors %v, limits %+v; want moves and no errors\nlog:\n%s", res.PeopleMoves, res.Errors, res.Limits, logs.String())
