@@ -104,20 +104,17 @@ func (m *MiniApp) Game(ctx context.Context, id string) (*game.Snapshot, error) {
 // move next its reply is searched and played after Move returns, as after a tap.
 func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Square, pos uint64) (*game.Snapshot, error) {
 	b := m.b
+	pl := &play{bot: b}
 	res, err := b.svc.MoveAt(ctx, id, user, sq, pos)
 	if err != nil {
-		if res, gerr := b.svc.Game(ctx, id); gerr == nil && res.NeedAI {
+		if cur, gerr := b.svc.Game(ctx, id); gerr == nil {
 			// An AI that owes its move (a search cut short) is woken by a refused move too.
-			b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { (&play{bot: b}).aiReply(ctx, id) })
+			pl.owed(cur).later()
 		}
 		return nil, err
 	}
 	b.met.Move("human")
-	pl := &play{bot: b}
-	pl.afterStep(res, user)
-	if res.NeedAI {
-		b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { pl.aiReply(ctx, id) })
-	}
+	pl.land(res, user).later()
 	return res, nil
 }
 
