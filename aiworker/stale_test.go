@@ -80,7 +80,7 @@ func TestStaleRemoteMoveIsNotApplied(t *testing.T) {
 			}
 			id := r.Game.ID
 			mine := r.Pos.Moves().First()
-			if r, err = svc.Move(ctx, id, user, mine, game.AnyPly); err != nil || !r.NeedAI {
+			if r, err = svc.Move(ctx, id, user, mine, game.AnyPly); err != nil || r.Reply == nil {
 				t.Fatalf("Move = %+v, %v; want the AI to move next", r, err)
 			}
 			type reply struct {

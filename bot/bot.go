@@ -174,6 +174,7 @@ type Bot struct {
 	pics        *pictures        // the boards' pictures served to inline messages
 	draw        *drawer          // draws the pictures and the replays, a few at a time
 	replays     *replays         // the replays of finished games waiting to be drawn and sent
+	miniApp     *MiniApp         // the Mini App's games (webapp.Games)
 
 	in *Intake // takes the updates and runs each through the middlewares to route
 
@@ -299,6 +300,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return true
 	}, b.replay, b.extras, b.log)
 	b.boards = b.newEditor()
+	b.miniApp = newMiniApp(b.svc, b.players, b.in.budget.allow, &play{bot: b}, b.met)
 	b.startReminders(o.RemindPoll)
 	switch {
 	case o.SearchSweep == 0:

@@ -221,16 +221,10 @@ func (ts *taps) tapMove(ctx context.Context, t *tap, c callback.Data) error {
 		return ts.moveFailed(ctx, t, c, err)
 	}
 	ts.bot.met.Move("human")
-	ts.play.afterStep(res, t.user.id)
+	ai := ts.play.land(res, t.user.id)
 	granted := ts.bot.boards.Granted(t.ref)
-	var reply chan *game.Snapshot
-	if res.NeedAI {
-		reply = make(chan *game.Snapshot, 1)
-		go func() {
-			ts.bot.typing(ctx, t.ref) // beside the answer, not before it
-			reply <- ts.play.aiReply(ctx, res.Game.ID)
-		}()
-	}
+	// The typing action goes beside the answer, not before it.
+	reply := ai.start(ctx, func(ctx context.Context) { ts.bot.typing(ctx, t.ref) })
 	if took := ts.answerMove(ctx, t, c.Square, granted, reply); reply != nil && !took {
 		<-reply // the handler ends with the AI's reply, as the handler's budget expects
 	}
@@ -298,11 +292,11 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
 	}
 	var aerr error
-	owesAI := false
+	var ai aiTurn // the AI's reply owed, taken once the tap is answered
 	switch {
 	case !t.stray && (errors.Is(err, game.ErrNotYourTurn) || errors.Is(err, game.ErrStale)):
 		var behind, lost bool
-		owesAI, behind, lost = ts.catchUp(ctx, c, t.ref, t.user.id)
+		ai, behind, lost = ts.catchUp(ctx, c, t.ref, t.user.id)
 		if lost {
 			// The board showed writes the store no longer has (a Redis failover lost them):
 			// it is redrawn as the game is stored, and the player is told to play again.
@@ -314,7 +308,7 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 		// redraw (that edit may be done already, so Pending is not asked then: the answer
 		// would depend on timing) or when an edit of it is still queued; when the AI owes a
 		// move, catchUp leaves the redraw to its reply.
-		if behind && (!owesAI || ts.bot.boards.Pending(t.ref)) {
+		if behind && (!ai.due() || ts.bot.boards.Pending(t.ref)) {
 			t.resolve(ctx)
 			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameRedrawing), false)
 			break
@@ -326,16 +320,14 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 	default:
 		aerr = t.fail(ctx, err)
 	}
-	if owesAI {
-		ts.play.aiReply(ctx, c.Game) // after the answer: the AI may think for a while
-	}
+	ai.take(ctx) // after the answer: the AI may think for a while
 	return aerr
 }
 
 // catchUp brings a player's out-of-date board ref of the game c names, drawn on the position
 // of tag c.Pos (0 for a board that named none), up to date after
 // a tap c that could not be applied (the process may have stopped before the board was drawn),
-// and reports whether the AI owes a move (the caller wakes it once the tap is answered),
+// and returns the AI's reply when the game owes one (the caller takes it once the tap is answered),
 // whether the board was behind its game (only then is a pending edit of it a redraw the
 // player waits for, rather than, say, the buttons of a board just posted), and whether it
 // was ahead of it instead: a move button drawn from a newer version of the game than the
@@ -345,26 +337,26 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 // spends none of the chat's budget. ref must belong to the game (scopeTap): a chat message is
 // drawn only when it is one of the game's boards; the inline message the game was made for is
 // recorded as its board again if it is missing (the process stopped before recording it).
-func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRef, user int64) (owesAI, behind, lost bool) {
+func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRef, user int64) (ai aiTurn, behind, lost bool) {
 	id, pos := c.Game, c.Pos
 	res, err := ts.bot.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
-		return false, false, false
+		return aiTurn{}, false, false
 	}
 	lost = c.Action == callback.ActionMove && game.Lost(res.Game, int64(c.Arg))
 	g := res.Game
 	recorded := boards.Has(g, ref)
 	if !recorded {
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
-			return false, false, false
+			return aiTurn{}, false, false
 		}
 		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
-			return false, false, lost
+			return aiTurn{}, false, lost
 		}
 	}
 	behind = (!recorded || res.Pos.Tag() != pos) && !lost
-	if res.NeedAI {
-		return true, behind, lost // its reply redraws the boards
+	if ai = ts.play.owed(res); ai.due() {
+		return ai, behind, lost // its reply redraws the boards
 	}
 	switch {
 	case lost:
@@ -372,7 +364,7 @@ func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRe
 	case behind:
 		ts.bot.boards.Redraw(g, ref)
 	}
-	return false, behind, lost
+	return aiTurn{}, behind, lost
 }
 
 // tapPage shows another page of the move picker in the tapped message. A picker drawn on

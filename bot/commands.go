@@ -546,10 +546,7 @@ func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error
 		return rerr
 	}
 	cs.bot.met.Move("human")
-	cs.play.afterStep(res, m.user.id)
-	if res.NeedAI {
-		cs.play.aiReply(ctx, res.Game.ID)
-	}
+	cs.play.land(res, m.user.id).take(ctx)
 	return nil
 }
 

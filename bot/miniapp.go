@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"net/url"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
-	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 )
 
@@ -17,8 +15,8 @@ import (
 // a public HTTPS address (Options.PublicURL): in a private chat as a web_app button that
 // opens MiniAppPath, elsewhere (groups, inline posts, where Telegram allows no web_app
 // button) as a direct link to the Mini App made in BotFather (Options.MiniAppName), which
-// hands the game's ID to the page as its start parameter. Moves made in it go through
-// MiniApp.Move, the path of a tapped square.
+// hands the game's ID to the page as its start parameter. The page's requests come to the
+// bot's MiniApp (miniappgames.go); moves made in it take the path of a tapped square.
 
 // MiniAppPath is the path under Options.PublicURL where the Mini App's page is served (cmd
 // mounts package webapp there); a web_app button opens MiniAppPath + "?g=" + the game's ID.
@@ -84,57 +82,6 @@ func (b *Bot) finish(g *game.Game, ref game.MessageRef, c content) content {
 		}
 	}
 	return clipped(c)
-}
-
-// MiniApp is what the Mini App's server (package webapp) asks of the bot: the games, moves
-// played exactly as tapped squares are (the same checks, the chat boards redrawn, the AI's
-// reply following), the users' shared budget and their languages. Get it from Bot.MiniApp.
-type MiniApp struct{ b *Bot }
-
-// MiniApp returns the bot's side of the Mini App.
-func (b *Bot) MiniApp() *MiniApp { return &MiniApp{b: b} }
-
-// Game returns the game with the ID as game.Service.Game does.
-func (m *MiniApp) Game(ctx context.Context, id string) (*game.Snapshot, error) {
-	return m.b.svc.Game(ctx, id)
-}
-
-// Move plays sq for user in game id on the position of tag pos only, as a tapped square is
-// (game.Service.MoveAt and its errors), and redraws the game's chat boards. When the AI is to
-// move next its reply is searched and played after Move returns, as after a tap.
-func (m *MiniApp) Move(ctx context.Context, id string, user int64, sq engine.Square, pos uint64) (*game.Snapshot, error) {
-	b := m.b
-	res, err := b.svc.MoveAt(ctx, id, user, sq, pos)
-	if err != nil {
-		if res, gerr := b.svc.Game(ctx, id); gerr == nil && res.NeedAI {
-			// An AI that owes its move (a search cut short) is woken by a refused move too.
-			b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { (&play{bot: b}).aiReply(ctx, id) })
-		}
-		return nil, err
-	}
-	b.met.Move("human")
-	pl := &play{bot: b}
-	pl.afterStep(res, user)
-	if res.NeedAI {
-		b.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { pl.aiReply(ctx, id) })
-	}
-	return res, nil
-}
-
-// Allow takes one request from the user's budget of updates (Options.Budget, shared by the
-// processes through Options.RateLimiter) and reports whether it had room. Without a budget
-// every request is allowed.
-func (m *MiniApp) Allow(ctx context.Context, user int64) bool {
-	return m.b.in.budget.allow(ctx, user)
-}
-
-// Lang returns the language the user chose with /lang, "" when they chose none.
-func (m *MiniApp) Lang(ctx context.Context, user int64) string {
-	p, err := m.b.players.Profile(ctx, user)
-	if err != nil || p.Lang == "" {
-		return ""
-	}
-	return normLang(p.Lang)
 }
 
 // changed tells Options.OnGameChange that game g changed in this process.

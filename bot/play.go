@@ -15,9 +15,9 @@ import (
 )
 
 // play takes the steps that more than one kind of update needs: who a user is and which
-// language a chat speaks, and the steps of a game's flow that commands and taps share (a
-// game started, the AI's reply, the redraw after a step, a lobby cancelled, a board posted
-// again in a new style).
+// language a chat speaks, and the steps of a game's flow that commands, taps and the Mini App
+// share (a game started, a step shown and the AI's reply it left owed: land and aiTurn, a
+// lobby cancelled, a board posted again in a new style).
 type play struct {
 	bot *Bot // the clients, the Service and the board Editor
 }
@@ -57,9 +57,9 @@ func (pl *play) touch(ctx context.Context, w who) {
 	}
 }
 
-// started shows a game that has just begun (a lobby joined, a pairing, a rematch): the lobby
-// message (if any, other than inline) says so, every board chat gets a board, and the AI moves
-// if it is its turn.
+// started shows a game that has just begun (a lobby joined, a pairing, a rematch, a new AI
+// game): the lobby message (if any, other than inline) says so, every board chat gets a board,
+// and the AI's reply is taken when the start left it owed.
 func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 	g := res.Game
 	pl.bot.met.GameStarted(g.Flow.String())
@@ -87,19 +87,56 @@ func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 	}
 	pl.bot.changed(g)
 	pl.remindTurn(res)
-	if res.NeedAI {
-		pl.aiReply(ctx, g.ID)
-	}
+	pl.owed(res).take(ctx)
 	return firstErr
 }
 
-// aiReply lets the AI move and redraws the boards, returning the step (nil when the AI did
-// not move). When the AI is already thinking about the game (for an earlier update, here or in
-// another process), it does nothing: that reply draws the boards when it lands.
-func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
+// land turns the result of a step (a command's, a tap's, the Mini App's) into what the players
+// see: every board of its game redrawn, the turn's notices and reminders, a finished game
+// counted and its replay sent; by is the user who made the step. It returns the AI's reply
+// that the step left owed, for the caller to take once the step is answered: commands, taps
+// and the Mini App all show their steps, and the AI's replies, through here.
+func (pl *play) land(res *game.Snapshot, by int64) aiTurn {
+	pl.afterStep(res, by)
+	return pl.owed(res)
+}
+
+// owed returns the AI's reply that the step res left owed (game.Snapshot.Reply, which the
+// Service sets whenever the AI is to move: after a move, a start, or on a read of a game whose
+// reply never came), without showing the step: for a read that only wakes the AI.
+func (pl *play) owed(res *game.Snapshot) aiTurn {
+	if res == nil {
+		return aiTurn{}
+	}
+	return aiTurn{pl: pl, reply: res.Reply}
+}
+
+// aiTurn is the AI's reply that a step left owed, for the step's caller to take once the step
+// is answered ("answer the tap, then the AI moves"): take plays it at once, start beside a
+// tap's answer, later after a request that does not wait for it (the Mini App's). Each plays
+// the reply, records its metrics and shows it as land shows a step. The zero aiTurn owes
+// nothing.
+type aiTurn struct {
+	pl    *play
+	reply *game.Reply
+}
+
+// due reports whether the AI owes a move.
+func (t aiTurn) due() bool { return t.reply != nil }
+
+// take lets the AI play its reply and shows it, returning the reply's step: nil when none was
+// owed, when another reply of the game is under way (here or in another process: that one
+// shows its move when it lands), or when it failed. A reply the AI could not give in time
+// (game.ErrBusy) is told to the chat: a tap on the board wakes the AI again.
+func (t aiTurn) take(ctx context.Context) *game.Snapshot {
+	if t.reply == nil {
+		return nil
+	}
+	pl := t.pl
 	start := time.Now()
-	res, err := pl.bot.svc.AIReply(ctx, id)
+	res, err := t.reply.Wait(ctx)
 	if err != nil {
+		id := t.reply.GameID()
 		pl.bot.log.Warn("ai reply", "game", id, "err", pl.bot.scrub(err))
 		if errors.Is(err, game.ErrBusy) {
 			pl.tellAIBusy(id)
@@ -117,13 +154,43 @@ func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
 	return res
 }
 
+// start takes the reply in a goroutine of its own, after before (when not nil, with ctx), so
+// that the tap is answered meanwhile, and returns the channel its step comes on (take's
+// result, then closed); nil when no reply is owed. A handler that starts one receives from
+// it before it returns: its context, under which the AI searches, ends then.
+func (t aiTurn) start(ctx context.Context, before func(context.Context)) <-chan *game.Snapshot {
+	if t.reply == nil {
+		return nil
+	}
+	reply := make(chan *game.Snapshot, 1)
+	go func() {
+		defer close(reply)
+		if before != nil {
+			before(ctx)
+		}
+		reply <- t.take(ctx)
+	}()
+	return reply
+}
+
+// later takes the reply after the caller has returned, as the bot's work (workAIReply, which
+// a stopping bot waits for), bounded by DefaultHandlerTimeout as an update's would be: for a
+// request (the Mini App's) whose answer does not wait for the AI.
+func (t aiTurn) later() {
+	if t.reply == nil {
+		return
+	}
+	t.pl.bot.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { t.take(ctx) })
+}
+
 // busyNoticeTimeout bounds telling the players that the AI could not move (a read and a
 // message), which runs after the handler has returned.
 const busyNoticeTimeout = 10 * time.Second
 
 // tellAIBusy tells the chat of an AI game that the AI could not answer in time (every search
 // slot or remote worker was busy, or no worker answered), so the player knows that a tap on
-// the board wakes it again. A stopping bot says nothing: its searches end on purpose.
+// the board wakes it again. A stopping bot says nothing: its searches end on purpose; nor
+// does a game whose reply came meanwhile (from another process).
 func (pl *play) tellAIBusy(id string) {
 	pl.bot.mu.Lock()
 	closed := pl.bot.closed
@@ -134,7 +201,7 @@ func (pl *play) tellAIBusy(id string) {
 	ctx, cancel := context.WithTimeout(pl.bot.base, busyNoticeTimeout)
 	defer cancel()
 	res, err := pl.bot.svc.Game(ctx, id)
-	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
+	if err != nil || res.Reply == nil || res.Game.ChatID == 0 {
 		return
 	}
 	g := res.Game
@@ -143,11 +210,11 @@ func (pl *play) tellAIBusy(id string) {
 	}
 }
 
-// owedAI lets the AI move when it owes one (its last search was cut short, or the process
-// stopped before it answered): a player's tap or /board is enough to wake it.
+// owedAI lets the AI move when game id owes one (its last search was cut short, or the
+// process stopped before it answered): a player's tap or /board is enough to wake it.
 func (pl *play) owedAI(ctx context.Context, id string) {
-	if res, err := pl.bot.svc.Game(ctx, id); err == nil && res.NeedAI {
-		pl.aiReply(ctx, id)
+	if res, err := pl.bot.svc.Game(ctx, id); err == nil {
+		pl.owed(res).take(ctx)
 	}
 }
 

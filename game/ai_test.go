@@ -20,8 +20,8 @@ func playAI(t *testing.T, e *env, r *game.Snapshot, user int64, pick ...func([]e
 			t.Fatal("game does not end")
 		}
 		checkConsistent(t, r)
-		if r.NeedAI {
-			r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+		if r.Reply != nil {
+			r = e.ok(r.Reply.Wait(e.ctx))
 			if len(r.Played) == 0 || r.Played[0].UserID != 0 {
 				t.Fatalf("AIReply played %+v, want an AI move first", r.Played)
 			}
@@ -61,8 +61,8 @@ func TestAIGameToTheEnd(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d-%d", tc.size, tc.size, tc.color), func(t *testing.T) {
 			e := newEnv(t)
 			r := e.ok(e.svc.NewAIGame(e.ctx, alice, alice.ChatID, tc.size, 2, tc.color))
-			if r.NeedAI != (tc.color == game.ChooseWhite) {
-				t.Fatalf("NeedAI = %v with the user on %v", r.NeedAI, tc.color)
+			if aiFirst := r.Reply != nil; aiFirst != (tc.color == game.ChooseWhite) {
+				t.Fatalf("AI to move = %v with the user on %v", aiFirst, tc.color)
 			}
 			if got := r.Game.Players[tc.color].UserID; got != alice.UserID {
 				t.Fatalf("Players[%d] = %d, want Alice", tc.color, got)
@@ -102,7 +102,7 @@ func TestAIGameToTheEnd(t *testing.T) {
 			_, err = e.svc.Move(e.ctx, r.Game.ID, alice.UserID, engine.SquareAt(0, 0), game.AnyPly)
 			wantErr(t, "Move after the end", err, game.ErrGameOver)
 			again := e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
-			if len(again.Played) != 0 || again.NeedAI {
+			if len(again.Played) != 0 || again.Reply != nil {
 				t.Fatalf("AIReply after the end played %+v", again.Played)
 			}
 		})
@@ -149,8 +149,8 @@ func TestAIReplyIsIdempotent(t *testing.T) {
 		}
 	}
 	g := e.ok(e.svc.Game(e.ctx, r.Game.ID))
-	if moved != 1 || len(g.Game.Moves) != 1 || g.NeedAI {
-		t.Fatalf("%d AIReply calls moved, %d moves stored, NeedAI %v; want exactly one", moved, len(g.Game.Moves), g.NeedAI)
+	if moved != 1 || len(g.Game.Moves) != 1 || g.Reply != nil {
+		t.Fatalf("%d AIReply calls moved, %d moves stored, AI to move %v; want exactly one", moved, len(g.Game.Moves), g.Reply != nil)
 	}
 }
 
@@ -177,7 +177,7 @@ func TestUndo(t *testing.T) {
 		if string(r.Game.Moves) != string(history[i]) || r.Undone != ply-len(history[i]) {
 			t.Fatalf("after undo %d: moves %x (undone %d), want %x", i, r.Game.Moves, r.Undone, history[i])
 		}
-		if _, p, ok := r.Turn(); !ok || p.UserID != alice.UserID || r.NeedAI {
+		if _, p, ok := r.Turn(); !ok || p.UserID != alice.UserID || r.Reply != nil {
 			t.Fatalf("after undo it is not Alice's turn")
 		}
 		checkConsistent(t, r)
@@ -268,7 +268,7 @@ func TestAIRematch(t *testing.T) {
 	_, err = e.svc.Rematch(e.ctx, r.Game.ID, bob.UserID)
 	wantErr(t, "Rematch by a spectator", err, game.ErrNotYourGame)
 	n := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID))
-	if n.Game.ID == r.Game.ID || n.Game.AILevel != 2 || n.Game.Size != 6 || n.Game.Players[1].UserID != alice.UserID || !n.NeedAI {
+	if n.Game.ID == r.Game.ID || n.Game.AILevel != 2 || n.Game.Size != 6 || n.Game.Players[1].UserID != alice.UserID || n.Reply == nil {
 		t.Fatalf("rematch %+v does not repeat the settings", n.Game)
 	}
 	again := e.ok(e.svc.Rematch(e.ctx, r.Game.ID, alice.UserID))

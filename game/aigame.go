@@ -11,7 +11,7 @@ import (
 // board of the given size, hosted in chatID (the user's private chat, or a group), with the
 // user playing the chosen colour (a random one for ChooseRandom). The chat must not have a game
 // in play or a lobby (ErrAlreadyPlaying); the user leaves the matchmaking queue. When the AI
-// plays black, Snapshot.NeedAI is set: post the board, then call AIReply.
+// plays black, Snapshot.Reply is set: post the board, then wait on it.
 //
 // The start is one atomic step of the store (StartGame), after the user's LeaveQueue (see
 // OpenLobby for why that may come first): of any number of racing starts in one chat exactly
@@ -42,6 +42,42 @@ func (s *Service) NewAIGame(ctx context.Context, user Player, chatID int64, size
 	return s.resultOf(ctx, g, nil)
 }
 
+// Reply is the AI's move that a game owes. The Service decides when the AI is to move: every
+// Snapshot that leaves the AI to move carries one (Snapshot.Reply), whatever the step — a move
+// against the AI, a new AI game or a rematch where the AI plays black, and a read (Game,
+// Current, ...) of a game whose reply never came because its process stopped or its search
+// was cut short. The caller of a step shows the step (answers the tap), then waits on the
+// Reply; it has nothing else to decide.
+//
+// The search starts when the Reply is waited for, not before: it runs under the waiter's
+// context, which bounds it and ends it when the waiter stops, and on the waiter's goroutine,
+// so the Service runs nothing of its own and nothing is left in flight when it closes. A
+// Snapshot that nobody shows (a page polling a game, a check) starts no search.
+type Reply struct {
+	s      *Service
+	gameID string
+}
+
+// Wait lets the AI play the move the game owes and returns that step, as AIReply does: the
+// AI's move, the passes after it and its further moves while the player must pass, until the
+// player is to move or the game ends (the result recorded). ctx bounds the search.
+//
+// A game has one reply under way at a time, among all the Services sharing the store: a Wait
+// (by this Reply or another of the same game) while another runs plays nothing and returns at
+// once with Snapshot.Thinking set; the one under way commits the move, and answers a move the
+// player made meanwhile too. A Wait after the move is in plays nothing. It fails with ErrBusy
+// when ctx ends, or no search slot frees, before the AI answers: the game still owes the move,
+// and the Reply of any later step of it (a tap, a read) wakes the AI again.
+//
+// The Snapshot it returns carries a Reply only when the AI still owes a move (another reply is
+// under way, or a later round was cut short): that one is for a later step, not to wait on now.
+func (r *Reply) Wait(ctx context.Context) (*Snapshot, error) {
+	return r.s.AIReply(ctx, r.gameID)
+}
+
+// GameID returns the ID of the game that owes the reply.
+func (r *Reply) GameID() string { return r.gameID }
+
 // AIReply lets the AI play when it is to move in the game: its move, the passes that follow,
 // and more moves of the AI while the player must pass, until the player is to move or the game
 // ends (recording the result). It does nothing (a Snapshot with nothing played) when the AI is
@@ -57,6 +93,9 @@ func (s *Service) NewAIGame(ctx context.Context, user Player, chatID int64, size
 // round that plays needs a move of the player's, so this ends when the player waits). A
 // write that does not move the game while the AI searches (a board recorded) costs a retry of
 // the commit, not a second search; after aiAttempts lost commits it fails with ErrConflict.
+//
+// It is Reply.Wait for the game gameID, for callers that hold an ID rather than a step's
+// Snapshot (tools, tests); a step's caller waits on Snapshot.Reply instead.
 func (s *Service) AIReply(ctx context.Context, gameID string) (*Snapshot, error) {
 	var last *Snapshot // the latest round that played
 	for {
@@ -186,7 +225,7 @@ func (s *Service) thinking(ctx context.Context, gameID string, st *state) (*Snap
 		}
 	}
 	r := s.result(st, nil)
-	r.Thinking = r.NeedAI
+	r.Thinking = r.Reply != nil
 	return r, nil
 }
 

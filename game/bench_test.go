@@ -41,8 +41,8 @@ func BenchmarkMoveAndAIReply(b *testing.B) {
 			r = e.ok(e.svc.NewAIGame(e.ctx, game.Player{UserID: chat, ChatID: chat}, chat, 8, 1, game.ChooseBlack))
 		}
 		r = e.ok(e.svc.Move(e.ctx, r.Game.ID, chat, r.Pos.Moves().First(), game.Ply(r.Game)))
-		if r.NeedAI {
-			r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+		if r.Reply != nil {
+			r = e.ok(r.Reply.Wait(e.ctx))
 		}
 	}
 }

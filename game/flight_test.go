@@ -72,9 +72,9 @@ func flood(t *testing.T, svc *game.Service, m *gametest.GatedMover, id string, n
 			if rp.err != nil {
 				t.Fatalf("AIReply while the AI thinks: %v", rp.err)
 			}
-			if len(rp.r.Played) != 0 || !rp.r.Thinking || !rp.r.NeedAI {
-				t.Fatalf("AIReply while the AI thinks = played %v, Thinking %v, NeedAI %v; want nothing played, Thinking, NeedAI",
-					rp.r.Played, rp.r.Thinking, rp.r.NeedAI)
+			if len(rp.r.Played) != 0 || !rp.r.Thinking || rp.r.Reply == nil {
+				t.Fatalf("AIReply while the AI thinks = played %v, Thinking %v, AI to move %v; want nothing played, Thinking, the AI to move",
+					rp.r.Played, rp.r.Thinking, rp.r.Reply != nil)
 			}
 		case key := <-m.Started:
 			t.Fatalf("a second search started while the first ran (%s)", key)
@@ -94,7 +94,7 @@ func TestAIReplyJoinsTheSearchInFlight(t *testing.T) {
 
 	m.Open()
 	rp := <-lead
-	if rp.err != nil || len(rp.r.Played) != 1 || rp.r.NeedAI {
+	if rp.err != nil || len(rp.r.Played) != 1 || rp.r.Reply != nil {
 		t.Fatalf("the leading AIReply = %+v, %v; want one move played", rp.r, rp.err)
 	}
 	// Once the move is in, AIReply has nothing to do and searches nothing.
@@ -320,9 +320,9 @@ func TestAIReplyAnswersAMoveMadeWhileItHeldTheGame(t *testing.T) {
 			if joined == nil || !joined.Thinking || len(joined.Played) != 0 {
 				t.Fatalf("AIReply while another held the game = %+v, want Thinking", joined)
 			}
-			if n := len(r.Game.Moves); n != 3 || r.NeedAI || len(r.Played) == 0 {
-				t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v, played %v; want the AI's answer to the player's second move",
-					n, r.NeedAI, r.Played)
+			if n := len(r.Game.Moves); n != 3 || r.Reply != nil || len(r.Played) == 0 {
+				t.Fatalf("after the holder's AIReply: %d moves, AI to move %v, played %v; want the AI's answer to the player's second move",
+					n, r.Reply != nil, r.Played)
 			}
 		})
 	}
@@ -366,7 +366,7 @@ func TestAIReplyLooksAgainWhenTurnedTo(t *testing.T) {
 	if joined == nil || !joined.Thinking {
 		t.Fatalf("AIReply while the holder looked = %+v, want Thinking", joined)
 	}
-	if n := len(r.Game.Moves); n != 3 || r.NeedAI {
-		t.Fatalf("after the holder's AIReply: %d moves, NeedAI %v; want the AI's answer to the player's move", n, r.NeedAI)
+	if n := len(r.Game.Moves); n != 3 || r.Reply != nil {
+		t.Fatalf("after the holder's AIReply: %d moves, AI to move %v; want the AI's answer to the player's move", n, r.Reply != nil)
 	}
 }

@@ -120,8 +120,8 @@ func checkConsistent(t testing.TB, r *game.Snapshot) {
 func (e *env) eachMoves(r *game.Snapshot) *game.Snapshot {
 	e.t.Helper()
 	for range 2 {
-		if r.NeedAI {
-			r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+		if r.Reply != nil {
+			r = e.ok(r.Reply.Wait(e.ctx))
 			continue
 		}
 		_, p, ok := r.Turn()
@@ -130,8 +130,8 @@ func (e *env) eachMoves(r *game.Snapshot) *game.Snapshot {
 		}
 		r = e.ok(e.svc.Move(e.ctx, r.Game.ID, p.UserID, firstLegal(e.t, r), game.AnyPly))
 	}
-	if r.NeedAI {
-		r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+	if r.Reply != nil {
+		r = e.ok(r.Reply.Wait(e.ctx))
 	}
 	return r
 }

@@ -23,8 +23,8 @@ func TestMoveOnReadGame(t *testing.T) {
 	}
 	sq := firstLegal(t, r)
 	moved := e.ok(e.svc.MoveOn(e.ctx, read, alice.UserID, sq, 0))
-	if len(moved.Game.Moves) != 1 || moved.Game.Moves[0] != byte(sq) || !moved.NeedAI {
-		t.Fatalf("MoveOn played %v, NeedAI %v; want %v once", moved.Game.Moves, moved.NeedAI, sq)
+	if len(moved.Game.Moves) != 1 || moved.Game.Moves[0] != byte(sq) || moved.Reply == nil {
+		t.Fatalf("MoveOn played %v, AI to move %v; want %v once", moved.Game.Moves, moved.Reply != nil, sq)
 	}
 	stored, err := e.store.Game(e.ctx, r.Game.ID)
 	if err != nil {

@@ -37,8 +37,8 @@ func playPeople(t *testing.T, e *env, r *game.Snapshot) *game.Snapshot {
 	t.Helper()
 	for r.End == nil {
 		_, p, ok := r.Turn()
-		if !ok || r.NeedAI {
-			t.Fatalf("no turn in a game in play (NeedAI %v)", r.NeedAI)
+		if !ok || r.Reply != nil {
+			t.Fatalf("no turn in a game in play (AI to move %v)", r.Reply != nil)
 		}
 		r = e.ok(e.svc.Move(e.ctx, r.Game.ID, p.UserID, firstLegal(t, r), game.Ply(r.Game)))
 		checkConsistent(t, r)

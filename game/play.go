@@ -18,8 +18,8 @@ const AnyPly = -1
 // board is current (ErrStale); it is the user's turn (ErrNotYourTurn); and the square is on the
 // board (ErrOffBoard), empty (ErrOccupied) and flips something (ErrIllegal). Then it plays the
 // move and the passes that follow, and ends the game when neither side can move (recording the
-// result). In a game against the AI, Snapshot.NeedAI is then set: answer the tap, then call
-// AIReply for the AI's move.
+// result). In a game against the AI, Snapshot.Reply is then set: answer the tap, then wait on
+// it for the AI's move.
 func (s *Service) Move(ctx context.Context, gameID string, userID int64, sq engine.Square, ply int) (*Snapshot, error) {
 	return s.move(ctx, gameID, nil, userID, sq, seen{ply: ply})
 }

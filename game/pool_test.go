@@ -119,14 +119,14 @@ func TestBusyPoolDoesNotBlockMoves(t *testing.T) {
 	stopped := game.New(game.Config{Store: e.store, Mover: m, Pool: closed})
 	_, err := stopped.AIReply(e.ctx, other.Game.ID)
 	wantErr(t, "AIReply on a stopped pool", err, game.ErrBusy)
-	if g := e.ok(svc.Game(e.ctx, other.Game.ID)); !g.NeedAI || len(g.Game.Moves) != 0 {
+	if g := e.ok(svc.Game(e.ctx, other.Game.ID)); g.Reply == nil || len(g.Game.Moves) != 0 {
 		t.Fatalf("after ErrBusy the game should still wait for the AI: %+v", g.Game)
 	}
 	unblock()
 	if err := <-done; err != nil {
 		t.Fatalf("slow AIReply: %v", err)
 	}
-	if g := e.ok(svc.AIReply(e.ctx, other.Game.ID)); len(g.Played) == 0 || g.NeedAI {
+	if g := e.ok(svc.AIReply(e.ctx, other.Game.ID)); len(g.Played) == 0 || g.Reply != nil {
 		t.Fatalf("AIReply after the crowd left: %+v", g.Played)
 	}
 }

@@ -58,7 +58,7 @@ func TestMoveAtTheSamePlyOfAnotherLine(t *testing.T) {
 	// Who may move is checked first, as for Move.
 	_, err = e.svc.MoveAt(e.ctx, id, bob.UserID, sq, old)
 	wantErr(t, "a stranger's move", err, game.ErrNotYourGame)
-	if g := e.ok(e.svc.Game(e.ctx, id)); !slices.Equal(g.Game.Moves, before) || g.NeedAI {
+	if g := e.ok(e.svc.Game(e.ctx, id)); !slices.Equal(g.Game.Moves, before) || g.Reply != nil {
 		t.Fatalf("refused steps changed the game: moves %x, want %x", g.Game.Moves, before)
 	}
 

@@ -241,8 +241,8 @@ type End struct {
 }
 
 // Snapshot is what a step did and the state it left, for the Telegram layer to show: edit every
-// board in Game.Boards (and the message the tap came from), announce each pass in Played, and
-// the result when End is set.
+// board in Game.Boards (and the message the tap came from), announce each pass in Played, the
+// result when End is set, and then, when Reply is set, the AI's reply.
 type Snapshot struct {
 	// Game is the game after the step. Nil only for a Find that queued the user.
 	Game *Game
@@ -254,8 +254,9 @@ type Snapshot struct {
 	Undone int
 	// End is set when the step ended the game, or when Game is finished.
 	End *End
-	// NeedAI reports that the AI is to move: call AIReply (after answering the tap).
-	NeedAI bool
+	// Reply is set when the AI is to move: the reply the game owes, to wait on once the step
+	// is shown and its tap answered (see Reply).
+	Reply *Reply
 	// Queued reports that Find put the user in the queue (Game is nil).
 	Queued bool
 	// Existing reports that Rematch found the rematch already made, and returns it.
@@ -271,9 +272,9 @@ type Snapshot struct {
 	// RecordErr is set when the game finished but its result could not be recorded (the
 	// store failed); the game is over all the same, and Settle records it later.
 	RecordErr error
-	// Thinking reports, from AIReply, that another AIReply of the game (in this process or
-	// another sharing the store) is searching its position: this call played nothing, and
-	// the one in progress will commit the AI's move and draw it.
+	// Thinking reports, from Reply.Wait (or AIReply), that another reply of the game (in
+	// this process or another sharing the store) is searching its position: this call played
+	// nothing, and the one in progress will commit the AI's move and its caller draw it.
 	Thinking bool
 }
 
@@ -392,10 +393,13 @@ func (s *Service) result(st *state, played []Played) *Snapshot {
 	if st.g.Status == StatusFinished {
 		r.End = endOf(st)
 	}
-	r.NeedAI = needAI(st)
+	if needAI(st) {
+		r.Reply = &Reply{s: s, gameID: st.g.ID}
+	}
 	return r
 }
 
+// needAI reports whether the AI is to move in st: the one test of when the AI owes a move.
 func needAI(st *state) bool {
 	g := st.g
 	if g.AILevel <= 0 || g.Status != StatusPlaying || st.pos().GameOver() {
@@ -542,7 +546,7 @@ func (s *Service) checkFree(ctx context.Context, chatID int64) error {
 }
 
 // Game returns the state of a game by its ID, as a Snapshot with nothing played (End set when it
-// is finished, NeedAI when the AI owes a move: after a restart, call AIReply).
+// is finished, Reply when the AI owes a move: after a restart, or a search cut short).
 func (s *Service) Game(ctx context.Context, gameID string) (*Snapshot, error) {
 	st, err := s.load(ctx, gameID)
 	if err != nil {

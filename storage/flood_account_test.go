@@ -66,8 +66,8 @@ func (f *flood) move(id string) error {
 	if r, err = f.svc.Move(f.ctx, id, alice.UserID, r.Pos.LegalMoves()[0], game.Ply(r.Game)); err != nil {
 		return fmt.Errorf("move: %w", err)
 	}
-	for r.NeedAI {
-		if r, err = f.svc.AIReply(f.ctx, id); err != nil {
+	for r.Reply != nil {
+		if r, err = r.Reply.Wait(f.ctx); err != nil {
 			return fmt.Errorf("AI reply: %w", err)
 		}
 	}

@@ -72,8 +72,8 @@ func play(e *hostEnv, r *game.Snapshot) *game.Snapshot {
 		if steps > 600 {
 			e.t.Fatal("game does not end")
 		}
-		if r.NeedAI {
-			r = e.ok(e.svc.AIReply(e.ctx, r.Game.ID))
+		if r.Reply != nil {
+			r = e.ok(r.Reply.Wait(e.ctx))
 			continue
 		}
 		_, p, ok := r.Turn()

@@ -72,11 +72,11 @@ func (f *fakeGames) Move(ctx context.Context, id string, user int64, sq engine.S
 		return nil, err
 	}
 	srv.Changed(r.Game)
-	if r.NeedAI {
+	if r.Reply != nil {
 		f.bg.Add(1)
 		go func() {
 			defer f.bg.Done()
-			if a, err := f.svc.AIReply(context.Background(), id); err == nil {
+			if a, err := r.Reply.Wait(context.Background()); err == nil {
 				srv.Changed(a.Game)
 			}
 		}()
