@@ -56,7 +56,7 @@ import (
 	"github.com/reversibot/reversi/game"
 )
 
-// Games is what the Mini App asks of the bot (bot.Bot implements it).
+// Games is what the Mini App asks of the bot (bot.MiniApp implements it).
 type Games interface {
 	// Game returns the game with the ID as game.Service.Game does (game.ErrNoGame etc.).
 	Game(ctx context.Context, id string) (*game.Snapshot, error)
