@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 )
 
-// The bot's heavy drawing — the boards' pictures served over HTTP (PictureHandler) and the
+// The bot's heavy drawing — the boards' pictures served over HTTP (Pictures.Handler) and the
 // replays of finished games — runs on a few workers of its own, never on the goroutine of the
 // request or of the game that asked for it: a flood of picture requests then costs at most
 // that many drawings' CPU and memory at once, and the handlers of taps and messages, which

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"image"
 	"image/jpeg"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ import (
 // An inline message cannot take an upload: editMessageMedia takes a picture there only by
 // file_id or by a URL Telegram fetches. So with a public address (Options.PublicURL) the bot
 // serves the picture of every position of its games at an address nobody can guess
-// (PictureHandler): it names the game, the ply and a MAC, keyed by the bot token, of the
+// (Pictures.Handler): it names the game, the ply and a MAC, keyed by the bot token, of the
 // moves up to that ply, so the address always shows the one position it was made for (an
 // undone move makes it a 404, never another picture), and an invitation to a large board is
 // posted as the picture of the starting board. Pictures are JPEG, the format Telegram asks of
@@ -34,7 +35,7 @@ import (
 // bot did not make costs a parse, or a parse and one store read, and is never drawn; two
 // requests for one address in flight share one drawing.
 
-// PicturePath is the path under Options.PublicURL where PictureHandler serves the pictures:
+// PicturePath is the path under Options.PublicURL where Pictures.Handler serves the pictures:
 // PicturePath + "start/SIZE.jpg" the starting board of a size, PicturePath + "GAME/PLY-MAC.jpg"
 // the position of a game after PLY moves.
 const PicturePath = "/pic/"
@@ -94,44 +95,74 @@ func (p *pictures) name(g *game.Game, ply int) string {
 	return g.ID + "/" + strconv.Itoa(ply) + "-" + p.mac(g.ID, g.Moves[:ply]) + ".jpg"
 }
 
+// links makes the public addresses (Options.PublicURL) of the bot's pictures and thumbnails.
+type links struct {
+	publicURL string    // Options.PublicURL without a trailing slash; "" for none
+	pics      *pictures // the pictures' MAC key
+}
+
 // pictureURL is the address of the picture of g's position as it stands, "" without a public
 // address.
-func (b *Bot) pictureURL(g *game.Game) string {
-	if b.publicURL == "" {
+func (l links) pictureURL(g *game.Game) string {
+	if l.publicURL == "" {
 		return ""
 	}
 	if g.Status == game.StatusLobby {
-		return b.startPictureURL(g.Size)
+		return l.startPictureURL(g.Size)
 	}
-	return b.publicURL + PicturePath + b.pics.name(g, len(g.Moves))
+	return l.publicURL + PicturePath + l.pics.name(g, len(g.Moves))
 }
 
 // startPictureURL is the address of the picture of size's starting board, "" without a
 // public address or for a size players do not get.
-func (b *Bot) startPictureURL(size int) string {
-	if b.publicURL == "" || !validSize(size) {
+func (l links) startPictureURL(size int) string {
+	if l.publicURL == "" || !validSize(size) {
 		return ""
 	}
-	return b.publicURL + PicturePath + "start/" + strconv.Itoa(size) + ".jpg"
+	return l.publicURL + PicturePath + "start/" + strconv.Itoa(size) + ".jpg"
+}
+
+// Pictures serves the boards' pictures (Handler) and the inline results' thumbnails
+// (Thumbnails), drawing the pictures on the drawing workers, which it starts and stops; the
+// reviews' charts and the replays are drawn there too (see draw.go). Its zero value is not
+// usable: New builds it.
+type Pictures struct {
+	svc    *game.Service
+	log    *slog.Logger
+	pics   *pictures
+	draw   *drawer
+	thumbs thumbnails // the inline results' thumbnails, drawn once
+	redactor
+}
+
+// Start starts the drawing workers.
+func (p *Pictures) Start() { p.draw.startOnce.Do(p.draw.start) }
+
+// Stop stops the drawing workers once their drawings in progress are done (the drawings
+// waiting are dropped); call it once nothing draws any more (after Bot.Shutdown). It does not
+// wait for ctx.
+func (p *Pictures) Stop(context.Context) error {
+	p.draw.close()
+	return nil
 }
 
 // errNoPicture is a picture address that shows nothing: not made by the bot, or of a game or
 // position that is gone.
 var errNoPicture = errors.New("no such picture")
 
-// PictureHandler serves the boards' pictures: GET (or HEAD) PicturePath + a name the bot made
+// Handler serves the boards' pictures: GET (or HEAD) PicturePath + a name the bot made
 // answers the JPEG of that position, to be cached for good (the name stands for one
 // position); any other path under it, 404. When the drawing workers are all busy and their
 // queue is full it answers 503 with Retry-After at once; a request in the queue waits until
 // its picture is drawn or the client goes. Mount it at PicturePath where Options.PublicURL
 // reaches.
-func (b *Bot) PictureHandler() http.Handler {
+func (p *Pictures) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readOnly(w, r) {
 			return
 		}
 		name, _ := strings.CutPrefix(r.URL.Path, PicturePath)
-		data, err := b.picture(r.Context(), name)
+		data, err := p.picture(r.Context(), name)
 		switch {
 		case errors.Is(err, errNoPicture):
 			http.NotFound(w, r)
@@ -139,7 +170,7 @@ func (b *Bot) PictureHandler() http.Handler {
 			w.Header().Set("Retry-After", pictureRetryAfter)
 			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
 		case err != nil:
-			b.log.Warn("board picture", "err", b.scrub(err))
+			p.log.Warn("board picture", "err", p.scrub(err))
 			w.Header().Set("Retry-After", pictureRetryAfter)
 			http.Error(w, "try again", http.StatusServiceUnavailable)
 		default:
@@ -151,21 +182,21 @@ func (b *Bot) PictureHandler() http.Handler {
 // picture returns the JPEG named name (a path under PicturePath), drawing it unless it is
 // kept or being drawn: errNoPicture when the name shows nothing, errDrawBusy when the drawing
 // workers' queue is full, ctx's error when it ends first.
-func (b *Bot) picture(ctx context.Context, name string) ([]byte, error) {
+func (p *Pictures) picture(ctx context.Context, name string) ([]byte, error) {
 	if len(name) > 64 {
 		return nil, errNoPicture
 	}
-	if data, ok := b.pics.cache.get(name); ok {
+	if data, ok := p.pics.cache.get(name); ok {
 		return data, nil
 	}
 	pn, ok := parsePictureName(name)
 	if !ok {
 		return nil, errNoPicture
 	}
-	p := b.pics
-	p.mu.Lock()
-	if c, ok := p.inflight[name]; ok { // drawn for another request right now
-		p.mu.Unlock()
+	pc := p.pics
+	pc.mu.Lock()
+	if c, ok := pc.inflight[name]; ok { // drawn for another request right now
+		pc.mu.Unlock()
 		select {
 		case <-c.done:
 			return c.data, c.err
@@ -173,30 +204,30 @@ func (b *Bot) picture(ctx context.Context, name string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 	}
-	if p.draw.full(drawUrgent) { // refused before it costs a store read
-		p.mu.Unlock()
-		p.draw.refused.Add(1)
+	if pc.draw.full(drawUrgent) { // refused before it costs a store read
+		pc.mu.Unlock()
+		pc.draw.refused.Add(1)
 		return nil, errDrawBusy
 	}
 	c := &pictureCall{done: make(chan struct{})}
-	p.inflight[name] = c
-	p.mu.Unlock()
+	pc.inflight[name] = c
+	pc.mu.Unlock()
 	defer func() {
-		p.mu.Lock()
-		delete(p.inflight, name)
-		p.mu.Unlock()
+		pc.mu.Lock()
+		delete(pc.inflight, name)
+		pc.mu.Unlock()
 		close(c.done)
 	}()
-	c.data, c.err = b.drawPicture(ctx, pn)
+	c.data, c.err = p.drawPicture(ctx, pn)
 	if c.err == nil {
-		p.cache.put(name, c.data)
+		pc.cache.put(name, c.data)
 	}
 	return c.data, c.err
 }
 
 // drawPicture draws the picture pn names on a drawing worker.
-func (b *Bot) drawPicture(ctx context.Context, pn pictureName) ([]byte, error) {
-	pos, hideHints, err := b.picturePosition(ctx, pn)
+func (p *Pictures) drawPicture(ctx context.Context, pn pictureName) ([]byte, error) {
+	pos, hideHints, err := p.picturePosition(ctx, pn)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +235,7 @@ func (b *Bot) drawPicture(ctx context.Context, pn pictureName) ([]byte, error) {
 	// still run it after do gave up waiting.
 	var data []byte
 	var derr error
-	if err := b.pics.draw.do(ctx, drawUrgent, func(s *drawScratch) { data, derr = encodePicture(pos, hideHints, s) }); err != nil {
+	if err := p.pics.draw.do(ctx, drawUrgent, func(s *drawScratch) { data, derr = encodePicture(pos, hideHints, s) }); err != nil {
 		return nil, err
 	}
 	return data, derr
@@ -212,7 +243,7 @@ func (b *Bot) drawPicture(ctx context.Context, pn pictureName) ([]byte, error) {
 
 // picturePosition reads the position a picture's name stands for (checking its MAC) and
 // whether its legal moves go unmarked (a board before the game or after its end).
-func (b *Bot) picturePosition(ctx context.Context, pn pictureName) (pos *engine.Game, hideHints bool, err error) {
+func (p *Pictures) picturePosition(ctx context.Context, pn pictureName) (pos *engine.Game, hideHints bool, err error) {
 	if pn.start > 0 {
 		eg, err := engine.NewGame(pn.start)
 		if err != nil {
@@ -221,7 +252,7 @@ func (b *Bot) picturePosition(ctx context.Context, pn pictureName) (pos *engine.
 		return eg, true, nil
 	}
 	id, ply, mac := pn.game, pn.ply, pn.mac
-	res, err := b.svc.Game(ctx, id)
+	res, err := p.svc.Game(ctx, id)
 	switch {
 	case errors.Is(err, game.ErrNotFound), errors.Is(err, game.ErrSetAside):
 		return nil, false, errNoPicture
@@ -233,7 +264,7 @@ func (b *Bot) picturePosition(ctx context.Context, pn pictureName) (pos *engine.
 		return nil, false, err
 	}
 	g := res.Game
-	if ply > len(g.Moves) || !hmac.Equal([]byte(mac), []byte(b.pics.mac(id, g.Moves[:ply]))) {
+	if ply > len(g.Moves) || !hmac.Equal([]byte(mac), []byte(p.pics.mac(id, g.Moves[:ply]))) {
 		return nil, false, errNoPicture
 	}
 	at := g.Clone()

@@ -69,7 +69,7 @@ func FuzzPictureName(f *testing.F) {
 }
 
 // BenchmarkInlinePicture draws and encodes the JPEG an inline message of a 16×16 board in
-// play shows (what PictureHandler serves for a name it has not kept).
+// play shows (what Pictures.Handler serves for a name it has not kept).
 func BenchmarkInlinePicture(b *testing.B) {
 	eg, err := engine.NewGame(16)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/boards"
+	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
@@ -19,7 +20,15 @@ import (
 // game started, the AI's reply, the redraw after a step, a lobby cancelled, a board posted
 // again in a new style).
 type play struct {
-	bot *Bot // the clients, the Service and the board Editor
+	*core
+	after     *afterWork       // the work the steps leave behind them (notices, AI replies)
+	pacer     *botapi.Pacer    // the notices' budget; nil: none
+	reminders *TurnReminders   // the turn reminders of group and inline games
+	reviews   *Reviews         // the replays of finished games
+	changed   func(*game.Game) // tells Options.OnGameChange of a step
+	// bot is set only in the plays that the Mini App's moves build from the Bot alone
+	// (miniapp.go): those take the Bot's own play (see wired).
+	bot *Bot
 }
 
 // whoIs resolves the user: their stored language choice beats Telegram's language_code.
@@ -27,7 +36,7 @@ type play struct {
 // the default style.
 func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, ok := pl.bot.profile(ctx, u.ID); ok {
+	if p, ok := pl.profile(ctx, u.ID); ok {
 		if p.Lang != "" {
 			w.lang = normLang(p.Lang)
 		}
@@ -40,8 +49,8 @@ func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 // cannot tell in time) fallback.
 func (pl *play) chatLang(ctx context.Context, chatID int64, fallback string) string {
 	var l string
-	if pl.bot.optional.Do(ctx, "chat language", func(ctx context.Context) (err error) {
-		l, err = pl.bot.players.ChatLang(ctx, chatID)
+	if pl.optional.Do(ctx, "chat language", func(ctx context.Context) (err error) {
+		l, err = pl.players.ChatLang(ctx, chatID)
 		return err
 	}) && l != "" {
 		return normLang(l)
@@ -52,8 +61,8 @@ func (pl *play) chatLang(ctx context.Context, chatID int64, fallback string) str
 // touch records that the user has talked to the bot (game.Players.TouchUser): a game's
 // result counts only for users who have.
 func (pl *play) touch(ctx context.Context, w who) {
-	if err := pl.bot.players.TouchUser(ctx, w.id, w.name); err != nil {
-		pl.bot.log.Warn("touch user", "user", w.id, "err", pl.bot.scrub(err))
+	if err := pl.players.TouchUser(ctx, w.id, w.name); err != nil {
+		pl.log.Warn("touch user", "user", w.id, "err", pl.scrub(err))
 	}
 }
 
@@ -62,30 +71,30 @@ func (pl *play) touch(ctx context.Context, w who) {
 // if it is its turn.
 func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 	g := res.Game
-	pl.bot.met.GameStarted(g.Flow.String())
+	pl.met.GameStarted(g.Flow.String())
 	for _, ref := range res.Lobby { // the lobby's messages, if it was one
 		lang := present.ViewLang(g, ref)
 		text := tr(lang, i18n.KeyGamePlayers, present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
-		if err := pl.bot.edit(ctx, ref, content{Text: text}); err != nil {
-			pl.bot.log.Warn("edit lobby", "game", g.ID, "err", pl.bot.scrub(err))
+		if err := pl.edit(ctx, ref, content{Text: text}); err != nil {
+			pl.log.Warn("edit lobby", "game", g.ID, "err", pl.scrub(err))
 		}
 	}
 	var firstErr error
 	for _, chat := range boards.Chats(g) {
-		if err := pl.bot.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
+		if err := pl.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
 			firstErr = err
 		}
 	}
 	if g.InlineID != "" {
 		ref := game.MessageRef{InlineID: g.InlineID}
 		if !boards.Has(g, ref) {
-			if _, err := pl.bot.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
+			if _, err := pl.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
 				firstErr = err
 			}
 		}
-		pl.bot.boards.Redraw(g, ref)
+		pl.boards.Redraw(g, ref)
 	}
-	pl.bot.changed(g)
+	pl.changed(g)
 	pl.remindTurn(res)
 	if res.NeedAI {
 		pl.aiReply(ctx, g.ID)
@@ -97,10 +106,11 @@ func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 // not move). When the AI is already thinking about the game (for an earlier update, here or in
 // another process), it does nothing: that reply draws the boards when it lands.
 func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
+	pl = pl.wired()
 	start := time.Now()
-	res, err := pl.bot.svc.AIReply(ctx, id)
+	res, err := pl.svc.AIReply(ctx, id)
 	if err != nil {
-		pl.bot.log.Warn("ai reply", "game", id, "err", pl.bot.scrub(err))
+		pl.log.Warn("ai reply", "game", id, "err", pl.scrub(err))
 		if errors.Is(err, game.ErrBusy) {
 			pl.tellAIBusy(id)
 		}
@@ -110,8 +120,8 @@ func (pl *play) aiReply(ctx context.Context, id string) *game.Snapshot {
 		return nil
 	}
 	if len(res.Played) > 0 && res.Game.AILevel > 0 {
-		pl.bot.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
-		pl.bot.met.Move("ai")
+		pl.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
+		pl.met.Move("ai")
 	}
 	pl.afterStep(res, 0)
 	return res
@@ -125,28 +135,25 @@ const busyNoticeTimeout = 10 * time.Second
 // slot or remote worker was busy, or no worker answered), so the player knows that a tap on
 // the board wakes it again. A stopping bot says nothing: its searches end on purpose.
 func (pl *play) tellAIBusy(id string) {
-	pl.bot.mu.Lock()
-	closed := pl.bot.closed
-	pl.bot.mu.Unlock()
-	if closed || pl.bot.base.Err() != nil {
+	if pl.after.closing() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(pl.bot.base, busyNoticeTimeout)
+	ctx, cancel := context.WithTimeout(pl.after.base, busyNoticeTimeout)
 	defer cancel()
-	res, err := pl.bot.svc.Game(ctx, id)
+	res, err := pl.svc.Game(ctx, id)
 	if err != nil || !res.NeedAI || res.Game.ChatID == 0 {
 		return
 	}
 	g := res.Game
-	if _, err := pl.bot.sendText(ctx, g.ChatID, tr(pl.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
-		pl.bot.log.Warn("tell AI busy", "game", id, "err", pl.bot.scrub(err))
+	if _, err := pl.sendText(ctx, g.ChatID, tr(pl.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
+		pl.log.Warn("tell AI busy", "game", id, "err", pl.scrub(err))
 	}
 }
 
 // owedAI lets the AI move when it owes one (its last search was cut short, or the process
 // stopped before it answered): a player's tap or /board is enough to wake it.
 func (pl *play) owedAI(ctx context.Context, id string) {
-	if res, err := pl.bot.svc.Game(ctx, id); err == nil && res.NeedAI {
+	if res, err := pl.svc.Game(ctx, id); err == nil && res.NeedAI {
 		pl.aiReply(ctx, id)
 	}
 }
@@ -154,15 +161,16 @@ func (pl *play) owedAI(ctx context.Context, id string) {
 // afterStep redraws the boards of a step's game and counts a finished game; by is the user
 // who made the step (0 for the AI's reply), whose opponent its notice may concern.
 func (pl *play) afterStep(res *game.Snapshot, by int64) {
+	pl = pl.wired()
 	if res == nil || res.Game == nil {
 		return
 	}
-	pl.bot.refresh(res.Game)
+	pl.refresh(res.Game)
 	pl.noticeTurn(res, by)
 	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
-		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
-		pl.bot.sendReplays(res.Game)
+		pl.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
+		pl.reviews.sendReplays(res.Game)
 	}
 }
 
@@ -173,7 +181,7 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 		p.ChatID = chat
 	}
 	search, slang, searching := pl.searchShown(ctx, w.id)
-	res, err := pl.bot.svc.NewAIGame(ctx, p, chat, size, level, color)
+	res, err := pl.svc.NewAIGame(ctx, p, chat, size, level, color)
 	if err != nil {
 		return fail(err)
 	}
@@ -185,14 +193,14 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 
 // cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
 func (pl *play) cancelLobby(ctx context.Context, id string, w who, fail func(error) error, ok func() error) error {
-	res, err := pl.bot.svc.Resign(ctx, id, w.id)
+	res, err := pl.svc.Resign(ctx, id, w.id)
 	if err != nil {
 		return fail(err)
 	}
 	for _, ref := range res.Game.Boards {
 		lang := present.ViewLang(res.Game, ref)
-		if err := pl.bot.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
-			pl.bot.log.Warn("edit lobby", "game", id, "err", pl.bot.scrub(err))
+		if err := pl.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
+			pl.log.Warn("edit lobby", "game", id, "err", pl.scrub(err))
 		}
 	}
 	return ok()
@@ -202,29 +210,29 @@ func (pl *play) cancelLobby(ctx context.Context, id string, w who, fail func(err
 // where the group's game in play (or lobby) then speaks it too and its board is redrawn.
 func (pl *play) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
 	if private {
-		return pl.bot.players.SetLang(ctx, user, lang)
+		return pl.players.SetLang(ctx, user, lang)
 	}
-	if err := pl.bot.players.SetChatLang(ctx, chat, lang); err != nil {
+	if err := pl.players.SetChatLang(ctx, chat, lang); err != nil {
 		return err
 	}
-	g, err := pl.bot.svc.SetGameLang(ctx, chat, lang)
+	g, err := pl.svc.SetGameLang(ctx, chat, lang)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
 		return nil
 	case err != nil:
-		pl.bot.log.Warn("group language: game", "chat", chat, "err", pl.bot.scrub(err))
+		pl.log.Warn("group language: game", "chat", chat, "err", pl.scrub(err))
 		return nil // the choice is stored; the next game speaks it
 	case g.Status == game.StatusLobby:
 		for _, ref := range g.Boards {
 			if ref.ChatID == chat {
-				c := present.Lobby(g, lang, pl.bot.username)
-				if err := pl.bot.edit(ctx, ref, c); err != nil {
-					pl.bot.log.Warn("group language: lobby", "game", g.ID, "err", pl.bot.scrub(err))
+				c := present.Lobby(g, lang, pl.username)
+				if err := pl.edit(ctx, ref, c); err != nil {
+					pl.log.Warn("group language: lobby", "game", g.ID, "err", pl.scrub(err))
 				}
 			}
 		}
 	default:
-		pl.bot.refresh(g)
+		pl.refresh(g)
 	}
 	return nil
 }
@@ -236,7 +244,7 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return nil
 	}
-	cur, err := pl.bot.svc.Current(ctx, m.chat)
+	cur, err := pl.svc.Current(ctx, m.chat)
 	if errors.Is(err, game.ErrNoGame) {
 		return nil
 	}
@@ -247,16 +255,16 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 	if g.Status != game.StatusPlaying || !present.FitsKeyboard(g.Size) {
 		return nil
 	}
-	if err := pl.bot.boards.Post(ctx, g, m.chat); err != nil {
+	if err := pl.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
 	for _, ref := range g.Boards {
 		if ref.InlineID == "" && ref.ChatID == m.chat {
 			// Through the message's edit queue, so a redraw of the old board already on its way
 			// cannot put the buttons back after they were cleared.
-			pl.bot.boards.Queue(ref, func(ctx context.Context) {
-				if err := pl.bot.editMarkup(ctx, ref, nil); err != nil {
-					pl.bot.log.Warn("restyle: clear old board", "game", g.ID, "err", pl.bot.scrub(err))
+			pl.boards.Queue(ref, func(ctx context.Context) {
+				if err := pl.editMarkup(ctx, ref, nil); err != nil {
+					pl.log.Warn("restyle: clear old board", "game", g.ID, "err", pl.scrub(err))
 				}
 			})
 		}
