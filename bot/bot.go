@@ -51,6 +51,7 @@ import (
 	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/optional"
+	"github.com/reversibot/reversi/bot/pictures"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
@@ -141,7 +142,7 @@ type Options struct {
 	// an offer is found expired only when somebody taps it.
 	Offers Offers
 	// DrawWorkers bounds the pictures (Pictures.Handler) and replays drawn at once; more wait
-	// in a short queue or are refused (draw.go). 0 means DefaultDrawWorkers.
+	// in a short queue or are refused (package pictures). 0 means DefaultDrawWorkers.
 	DrawWorkers int
 	// OnDraw, when not nil, is called on a drawing worker's goroutine before each drawing
 	// (cmd/reversibot lowers the thread's priority there, as for the AI). The workers live
@@ -208,22 +209,16 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		stopping: make(chan struct{})}
 
 	// The parts.
-	workers, cache := o.DrawWorkers, o.PictureCache
-	if workers <= 0 {
-		workers = DefaultDrawWorkers()
-	}
-	if cache <= 0 {
-		cache = DefaultPictureCache
-	}
-	draw := newDrawer(workers, o.OnDraw)
-	pics := newPictures(o.Token, cache, draw)
-	b.links = links{publicURL: strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"), pics: pics}
+	publicURL := strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")
+	pics := pictures.New(pictures.Options{Token: o.Token, PublicURL: publicURL, Games: o.Service,
+		Logger: log, Redact: msgr.scrub, Workers: o.DrawWorkers, OnDraw: o.OnDraw, CacheBytes: o.PictureCache})
+	b.links = links{publicURL: publicURL, pics: pics}
 	b.parts = Parts{
 		Reminders: newTurnReminders(c, o.Reminders, o.RemindAfter, o.RemindPoll, b.afterWork),
 		Offers:    newOfferExpiries(c, o.Offers, o.RemindPoll, b.base, b.refresh),
 		Searches:  newSweeper(c, o.SearchSweep, b.base),
-		Reviews:   newReviews(c, b.afterWork, draw),
-		Pictures:  &Pictures{svc: o.Service, log: log, pics: pics, draw: draw, redactor: msgr.redactor},
+		Reviews:   newReviews(c, b.afterWork, pics),
+		Pictures:  pics,
 	}
 
 	// The handlers.
@@ -379,9 +374,8 @@ func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 // Drawing returns the counters of the drawing workers and the picture cache, for tests,
 // load tools and metrics.
 func (b *Bot) Drawing() DrawStats {
-	st := b.parts.Pictures.draw.stats()
+	st := DrawStats{Stats: b.parts.Pictures.Stats()}
 	st.ReplaysQueued, st.ReplaysDropped = b.parts.Reviews.replays.stats()
-	st.CacheBytes, st.CacheCap, st.CachedCount = b.parts.Pictures.pics.cache.size()
 	return st
 }
 

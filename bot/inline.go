@@ -82,7 +82,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 		title, description := present.InlineResult(w.lang, n, color)
 		if !present.FitsKeyboard(n) {
 			// An inline message takes no upload: the board is a picture the bot serves, the
-			// starting board's for the invitation, then each position's (pictures.go).
+			// starting board's for the invitation, then each position's (package pictures).
 			results = append(results, &models.InlineQueryResultPhoto{ID: inlineResultID(n, color, nonce),
 				PhotoURL: picture, ThumbnailURL: cmp.Or(im.links.thumbnailURL(n), picture),
 				Title: title, Description: description, Caption: text, ReplyMarkup: botapi.Markup(kb)})

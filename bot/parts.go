@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+
+	"github.com/reversibot/reversi/bot/pictures"
 )
 
 // Part is a long-running part of a Bot (its turn reminders, its offers' expiries, its search
@@ -20,11 +22,11 @@ type Part interface {
 
 // Parts are the long-running parts of a Bot, as Bot.Parts returns them.
 type Parts struct {
-	Reminders *TurnReminders // the turn reminders of group and inline games (remind.go)
-	Offers    *OfferExpiries // the rematch offers that expire by themselves (offers.go)
-	Searches  *Sweeper       // the matchmaking searches that end by themselves (searches.go)
-	Reviews   *Reviews       // the reviews and the replays of finished games (review.go)
-	Pictures  *Pictures      // the pictures, thumbnails and drawing workers (pictures.go)
+	Reminders *TurnReminders     // the turn reminders of group and inline games (remind.go)
+	Offers    *OfferExpiries     // the rematch offers that expire by themselves (offers.go)
+	Searches  *Sweeper           // the matchmaking searches that end by themselves (searches.go)
+	Reviews   *Reviews           // the reviews and the replays of finished games (review.go)
+	Pictures  *pictures.Pictures // the pictures, thumbnails and drawing workers
 }
 
 // sources are the parts that make work, in the order they stop: first the timed loops, then

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/bot/pictures"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
@@ -43,8 +44,8 @@ var errReviewPosted = errors.New("bot: review posted already")
 type Reviews struct {
 	*core
 	after   *afterWork
-	draw    *drawer  // draws the charts and the replays
-	replays *replays // the replays of finished games waiting to be drawn and sent
+	draw    *pictures.Pictures // draws the charts and the replays
+	replays *replays           // the replays of finished games waiting to be drawn and sent
 	// stop ends when Stop is called: a review in flight or a replay on its way gives up.
 	stop   context.Context
 	cancel context.CancelFunc
@@ -52,10 +53,10 @@ type Reviews struct {
 
 // newReviews returns the reviews and replays of c, drawn by draw (a queue of replays served
 // by as many goroutines as draw has workers), run as after's work.
-func newReviews(c *core, after *afterWork, draw *drawer) *Reviews {
+func newReviews(c *core, after *afterWork, draw *pictures.Pictures) *Reviews {
 	r := &Reviews{core: c, after: after, draw: draw}
 	r.stop, r.cancel = context.WithCancel(after.base)
-	r.replays = newReplays(draw.workers, replayQueue, func(run func()) bool {
+	r.replays = newReplays(draw.Workers(), replayQueue, func(run func()) bool {
 		if !after.startWork(workReplay) {
 			return false
 		}
@@ -152,7 +153,7 @@ func (r *Reviews) sendReview(ctx context.Context, res *game.Reviewed, chat int64
 	// The chart is drawn by the drawing workers, as the replays are.
 	var plot []byte
 	var perr error
-	err := r.draw.do(ctx, drawIdle, func(*drawScratch) { plot, perr = render.EvalPlot(present.ReviewPlot(res.Review, lang)) })
+	err := r.draw.DrawIdle(ctx, func() { plot, perr = render.EvalPlot(present.ReviewPlot(res.Review, lang)) })
 	if err == nil {
 		err = perr
 	}
@@ -208,7 +209,7 @@ func (r *Reviews) drawReplay(ctx context.Context, g *game.Game, eg *engine.Game)
 	// still run it after do gave up waiting.
 	var anim []byte
 	var rerr error
-	err := r.draw.do(ctx, drawIdle, func(*drawScratch) { anim, rerr = render.Replay(eg, render.ReplayOptions{}) })
+	err := r.draw.DrawIdle(ctx, func() { anim, rerr = render.Replay(eg, render.ReplayOptions{}) })
 	if err == nil {
 		err = rerr
 	}

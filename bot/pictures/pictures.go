@@ -1,4 +1,8 @@
-package bot
+// Package pictures draws and serves the bot's pictures: the boards' pictures that inline
+// messages show (Pictures.Handler), the inline results' thumbnails (Pictures.Thumbnails),
+// and, on the same few drawing workers, the replays and review charts of finished games
+// (Pictures.DrawIdle). It knows the games through Games and nothing of Telegram's.
+package pictures
 
 import (
 	"context"
@@ -11,6 +15,7 @@ import (
 	"image/jpeg"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,15 +35,15 @@ import (
 // posted as the picture of the starting board. Pictures are JPEG, the format Telegram asks of
 // inline photo results.
 //
-// Every address is drawn by the bot's drawing workers (draw.go), at most Options.DrawWorkers
-// at once whatever the requests, and kept within Options.PictureCache bytes. An address the
+// Every address is drawn by the drawing workers (draw.go), at most Options.Workers at once
+// whatever the requests, and kept within Options.CacheBytes. An address the
 // bot did not make costs a parse, or a parse and one store read, and is never drawn; two
 // requests for one address in flight share one drawing.
 
-// PicturePath is the path under Options.PublicURL where Pictures.Handler serves the pictures:
-// PicturePath + "start/SIZE.jpg" the starting board of a size, PicturePath + "GAME/PLY-MAC.jpg"
+// Path is the path under Options.PublicURL where Pictures.Handler serves the pictures:
+// Path + "start/SIZE.jpg" the starting board of a size, Path + "GAME/PLY-MAC.jpg"
 // the position of a game after PLY moves.
-const PicturePath = "/pic/"
+const Path = "/pic/"
 
 // pictureLabel is what the bot token signs to make the pictures' key.
 const pictureLabel = "reversibot board picture MAC v1"
@@ -90,87 +95,156 @@ func (p *pictures) mac(id string, moves []byte) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:pictureMACLen]
 }
 
-// name is the path under PicturePath of the picture of g after its first ply moves.
+// name is the path under Path of the picture of g after its first ply moves.
 func (p *pictures) name(g *game.Game, ply int) string {
 	return g.ID + "/" + strconv.Itoa(ply) + "-" + p.mac(g.ID, g.Moves[:ply]) + ".jpg"
 }
 
-// links makes the public addresses (Options.PublicURL) of the bot's pictures and thumbnails.
-type links struct {
-	publicURL string    // Options.PublicURL without a trailing slash; "" for none
-	pics      *pictures // the pictures' MAC key
+// Games gives the games whose positions the pictures show (game.Service does).
+type Games interface {
+	Game(ctx context.Context, id string) (*game.Snapshot, error)
 }
 
-// pictureURL is the address of the picture of g's position as it stands, "" without a public
-// address.
-func (l links) pictureURL(g *game.Game) string {
-	if l.publicURL == "" {
-		return ""
-	}
-	if g.Status == game.StatusLobby {
-		return l.startPictureURL(g.Size)
-	}
-	return l.publicURL + PicturePath + l.pics.name(g, len(g.Moves))
-}
-
-// startPictureURL is the address of the picture of size's starting board, "" without a
-// public address or for a size players do not get.
-func (l links) startPictureURL(size int) string {
-	if l.publicURL == "" || !validSize(size) {
-		return ""
-	}
-	return l.publicURL + PicturePath + "start/" + strconv.Itoa(size) + ".jpg"
+// Options configures Pictures.
+type Options struct {
+	// Token is the bot's token: it keys the pictures' addresses.
+	Token string
+	// PublicURL is the public base URL (https://host[/prefix]) under which Handler and
+	// Thumbnails are mounted, without a trailing slash; "" means no addresses.
+	PublicURL string
+	// Games gives the games; required.
+	Games Games
+	// Logger gets the failures; nil discards.
+	Logger *slog.Logger
+	// Redact returns an error's text without secrets, for the log; nil means err.Error.
+	Redact func(error) string
+	// Workers bounds the drawings at once; 0 means DefaultWorkers.
+	Workers int
+	// OnDraw, when not nil, is called on a drawing worker's goroutine before each drawing.
+	OnDraw func()
+	// CacheBytes bounds the bytes of the drawn pictures kept; 0 means DefaultCache.
+	CacheBytes int64
 }
 
 // Pictures serves the boards' pictures (Handler) and the inline results' thumbnails
-// (Thumbnails), drawing the pictures on the drawing workers, which it starts and stops; the
-// reviews' charts and the replays are drawn there too (see draw.go). Its zero value is not
-// usable: New builds it.
+// (Thumbnails), makes their addresses (URL, StartURL, ThumbnailURL), and draws the pictures,
+// the replays and the review charts (DrawIdle) on its drawing workers, which run from Start
+// to Stop. Its zero value is not usable: see New.
 type Pictures struct {
-	svc    *game.Service
-	log    *slog.Logger
-	pics   *pictures
-	draw   *drawer
-	thumbs thumbnails // the inline results' thumbnails, drawn once
-	redactor
+	publicURL string
+	games     Games
+	log       *slog.Logger
+	redact    func(error) string
+	pics      *pictures
+	draw      *drawer
+	thumbs    thumbnails // the inline results' thumbnails, drawn once
+}
+
+// New returns the Pictures of o; no worker runs before Start.
+func New(o Options) *Pictures {
+	workers, cache := o.Workers, o.CacheBytes
+	if workers <= 0 {
+		workers = DefaultWorkers()
+	}
+	if cache <= 0 {
+		cache = DefaultCache
+	}
+	log, redact := o.Logger, o.Redact
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if redact == nil {
+		redact = func(err error) string { return err.Error() }
+	}
+	draw := newDrawer(workers, o.OnDraw)
+	return &Pictures{publicURL: strings.TrimRight(o.PublicURL, "/"), games: o.Games, log: log, redact: redact,
+		pics: newPictures(o.Token, cache, draw), draw: draw}
 }
 
 // Start starts the drawing workers.
-func (p *Pictures) Start() { p.draw.startOnce.Do(p.draw.start) }
+func (p *Pictures) Start() {
+	p.draw.mu.Lock()
+	defer p.draw.mu.Unlock()
+	if !p.draw.closed {
+		p.draw.startOnce.Do(p.draw.start)
+	}
+}
 
 // Stop stops the drawing workers once their drawings in progress are done (the drawings
-// waiting are dropped); call it once nothing draws any more (after Bot.Shutdown). It does not
-// wait for ctx.
+// waiting are dropped, and later ones refused with ErrBusy); call it once nothing draws any
+// more. It does not wait for ctx.
 func (p *Pictures) Stop(context.Context) error {
 	p.draw.close()
 	return nil
 }
 
+// Workers returns the number of drawing workers.
+func (p *Pictures) Workers() int { return p.draw.workers }
+
+// DrawIdle runs draw on a drawing worker, after the pictures somebody is fetching, and
+// returns once it has run: ErrBusy at once when the queue is full or the workers stopped,
+// ctx's error when ctx ends first (draw then runs not at all, or to its end with nobody
+// waiting: it must only write what its caller reads after a nil return).
+func (p *Pictures) DrawIdle(ctx context.Context, draw func()) error {
+	return p.draw.do(ctx, drawIdle, func(*drawScratch) { draw() })
+}
+
+// Stats returns the counters of the drawing workers and of the picture cache.
+func (p *Pictures) Stats() Stats {
+	st := p.draw.stats()
+	st.CacheBytes, st.CacheCap, st.CachedCount = p.pics.cache.size()
+	return st
+}
+
+// URL is the address of the picture of g's position as it stands, "" without a public
+// address.
+func (p *Pictures) URL(g *game.Game) string {
+	if p.publicURL == "" {
+		return ""
+	}
+	if g.Status == game.StatusLobby {
+		return p.StartURL(g.Size)
+	}
+	return p.publicURL + Path + p.pics.name(g, len(g.Moves))
+}
+
+// StartURL is the address of the picture of size's starting board, "" without a public
+// address or for a size players do not get.
+func (p *Pictures) StartURL(size int) string {
+	if p.publicURL == "" || !validSize(size) {
+		return ""
+	}
+	return p.publicURL + Path + "start/" + strconv.Itoa(size) + ".jpg"
+}
+
+// validSize reports whether players get boards of size n.
+func validSize(n int) bool { return slices.Contains(game.Sizes, n) }
+
 // errNoPicture is a picture address that shows nothing: not made by the bot, or of a game or
 // position that is gone.
 var errNoPicture = errors.New("no such picture")
 
-// Handler serves the boards' pictures: GET (or HEAD) PicturePath + a name the bot made
+// Handler serves the boards' pictures: GET (or HEAD) Path + a name the bot made
 // answers the JPEG of that position, to be cached for good (the name stands for one
 // position); any other path under it, 404. When the drawing workers are all busy and their
 // queue is full it answers 503 with Retry-After at once; a request in the queue waits until
-// its picture is drawn or the client goes. Mount it at PicturePath where Options.PublicURL
+// its picture is drawn or the client goes. Mount it at Path where Options.PublicURL
 // reaches.
 func (p *Pictures) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readOnly(w, r) {
 			return
 		}
-		name, _ := strings.CutPrefix(r.URL.Path, PicturePath)
+		name, _ := strings.CutPrefix(r.URL.Path, Path)
 		data, err := p.picture(r.Context(), name)
 		switch {
 		case errors.Is(err, errNoPicture):
 			http.NotFound(w, r)
-		case errors.Is(err, errDrawBusy), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		case errors.Is(err, ErrBusy), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 			w.Header().Set("Retry-After", pictureRetryAfter)
 			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
 		case err != nil:
-			p.log.Warn("board picture", "err", p.scrub(err))
+			p.log.Warn("board picture", "err", p.redact(err))
 			w.Header().Set("Retry-After", pictureRetryAfter)
 			http.Error(w, "try again", http.StatusServiceUnavailable)
 		default:
@@ -179,8 +253,8 @@ func (p *Pictures) Handler() http.Handler {
 	})
 }
 
-// picture returns the JPEG named name (a path under PicturePath), drawing it unless it is
-// kept or being drawn: errNoPicture when the name shows nothing, errDrawBusy when the drawing
+// picture returns the JPEG named name (a path under Path), drawing it unless it is
+// kept or being drawn: errNoPicture when the name shows nothing, ErrBusy when the drawing
 // workers' queue is full, ctx's error when it ends first.
 func (p *Pictures) picture(ctx context.Context, name string) ([]byte, error) {
 	if len(name) > 64 {
@@ -207,7 +281,7 @@ func (p *Pictures) picture(ctx context.Context, name string) ([]byte, error) {
 	if pc.draw.full(drawUrgent) { // refused before it costs a store read
 		pc.mu.Unlock()
 		pc.draw.refused.Add(1)
-		return nil, errDrawBusy
+		return nil, ErrBusy
 	}
 	c := &pictureCall{done: make(chan struct{})}
 	pc.inflight[name] = c
@@ -252,7 +326,7 @@ func (p *Pictures) picturePosition(ctx context.Context, pn pictureName) (pos *en
 		return eg, true, nil
 	}
 	id, ply, mac := pn.game, pn.ply, pn.mac
-	res, err := p.svc.Game(ctx, id)
+	res, err := p.games.Game(ctx, id)
 	switch {
 	case errors.Is(err, game.ErrNotFound), errors.Is(err, game.ErrSetAside):
 		return nil, false, errNoPicture
@@ -286,7 +360,7 @@ type pictureName struct {
 	mac   string
 }
 
-// parsePictureName reads a picture's name (a path under PicturePath): "start/SIZE.jpg" for a
+// parsePictureName reads a picture's name (a path under Path): "start/SIZE.jpg" for a
 // size players get, or "GAME/PLY-MAC.jpg" with a valid game ID, a ply in canonical decimal and
 // a MAC of pictureMACLen characters. It never fails otherwise than by ok false.
 func parsePictureName(name string) (pn pictureName, ok bool) {

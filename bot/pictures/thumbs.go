@@ -1,4 +1,4 @@
-package bot
+package pictures
 
 import (
 	"bytes"
@@ -143,10 +143,10 @@ func writeImage(w http.ResponseWriter, r *http.Request, contentType, cache strin
 	_, _ = w.Write(data)
 }
 
-// thumbnailURL is the URL of size's thumbnail under the public base URL, "" without one.
-func (l links) thumbnailURL(size int) string {
-	if l.publicURL == "" || !validSize(size) {
+// ThumbnailURL is the URL of size's thumbnail under the public base URL, "" without one.
+func (p *Pictures) ThumbnailURL(size int) string {
+	if p.publicURL == "" || !validSize(size) {
 		return ""
 	}
-	return l.publicURL + ThumbnailPath + strconv.Itoa(size) + ".png"
+	return p.publicURL + ThumbnailPath + strconv.Itoa(size) + ".png"
 }
