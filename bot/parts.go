@@ -20,7 +20,10 @@ type Part interface {
 	Stop(ctx context.Context) error
 }
 
-// Parts are the long-running parts of a Bot, as Bot.Parts returns them.
+// Parts are the long-running parts of a Bot, as Bot.Parts returns them. A new part is a file
+// of its own: a type with Start and Stop (Part) that takes only what it uses (often the core
+// of the handlers and the afterWork), a field here that sources lists (or Start and Stop
+// name, for a part the others use, as Pictures), and a line in New that builds it.
 type Parts struct {
 	Reminders *TurnReminders     // the turn reminders of group and inline games (remind.go)
 	Offers    *OfferExpiries     // the rematch offers that expire by themselves (offers.go)
