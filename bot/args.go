@@ -105,12 +105,12 @@ func (cs *commands) replyUsage(ctx context.Context, m *msgCtx, usage i18n.Key, b
 // refusal is about the user's own game: the creator of an open lobby, or one of the players
 // of a game under way (which the store reports as taken by someone else, since it keeps no
 // creator once the game starts). It is "" for any other error.
-func (b *Bot) joinRefusal(ctx context.Context, id string, user int64, err error) i18n.Key {
+func joinRefusal(ctx context.Context, svc *game.Service, id string, user int64, err error) i18n.Key {
 	switch {
 	case errors.Is(err, game.ErrOwnLobby):
 		return i18n.KeyErrOwnLobby
 	case errors.Is(err, game.ErrLobbyTaken):
-		g, lerr := b.svc.Lookup(ctx, id)
+		g, lerr := svc.Lookup(ctx, id)
 		if lerr == nil && (g.Players[0].UserID == user || g.Players[1].UserID == user) {
 			return i18n.KeyErrInYourGame
 		}

@@ -11,6 +11,14 @@
 // comes waits for retry_after instead of failing. Shutdown stops taking updates and waits for the
 // ones in flight, so no update is left half-applied by this process.
 //
+// A Bot only wires. New builds the handlers of the updates (commands, taps, inline mode;
+// handler.go), each given the few dependencies it uses (core: the Service, the people, the
+// messenger of tg.go, the metrics; and the parts it asks things of), and the long-running
+// parts (Parts: the turn reminders, the rematch offers' expiries, the search sweeper, the
+// reviews and replays, the pictures and their drawing workers), of which it starts none:
+// cmd/reversibot's Main starts them once the Bot is built and stops them around its Shutdown
+// (Parts.Stop); tests and tools that run a whole bot in-process get the same from Start.
+//
 // Every update passes the Intake first (intake.go): each user's Budget of updates, counted in
 // this process and then in Redis for all processes, beyond which an update gets a short "too
 // fast" answer at most once per window and no other work; and a bound on the handlers running
@@ -40,8 +48,12 @@ import (
 
 	"github.com/reversibot/reversi/bot/boards"
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/optional"
+	"github.com/reversibot/reversi/bot/pictures"
+	"github.com/reversibot/reversi/bot/present"
+	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 	"github.com/reversibot/reversi/metrics"
 )
@@ -92,8 +104,8 @@ type Options struct {
 	// nor send one it shows already (boards.Options.Drawings); nil keeps no record, which
 	// one process alone does without.
 	Drawings game.Drawings
-	// PublicURL is the public base URL (https://host[/prefix]) under which ThumbnailHandler,
-	// PictureHandler and the Mini App (MiniAppPath) are served: inline results then show a
+	// PublicURL is the public base URL (https://host[/prefix]) under which Pictures.Thumbnails,
+	// Pictures.Handler and the Mini App (MiniAppPath) are served: inline results then show a
 	// thumbnail of the board they offer, inline posts of large boards show pictures, and, on
 	// https, boards in play offer the Mini App. "" means none of these (and no large boards
 	// in inline posts).
@@ -122,21 +134,21 @@ type Options struct {
 	// message reminds them; 0 sends no reminders (cmd/reversibot's default is
 	// DefaultRemindAfter).
 	RemindAfter time.Duration
-	// RemindPoll is how often the Bot looks for reminders due and rematch offers to expire;
-	// 0 means DefaultRemindPoll.
+	// RemindPoll is how often the Bot looks for reminders due (TurnReminders) and rematch
+	// offers to expire (OfferExpiries); 0 means DefaultRemindPoll.
 	RemindPoll time.Duration
 	// Offers keeps the rematch offers due to expire for every process (storage.Store), so
 	// that an offer nobody answers says so on its boards by itself (see offers.go); nil:
 	// an offer is found expired only when somebody taps it.
 	Offers Offers
-	// DrawWorkers bounds the pictures (PictureHandler) and replays drawn at once; more wait
-	// in a short queue or are refused (draw.go). 0 means DefaultDrawWorkers.
+	// DrawWorkers bounds the pictures (Pictures.Handler) and replays drawn at once; more wait
+	// in a short queue or are refused (package pictures). 0 means DefaultDrawWorkers.
 	DrawWorkers int
 	// OnDraw, when not nil, is called on a drawing worker's goroutine before each drawing
 	// (cmd/reversibot lowers the thread's priority there, as for the AI). The workers live
-	// until Shutdown.
+	// from Pictures.Start to Pictures.Stop.
 	OnDraw func()
-	// PictureCache bounds the bytes of the drawn pictures the bot keeps for PictureHandler;
+	// PictureCache bounds the bytes of the drawn pictures the bot keeps for Pictures.Handler;
 	// 0 means DefaultPictureCache.
 	PictureCache int64
 	// OptionalTimeout bounds each store call a step can do without (styles, languages, dedupe,
@@ -154,73 +166,33 @@ const (
 	clientTimeout = pollTimeout + 10*time.Second
 )
 
-// Bot is a running Telegram Reversi bot. Its methods are safe for concurrent use.
+// Bot is a Telegram Reversi bot: it wires its parts (New) and takes updates (RunPolling or
+// WebhookHandler) until Shutdown. Its long-running parts (Parts) are its owner's to start
+// and stop. Its methods are safe for concurrent use.
 type Bot struct {
-	api      *botapi.Client // every Bot API call, tried again after a 429 and where safe
-	tg       *botapi.Client // api's Once view: calls made once, in steps that b.retry repeats
-	token    string
-	svc      *game.Service
-	players  *game.Players
-	log      *slog.Logger
-	met      *metrics.Metrics
-	now      func() time.Time
-	username string
-	botID    int64
+	*core      // the Service, the people, the messenger, the metrics: the handlers' too
+	*afterWork // the work the steps leave behind them, which Shutdown waits for
+	links      // the public addresses of the pictures and thumbnails
 
-	publicURL   string           // Options.PublicURL without a trailing slash; "" for none
-	thumbs      thumbnails       // the inline results' thumbnails, drawn once
+	in      *Intake  // takes the updates and runs each through the middlewares to the handler
+	play    *play    // the steps the handlers share (the Mini App's moves take them too)
+	parts   Parts    // the long-running parts, for the Bot's owner to start and stop
+	miniApp *MiniApp // the Mini App's games (webapp.Games)
+
 	miniAppName string           // Options.MiniAppName
 	onChange    func(*game.Game) // Options.OnGameChange; nil for none
-	pics        *pictures        // the boards' pictures served to inline messages
-	draw        *drawer          // draws the pictures and the replays, a few at a time
-	replays     *replays         // the replays of finished games waiting to be drawn and sent
-	miniApp     *MiniApp         // the Mini App's games (webapp.Games)
 
-	in *Intake // takes the updates and runs each through the middlewares to route
-
-	// base is the context of the work that handlers leave behind (board edits, their checks,
-	// AI replies): it outlives the handlers so that Shutdown can let that work finish, and
-	// ends when Shutdown gives up waiting.
-	base     context.Context
-	baseStop context.CancelFunc
-	// extras is cancelled when Shutdown starts: what nobody waits on (a review in flight, a
-	// replay on its way) gives up at once rather than hold the shutdown (see replays.go).
-	extras     context.Context
-	extrasStop context.CancelFunc
-
-	mu     sync.Mutex
-	closed bool           // Shutdown has begun
-	wg     sync.WaitGroup // edit workers, board checks and the work of goAfter in flight
-	work   map[string]int // goAfter's work in flight, by name (see Pending)
-	// stopping is closed by StopWaitingForBudget (dropping says it was): from then on
-	// nothing waits for the flood limits' budget (botapi.ErrStopping).
-	stopping chan struct{}
-	dropping bool
-
-	boards   *boards.Editor // posts and edits the board messages
-	pacer    *botapi.Pacer  // keeps api's sends and edits and the Editor's inside the flood limits; nil: none
-	drawings game.Drawings  // Options.Drawings, for the Editor; nil: none
-	// optional runs the store calls a step can do without (styles, languages, dedupe, the
-	// shared budget, pacing): bounded, skipped for a while after one fails, logged once.
-	optional *optional.Guard
+	// stopping is closed by StopWaitingForBudget: from then on nothing waits for the flood
+	// limits' budget (botapi.ErrStopping).
+	stopping     chan struct{}
+	stoppingOnce sync.Once
 
 	transport *http.Transport // the default client's, closed by Shutdown; nil for Options.HTTPClient
-
-	reminders   Reminders     // the turn reminders due; nil: none (remind.go)
-	remindAfter time.Duration // how long a turn goes before its reminder
-	offers      Offers        // the rematch offers due to expire; nil: none (offers.go)
-	remindStop  chan struct{} // closed to end the loop of reminders and offers; nil without one
-	remindOnce  sync.Once     // closes remindStop
-	// The sweeper of ended searches (searches.go): closing sweepStop stops it, sweepDone is
-	// closed when it has stopped; both nil when it does not run.
-	sweepStop chan struct{}
-	sweepDone chan struct{}
-	sweepOnce sync.Once
 }
 
 // New connects to the Bot API (getMe, for the bot's username) and returns a Bot ready to
-// Setup and run. It fails when the token is empty, the Service or Players missing, or getMe
-// fails.
+// Setup and run, with its parts (Parts) built and none of them started. It fails when the
+// token is empty, the Service or Players missing, or getMe fails.
 func New(ctx context.Context, o Options) (*Bot, error) {
 	if strings.TrimSpace(o.Token) == "" {
 		return nil, errors.New("bot: empty token")
@@ -228,34 +200,46 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	if o.Service == nil || o.Players == nil {
 		return nil, errors.New("bot: no game service or players")
 	}
-	b := &Bot{token: o.Token, svc: o.Service, players: o.Players, log: o.Logger, met: o.Metrics, now: o.Now,
-		reminders: o.Reminders, remindAfter: o.RemindAfter, offers: o.Offers,
-		drawings:    o.Drawings,
-		publicURL:   strings.TrimRight(strings.TrimSpace(o.PublicURL), "/"),
-		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange,
-		work: map[string]int{}, stopping: make(chan struct{})}
-	workers, cache := o.DrawWorkers, o.PictureCache
-	if workers <= 0 {
-		workers = DefaultDrawWorkers()
+	log, now := o.Logger, o.Now
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if cache <= 0 {
-		cache = DefaultPictureCache
+	if now == nil {
+		now = time.Now
 	}
-	b.draw = newDrawer(workers, o.OnDraw)
-	b.pics = newPictures(o.Token, cache, b.draw)
-	if b.log == nil {
-		b.log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if b.now == nil {
-		b.now = time.Now
-	}
-	b.optional = optional.New(b.log)
+	guard := optional.New(log)
 	if o.OptionalTimeout > 0 {
-		b.optional = b.optional.WithTiming(o.OptionalTimeout, optional.DefaultRest, nil)
+		guard = guard.WithTiming(o.OptionalTimeout, optional.DefaultRest, nil)
 	}
-	if b.drawings != nil {
-		b.drawings = guardedDrawings{record: b.drawings, guard: b.optional}
+	msgr := &messenger{log: log, redactor: redactor{token: o.Token}}
+	c := &core{svc: o.Service, styles: styles{players: o.Players, optional: guard}, messenger: msgr,
+		met: o.Metrics, now: now}
+	b := &Bot{core: c, afterWork: newAfterWork(ctx),
+		miniAppName: strings.TrimSpace(o.MiniAppName), onChange: o.OnGameChange,
+		stopping: make(chan struct{})}
+
+	// The parts.
+	publicURL := strings.TrimRight(strings.TrimSpace(o.PublicURL), "/")
+	pics := pictures.New(pictures.Options{Token: o.Token, PublicURL: publicURL, Games: o.Service,
+		Logger: log, Redact: msgr.scrub, Workers: o.DrawWorkers, OnDraw: o.OnDraw, CacheBytes: o.PictureCache})
+	b.links = links{publicURL: publicURL, pics: pics}
+	b.parts = Parts{
+		Reminders: newTurnReminders(c, o.Reminders, o.RemindAfter, o.RemindPoll, b.afterWork),
+		Offers:    newOfferExpiries(c, o.Offers, o.RemindPoll, b.base, b.refresh),
+		Searches:  newSweeper(c, o.SearchSweep, b.base),
+		Reviews:   newReviews(c, b.afterWork, pics),
+		Pictures:  pics,
 	}
+
+	// The handlers.
+	pacer := newPacer(o, guard, b.stopping, o.Metrics)
+	b.play = &play{core: c, after: b.afterWork, pacer: pacer, reminders: b.parts.Reminders,
+		reviews: b.parts.Reviews, changed: b.changed}
+	h := newHandler(handlerDeps{after: b.afterWork, play: b.play, reviews: b.parts.Reviews,
+		offers: b.parts.Offers, sign: callback.NewSigner(callbackKey(o.Token)), links: b.links,
+		finish: b.finish})
+
+	// The Bot API client, the intake and the board Editor.
 	client := o.HTTPClient
 	if client == nil {
 		// Edits of many boards go out at once, all to one host: keep their connections open
@@ -265,78 +249,82 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		b.transport = t
 		client = &http.Client{Timeout: clientTimeout, Transport: t}
 	}
-	if !o.NoPace {
-		budgets := o.PaceBudgets
-		if budgets != nil {
-			budgets = botapi.NewFallbackBudgets(budgets, botapi.NewLocalBudgets(nil), b.optional)
-		}
-		b.pacer = botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: budgets, Stop: b.stopping,
-			OnWait: func(kind botapi.PaceKind, d time.Duration) { b.met.PaceWait(kind.String(), d) }})
-	}
 	api, err := botapi.New(botapi.Options{Token: o.Token, ServerURL: o.APIURL, HTTPClient: client,
-		Logger: b.log, OnError: func(method string, kind botapi.Kind) { b.met.TelegramError(method, string(kind)) },
-		Pacer: b.pacer, OnMigrate: b.migrated, Stop: b.stopping})
+		Logger: log, OnError: func(method string, kind botapi.Kind) { c.met.TelegramError(method, string(kind)) },
+		Pacer: pacer, OnMigrate: h.migrated, Stop: b.stopping})
 	if err != nil {
-		return nil, fmt.Errorf("bot: %s", b.scrub(err))
+		return nil, fmt.Errorf("bot: %s", c.scrub(err))
 	}
-	b.api, b.tg = api, api.Once()
-	b.in = b.newIntake(ctx, o)
+	msgr.api, msgr.tg = api, api.Once()
+	b.in = newBotIntake(ctx, o, c, h.route)
+	b.miniApp = newMiniApp(o.Service, o.Players, b.in.budget.allow, b.play, o.Metrics)
 	me, err := api.GetMe(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("bot: getMe: %s", b.scrub(err))
+		return nil, fmt.Errorf("bot: getMe: %s", c.scrub(err))
 	}
-	b.username, b.botID = me.Username, me.ID
-
-	b.base, b.baseStop = context.WithCancel(context.WithoutCancel(ctx))
-	b.extras, b.extrasStop = context.WithCancel(b.base)
-	b.replays = newReplays(workers, replayQueue, func(run func()) bool {
-		if !b.startWork(workReplay) {
-			return false
-		}
-		go func() {
-			defer b.endWork(workReplay)
-			run()
-		}()
-		return true
-	}, b.replay, b.extras, b.log)
-	b.boards = b.newEditor()
-	b.miniApp = newMiniApp(b.svc, b.players, b.in.budget.allow, &play{bot: b}, b.met)
-	b.startReminders(o.RemindPoll)
-	switch {
-	case o.SearchSweep == 0:
-		b.startSweeper(DefaultSearchSweep)
-	case o.SearchSweep > 0:
-		b.startSweeper(o.SearchSweep)
+	c.username = me.Username
+	drawings := o.Drawings
+	if drawings != nil {
+		drawings = guardedDrawings{record: drawings, guard: guard}
 	}
+	// The Editor draws a board as present.BoardHinted does, in the style styleUser and
+	// styleOf say, and records a posted board through the Service; it runs its edits as the
+	// work after the steps, so that Shutdown waits for them.
+	msgr.boards = boards.New(boards.Options{API: api, Once: msgr.tg, Reader: o.Service,
+		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (boards.Content, error) {
+			c, err := present.BoardHinted(g, eg, ref, 0, style, hint)
+			return b.finish(g, ref, c), err
+		},
+		StyleUser: styleUser, StyleOf: c.styleOf, AddBoard: o.Service.AddBoard,
+		Logger: log, Context: b.base, Work: &b.wg, Pacer: pacer, Drawings: drawings})
 	return b, nil
 }
 
-// newIntake builds the intake of o's limits, whose handlers' contexts carry ctx's values and
-// whose middlewares lead each update to the route of b's handler:
+// newPacer returns the Pacer of o's budgets (shared through o.PaceBudgets when set, with
+// this process's own as a fallback), nil with o.NoPace. It stops waiting once
+// stop is closed (StopWaitingForBudget).
+func newPacer(o Options, guard *optional.Guard, stop <-chan struct{}, met *metrics.Metrics) *botapi.Pacer {
+	if o.NoPace {
+		return nil
+	}
+	budgets := o.PaceBudgets
+	if budgets != nil {
+		budgets = botapi.NewFallbackBudgets(budgets, botapi.NewLocalBudgets(nil), guard)
+	}
+	return botapi.NewPacer(botapi.PaceOptions{Limits: o.Pace, Budgets: budgets, Stop: stop,
+		OnWait: func(kind botapi.PaceKind, d time.Duration) { met.PaceWait(kind.String(), d) }})
+}
+
+// newBotIntake builds the intake of o's limits, whose handlers' contexts carry ctx's values
+// and whose middlewares lead each update to route:
 // the log line and the metrics (outermost, so they see every outcome), the handler's
 // deadline, the recovery from a panic (inside the deadline, so the apology has one), the
 // budget shared by all processes (when o.Budget is on), and dedupe last, so that an update
 // over the budget costs no dedupe mark.
-func (b *Bot) newIntake(ctx context.Context, o Options) *Intake {
+func newBotIntake(ctx context.Context, o Options, c *core, route HandlerFunc) *Intake {
 	timeout := o.HandlerTimeout
 	if timeout <= 0 {
 		timeout = DefaultHandlerTimeout
 	}
-	ms := []Middleware{logUpdates(b.log, b.scrub), countUpdates(b.met), withTimeout(timeout),
-		recoverPanics(b.log, b.apologize)}
+	ms := []Middleware{logUpdates(c.log, c.scrub), countUpdates(c.met), withTimeout(timeout),
+		recoverPanics(c.log, c.apologize)}
 	var g *budget
 	if o.Budget.On() {
-		g = newBudget(o.Budget, o.RateLimiter, tooFastNotice(b.tg), b.now, b.log, b.met, b.scrub)
-		g.optional = b.optional
+		g = newBudget(o.Budget, o.RateLimiter, tooFastNotice(c.tg), c.now, c.log, c.met, c.scrub)
+		g.optional = c.optional
 		ms = append(ms, g.middleware)
 	}
 	if o.Dedupe != nil {
-		ms = append(ms, dedupe(o.Dedupe, b.optional))
+		ms = append(ms, dedupe(o.Dedupe, c.optional))
 	}
-	return newIntake(intakeConfig{Source: b.api, Handler: newHandler(b).route, Middlewares: ms, Budget: g,
-		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: b.log, Metrics: b.met,
-		Redact: b.scrub, Base: ctx})
+	return newIntake(intakeConfig{Source: c.api, Handler: route, Middlewares: ms, Budget: g,
+		MaxHandlers: o.MaxHandlers, WebhookWait: o.WebhookWait, Logger: c.log, Metrics: c.met,
+		Redact: c.scrub, Base: ctx})
 }
+
+// Parts returns the Bot's long-running parts, for its owner to start once it is built and
+// to stop around Shutdown (Parts.Start, Parts.Stop).
+func (b *Bot) Parts() Parts { return b.parts }
 
 // Username returns the bot's username as getMe reported it.
 func (b *Bot) Username() string { return b.username }
@@ -397,59 +385,12 @@ func (b *Bot) Intake() IntakeStats { return b.in.Stats() }
 // Drawing returns the counters of the drawing workers and the picture cache, for tests,
 // load tools and metrics.
 func (b *Bot) Drawing() DrawStats {
-	st := b.draw.stats()
-	st.ReplaysQueued, st.ReplaysDropped = b.replays.stats()
-	st.CacheBytes, st.CacheCap, st.CachedCount = b.pics.cache.size()
+	st := DrawStats{Stats: b.parts.Pictures.Stats()}
+	st.ReplaysQueued, st.ReplaysDropped = b.parts.Reviews.replays.stats()
 	return st
-}
-
-// everyTick calls do every interval until stop is closed or the bot's base context ends: the
-// body of the bot's timed loops (reminders and offers, the search sweeper).
-func (b *Bot) everyTick(interval time.Duration, stop <-chan struct{}, do func()) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-b.base.Done():
-			return
-		case <-t.C:
-			do()
-		}
-	}
-}
-
-// goAfter runs work, named what (a work* constant: it names the work in the log of a stop
-// that waits for it), in a goroutine of its own, with a context from the bot's base bounded
-// by timeout, unless the bot is shutting down: for what a step leaves to do after its handler
-// (notices, reminders). Shutdown waits for it.
-func (b *Bot) goAfter(what string, timeout time.Duration, work func(ctx context.Context)) {
-	if !b.startWork(what) {
-		return
-	}
-	go func() {
-		defer b.endWork(what)
-		ctx, cancel := context.WithTimeout(b.base, timeout)
-		defer cancel()
-		work(ctx)
-	}()
 }
 
 // ProcessUpdate handles one update and returns when it is handled (edits it caused may still
 // be on their way). It is for tests and fuzzing: it bypasses the intake's admission (no
 // budget, no handler slot) but not its middlewares; it does nothing after Shutdown.
 func (b *Bot) ProcessUpdate(ctx context.Context, u *models.Update) { b.in.Process(ctx, u) }
-
-// scrub returns err's text with the token blanked out: the library's errors can carry the
-// request URL, which holds the token.
-func (b *Bot) scrub(err error) string {
-	if err == nil {
-		return ""
-	}
-	s := err.Error()
-	if b.token != "" {
-		s = strings.ReplaceAll(s, b.token, "***")
-	}
-	return s
-}

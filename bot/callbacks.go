@@ -25,10 +25,15 @@ const hintTimeout = 3 * time.Second
 // hint, undo, claim, rematch, joining and cancelling lobbies, and the menus; each tap is
 // checked against the message it was made on (tapscope.go) and answered exactly once.
 type taps struct {
-	bot    *Bot        // the clients, the Service and the board Editor
-	play   *play       // the steps shared with commands
-	cmds   *commands   // the main menu's entries that act as commands do
-	inline *inlineMode // a Join on an inline post opened from its invitation
+	*core
+	play    *play          // the steps shared with commands
+	cmds    *commands      // the main menu's entries that act as commands do
+	inline  *inlineMode    // a Join on an inline post opened from its invitation
+	reviews *Reviews       // Review under a finished board
+	offers  *OfferExpiries // a rematch offer's expiry, scheduled when it is made
+	// finish turns a drawn board into what the bot sends (the Mini App's button, the
+	// picture of a large inline board).
+	finish func(g *game.Game, ref game.MessageRef, c content) content
 }
 
 // tap is one callback query being handled. Its answer is sent exactly once: by the first
@@ -62,7 +67,7 @@ func (t *tap) answer(ctx context.Context, text string, alert bool) error {
 		return nil
 	}
 	t.answered = true
-	return t.h.bot.answer(ctx, t.q.ID, text, alert)
+	return t.h.answer(ctx, t.q.ID, text, alert)
 }
 
 // fail answers the tap with the alert text of a host error; internal errors are returned.
@@ -135,7 +140,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		return ts.tapResign(ctx, t, c)
 	case callback.ActionHint:
 		hctx, cancel := context.WithTimeout(ctx, hintTimeout)
-		sq, err := ts.bot.svc.Hint(hctx, c.Game, t.user.id)
+		sq, err := ts.svc.Hint(hctx, c.Game, t.user.id)
 		cancel()
 		if err != nil {
 			return t.fail(ctx, err)
@@ -146,12 +151,12 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		// The tapper's board shows the hint, marked and named with its place, until the next
 		// move redraws it.
 		if !t.stray && boards.Has(t.game, t.ref) {
-			ts.bot.boards.ShowHint(t.game, t.ref, sq)
+			ts.boards.ShowHint(t.game, t.ref, sq)
 		}
 		return nil
 	case callback.ActionUndo:
 		// Only on the position the board showed: an Undo on an older board takes nothing back.
-		res, err := ts.bot.svc.UndoAt(ctx, c.Game, t.user.id, c.Pos)
+		res, err := ts.svc.UndoAt(ctx, c.Game, t.user.id, c.Pos)
 		if err != nil {
 			return ts.moveFailed(ctx, t, c, err)
 		}
@@ -161,7 +166,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		ts.play.afterStep(res, t.user.id)
 		return nil
 	case callback.ActionClaim:
-		res, err := ts.bot.svc.ClaimIdle(ctx, c.Game, t.user.id)
+		res, err := ts.svc.ClaimIdle(ctx, c.Game, t.user.id)
 		if err != nil {
 			var idle *game.IdleError
 			if errors.As(err, &idle) {
@@ -191,7 +196,7 @@ func (ts *taps) onCallback(ctx context.Context, q *models.CallbackQuery) (err er
 		if err := t.answer(ctx, "", false); err != nil {
 			return err
 		}
-		ts.bot.refresh(t.game)
+		ts.play.refresh(t.game)
 		return nil
 	}
 	return t.answer(ctx, tr(t.user.lang, i18n.KeyErrBadRequest), true)
@@ -216,15 +221,15 @@ const boardLate = 300 * time.Millisecond
 // flood limits hold it back for boardLate, with what happened: "d3 played; the bot answered
 // e6; the board updates in a moment".
 func (ts *taps) tapMove(ctx context.Context, t *tap, c callback.Data) error {
-	res, err := ts.bot.svc.MoveOnAt(ctx, t.game, t.user.id, c.Square, c.Pos)
+	res, err := ts.svc.MoveOnAt(ctx, t.game, t.user.id, c.Square, c.Pos)
 	if err != nil {
 		return ts.moveFailed(ctx, t, c, err)
 	}
-	ts.bot.met.Move("human")
+	ts.met.Move("human")
 	ai := ts.play.land(res, t.user.id)
-	granted := ts.bot.boards.Granted(t.ref)
+	granted := ts.boards.Granted(t.ref)
 	// The typing action goes beside the answer, not before it.
-	reply := ai.start(ctx, func(ctx context.Context) { ts.bot.typing(ctx, t.ref) })
+	reply := ai.start(ctx, func(ctx context.Context) { ts.typing(ctx, t.ref) })
 	if took := ts.answerMove(ctx, t, c.Square, granted, reply); reply != nil && !took {
 		<-reply // the handler ends with the AI's reply, as the handler's budget expects
 	}
@@ -261,7 +266,7 @@ func (ts *taps) answerMove(ctx context.Context, t *tap, sq engine.Square, grante
 // answerOrLog answers the tap with text, logging a failure: the move is made either way.
 func (ts *taps) answerOrLog(ctx context.Context, t *tap, text string) {
 	if err := t.answer(ctx, text, false); err != nil {
-		ts.bot.log.Warn("answer", "err", ts.bot.scrub(err))
+		ts.log.Warn("answer", "err", ts.scrub(err))
 	}
 }
 
@@ -308,7 +313,7 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 		// redraw (that edit may be done already, so Pending is not asked then: the answer
 		// would depend on timing) or when an edit of it is still queued; when the AI owes a
 		// move, catchUp leaves the redraw to its reply.
-		if behind && (!ai.due() || ts.bot.boards.Pending(t.ref)) {
+		if behind && (!ai.due() || ts.boards.Pending(t.ref)) {
 			t.resolve(ctx)
 			aerr = t.answer(ctx, tr(t.user.lang, i18n.KeyGameRedrawing), false)
 			break
@@ -339,7 +344,7 @@ func (ts *taps) moveFailed(ctx context.Context, t *tap, c callback.Data, err err
 // recorded as its board again if it is missing (the process stopped before recording it).
 func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRef, user int64) (ai aiTurn, behind, lost bool) {
 	id, pos := c.Game, c.Pos
-	res, err := ts.bot.svc.Game(ctx, id)
+	res, err := ts.svc.Game(ctx, id)
 	if err != nil || game.Side(res.Game, user) < 0 || ref == (game.MessageRef{}) {
 		return aiTurn{}, false, false
 	}
@@ -350,7 +355,7 @@ func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRe
 		if ref.InlineID == "" || ref.InlineID != g.InlineID {
 			return aiTurn{}, false, false
 		}
-		if g, err = ts.bot.svc.AddBoard(ctx, id, ref); err != nil {
+		if g, err = ts.svc.AddBoard(ctx, id, ref); err != nil {
 			return aiTurn{}, false, lost
 		}
 	}
@@ -360,9 +365,9 @@ func (ts *taps) catchUp(ctx context.Context, c callback.Data, ref game.MessageRe
 	}
 	switch {
 	case lost:
-		ts.bot.boards.Rewind(g, ref)
+		ts.boards.Rewind(g, ref)
 	case behind:
-		ts.bot.boards.Redraw(g, ref)
+		ts.boards.Redraw(g, ref)
 	}
 	return aiTurn{}, behind, lost
 }
@@ -384,11 +389,11 @@ func (ts *taps) tapPage(ctx context.Context, t *tap, c callback.Data) error {
 	if !boards.Has(g, t.ref) {
 		return nil // an inline message not recorded: a move's catch-up records it
 	}
-	cont, err := present.Board(g, t.ref, c.Page, ts.bot.styleOf(ctx, g, t.ref))
+	cont, err := present.Board(g, t.ref, c.Page, ts.styleOf(ctx, g, t.ref))
 	if err != nil {
 		return err
 	}
-	return ts.bot.editMarkup(ctx, t.ref, ts.bot.finish(g, t.ref, cont).Keyboard)
+	return ts.editMarkup(ctx, t.ref, ts.finish(g, t.ref, cont).Keyboard)
 }
 
 // onPosition reports whether game g is on the position of tag pos (callback.Data.Pos):
@@ -414,14 +419,14 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c callback.Data) error {
 		!onPosition(g, c.Pos):
 		return ts.moveFailed(ctx, t, c, game.ErrStale)
 	case g.Status == game.StatusLobby || c.Arg == callback.ResignYes && side >= 0 && c.Page == side+1:
-		res, err := ts.bot.svc.Resign(ctx, c.Game, t.user.id)
+		res, err := ts.svc.Resign(ctx, c.Game, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
 		return ts.stepDone(ctx, t, res)
 	case g.Status == game.StatusFinished:
 		if c.Arg == callback.ResignNo && !t.stray {
-			ts.bot.boards.Redraw(g, t.ref) // the final board, without the question
+			ts.boards.Redraw(g, t.ref) // the final board, without the question
 		}
 		return t.fail(ctx, game.ErrGameOver)
 	case side < 0:
@@ -434,22 +439,22 @@ func (ts *taps) tapResign(ctx context.Context, t *tap, c callback.Data) error {
 			return err
 		}
 		if !t.stray {
-			ts.bot.boards.Redraw(g, t.ref)
+			ts.boards.Redraw(g, t.ref)
 		}
 		return nil
 	case t.stray:
 		// Not one of the game's boards: nothing is drawn into it; /board posts one.
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyErrOldBoard), true)
 	}
-	cont, err := present.ResignPrompt(g, t.ref, 0, ts.bot.styleOf(ctx, g, t.ref), side)
+	cont, err := present.ResignPrompt(g, t.ref, 0, ts.styleOf(ctx, g, t.ref), side)
 	if err != nil {
 		return t.fail(ctx, err)
 	}
-	cont = ts.bot.finish(g, t.ref, cont)
+	cont = ts.finish(g, t.ref, cont)
 	if err := t.answer(ctx, "", false); err != nil {
 		return err
 	}
-	return ts.bot.editMarkup(ctx, t.ref, cont.Keyboard)
+	return ts.editMarkup(ctx, t.ref, cont.Keyboard)
 }
 
 // tapRematch handles the rematch buttons of a finished game (callback.RematchOffer,
@@ -464,11 +469,11 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c callback.Data) error {
 	var err error
 	switch c.Arg {
 	case callback.RematchAccept:
-		res, err = ts.bot.svc.AcceptRematch(ctx, c.Game, t.user.id)
+		res, err = ts.svc.AcceptRematch(ctx, c.Game, t.user.id)
 	case callback.RematchDecline:
-		res, err = ts.bot.svc.DeclineRematch(ctx, c.Game, t.user.id)
+		res, err = ts.svc.DeclineRematch(ctx, c.Game, t.user.id)
 	default:
-		res, err = ts.bot.svc.Rematch(ctx, c.Game, t.user.id)
+		res, err = ts.svc.Rematch(ctx, c.Game, t.user.id)
 	}
 	if err != nil {
 		if errors.Is(err, game.ErrOfferExpired) || errors.Is(err, game.ErrNoOffer) {
@@ -488,9 +493,9 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c callback.Data) error {
 			return err
 		}
 		if res.Offered {
-			ts.bot.scheduleOfferExpiry(ctx, res.Game) // before the boards show the offer
+			ts.offers.schedule(ctx, res.Game) // before the boards show the offer
 		}
-		ts.bot.refresh(res.Game)
+		ts.play.refresh(res.Game)
 		if old := t.game; res.Offered && !(old.Rematch == game.RematchOffered && old.RematchBy == res.Game.RematchBy) {
 			ts.play.noticeOffer(res.Game) // a new offer, not the same one asked again
 		}
@@ -511,11 +516,11 @@ func (ts *taps) tapRematch(ctx context.Context, t *tap, c callback.Data) error {
 // refreshOld redraws the boards of the finished game id as it is stored now, but not an
 // inline message that shows its rematch already.
 func (ts *taps) refreshOld(ctx context.Context, id string) {
-	old, err := ts.bot.svc.Game(ctx, id)
+	old, err := ts.svc.Game(ctx, id)
 	if err != nil || old.Game.InlineID != "" && old.Game.Rematch == game.RematchAccepted {
 		return
 	}
-	ts.bot.refresh(old.Game)
+	ts.play.refresh(old.Game)
 }
 
 // tapJoin joins a lobby: a group lobby or an inline post (opened from its signed invitation
@@ -534,9 +539,9 @@ func (ts *taps) tapJoin(ctx context.Context, t *tap, c callback.Data) error {
 	}
 	ts.play.touch(ctx, t.user) // the joiner's results count from now on (storage RecordResult)
 	search, slang, searching := ts.play.searchShown(ctx, t.user.id)
-	res, err := ts.bot.svc.Join(ctx, id, t.user.player(0))
+	res, err := ts.svc.Join(ctx, id, t.user.player(0))
 	if err != nil {
-		if key := ts.bot.joinRefusal(ctx, id, t.user.id, err); key != "" {
+		if key := joinRefusal(ctx, ts.svc, id, t.user.id, err); key != "" {
 			return t.answer(ctx, tr(t.user.lang, key), true)
 		}
 		return t.fail(ctx, err)
@@ -555,7 +560,7 @@ func (ts *taps) tapCancel(ctx context.Context, t *tap, c callback.Data) error {
 	if c.Game == "" && t.ref.InlineID == "" {
 		// A search's Cancel: it stops the user's own search, whichever message it is on; on a
 		// search that is over it says so, and the message loses the button.
-		left, err := ts.bot.svc.CancelFind(ctx, t.user.id)
+		left, err := ts.svc.CancelFind(ctx, t.user.id)
 		if err != nil {
 			return t.fail(ctx, err)
 		}
@@ -566,7 +571,7 @@ func (ts *taps) tapCancel(ctx context.Context, t *tap, c callback.Data) error {
 		if err := t.answer(ctx, c.Text, false); err != nil {
 			return err
 		}
-		return ts.bot.edit(ctx, t.ref, c)
+		return ts.edit(ctx, t.ref, c)
 	}
 	id, g := c.Game, t.game
 	if g.Status != game.StatusLobby {
@@ -590,7 +595,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c callback.Data) error {
 	}
 	switch c.Action {
 	case callback.ActionSize:
-		if !ts.bot.svc.ValidSize(c.Arg) {
+		if !ts.svc.ValidSize(c.Arg) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
 		if err := t.answer(ctx, "", false); err != nil {
@@ -598,7 +603,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c callback.Data) error {
 		}
 		return ts.editMenu(ctx, t.ref, present.MenuLevel, lang, present.MenuState{Size: c.Arg})
 	case callback.ActionLevel:
-		if !ts.bot.svc.ValidSize(c.Page) {
+		if !ts.svc.ValidSize(c.Page) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
 		if c.Arg < 1 || c.Arg > game.MaxLevel {
@@ -631,7 +636,7 @@ func (ts *taps) tapMenu(ctx context.Context, t *tap, c callback.Data) error {
 		if err == nil {
 			// The menu has done its job: leave a short note instead of stale buttons.
 			sz := strconv.Itoa(c.Page)
-			_ = ts.bot.edit(ctx, t.ref, content{Text: sz + "×" + sz + ", " + present.LevelName(lang, c.Ply)})
+			_ = ts.edit(ctx, t.ref, content{Text: sz + "×" + sz + ", " + present.LevelName(lang, c.Ply)})
 		}
 		return err
 	}
@@ -707,7 +712,7 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c callback.Data) error 
 			m.args = nil
 			return ts.cmds.cmdNew(ctx, m)
 		}
-		return ts.editMenu(ctx, t.ref, present.MenuFriendPick, lang, present.MenuState{Bot: ts.bot.username})
+		return ts.editMenu(ctx, t.ref, present.MenuFriendPick, lang, present.MenuState{Bot: ts.username})
 	case present.MenuFind:
 		// Page 0: the size choice, drawn in place; a size: the search, shown in this message.
 		if c.Page == 0 {
@@ -716,7 +721,7 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c callback.Data) error 
 			}
 			return ts.editMenu(ctx, t.ref, present.MenuFindSize, lang, present.MenuState{})
 		}
-		if !ts.bot.svc.ValidSize(c.Page) {
+		if !ts.svc.ValidSize(c.Page) {
 			return t.fail(ctx, game.ErrBadSize)
 		}
 		if err := t.answer(ctx, "", false); err != nil {

@@ -19,8 +19,9 @@ import (
 // commands handles the messages: the /commands (with their arguments and deep-link payloads)
 // and the moves typed in a private chat, each answered in the chat's language.
 type commands struct {
-	bot  *Bot  // the clients, the Service, the Players and the board Editor
-	play *play // the steps shared with taps
+	*core
+	play    *play    // the steps shared with taps
+	reviews *Reviews // /review and its deep links
 }
 
 // who is the user behind an update, with the language to answer them in.
@@ -60,7 +61,7 @@ type msgCtx struct {
 
 // reply sends a plain text answer.
 func (cs *commands) reply(ctx context.Context, m *msgCtx, text string) error {
-	_, err := cs.bot.sendText(ctx, m.chat, text, nil)
+	_, err := cs.sendText(ctx, m.chat, text, nil)
 	return err
 }
 
@@ -101,7 +102,7 @@ func (cs *commands) parseCommand(text string) (cmd string, args []string, ok boo
 	}
 	cmd = strings.TrimPrefix(fields[0], "/")
 	if at := strings.IndexByte(cmd, '@'); at >= 0 {
-		if !strings.EqualFold(cmd[at+1:], cs.bot.username) {
+		if !strings.EqualFold(cmd[at+1:], cs.username) {
 			return "", nil, false
 		}
 		cmd = cmd[:at]
@@ -125,8 +126,8 @@ func (cs *commands) onMessage(ctx context.Context, msg *models.Message) (bool, e
 	if !private {
 		m.lang = cs.play.chatLang(ctx, m.chat, m.user.lang)
 	}
-	if err := cs.bot.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
-		cs.bot.log.Warn("touch user", "user", m.user.id, "err", cs.bot.scrub(err))
+	if err := cs.players.TouchUser(ctx, m.user.id, m.user.name); err != nil {
+		cs.log.Warn("touch user", "user", m.user.id, "err", cs.scrub(err))
 	}
 	if !isCmd {
 		if text == "" {
@@ -215,9 +216,9 @@ func (cs *commands) joinInvite(ctx context.Context, m *msgCtx, id string) error 
 		return cs.replyKey(ctx, m, i18n.KeyErrNoGame)
 	}
 	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
-	res, err := cs.bot.svc.Join(ctx, id, m.user.player(m.chat))
+	res, err := cs.svc.Join(ctx, id, m.user.player(m.chat))
 	if err != nil {
-		switch key := cs.bot.joinRefusal(ctx, id, m.user.id, err); key {
+		switch key := joinRefusal(ctx, cs.svc, id, m.user.id, err); key {
 		case i18n.KeyErrOwnLobby: // a deep link opens an invitation, to be forwarded
 			return cs.replyKey(ctx, m, i18n.KeyErrOwnInvite)
 		case "":
@@ -238,7 +239,7 @@ func (cs *commands) cmdAI(ctx context.Context, m *msgCtx) error {
 		err := cs.sendMenu(ctx, m.chat, present.MenuSize, m.lang, present.MenuState{})
 		return err
 	}
-	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	a, bad := parseGameArgs(m.args, cs.svc.ValidSize)
 	if bad != nil {
 		return cs.replyUsage(ctx, m, i18n.KeyUsageAI, bad)
 	}
@@ -254,7 +255,7 @@ func (cs *commands) cmdAI(ctx context.Context, m *msgCtx) error {
 
 // cmdNew opens a game for people: a lobby in a group, an invite in a private chat.
 func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
-	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	a, bad := parseGameArgs(m.args, cs.svc.ValidSize)
 	if bad == nil && a.level != 0 {
 		bad = &badArg{word: a.levelWord, why: i18n.KeyArgBadSize} // /new takes a size, no level
 	}
@@ -271,7 +272,7 @@ func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 		l.Flow, l.ChatID, l.Creator.ChatID = game.FlowInvite, 0, m.chat
 	}
 	search, slang, searching := cs.play.searchShown(ctx, m.user.id)
-	res, err := cs.bot.svc.OpenLobby(ctx, l)
+	res, err := cs.svc.OpenLobby(ctx, l)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
@@ -289,20 +290,20 @@ func (cs *commands) cmdNew(ctx context.Context, m *msgCtx) error {
 // postLobby posts the invitation of lobby g in chat. The message is recorded as the lobby's
 // before its buttons appear, so nobody can join a lobby whose message the join would not update.
 func (cs *commands) postLobby(ctx context.Context, g *game.Game, chat int64, lang string) error {
-	c := present.Lobby(g, lang, cs.bot.username)
-	msg, err := cs.bot.sendText(ctx, chat, c.Text, nil)
+	c := present.Lobby(g, lang, cs.username)
+	msg, err := cs.sendText(ctx, chat, c.Text, nil)
 	if err != nil {
 		return err
 	}
 	ref := game.MessageRef{ChatID: sentTo(msg, chat), MessageID: msg.ID}
-	g, err = cs.bot.svc.AddBoard(ctx, g.ID, ref)
+	g, err = cs.svc.AddBoard(ctx, g.ID, ref)
 	if err != nil {
 		return err
 	}
 	if g.Status != game.StatusLobby {
 		return nil // cancelled meanwhile
 	}
-	return cs.bot.editMarkup(ctx, ref, c.Keyboard)
+	return cs.editMarkup(ctx, ref, c.Keyboard)
 }
 
 // cmdFind looks for a random opponent (see find).
@@ -310,7 +311,7 @@ func (cs *commands) cmdFind(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
-	a, bad := parseGameArgs(m.args, cs.bot.svc.ValidSize)
+	a, bad := parseGameArgs(m.args, cs.svc.ValidSize)
 	if bad == nil && a.level != 0 {
 		bad = &badArg{word: a.levelWord, why: i18n.KeyArgBadSize} // /find takes a size, no level
 	}
@@ -333,35 +334,35 @@ func (cs *commands) find(ctx context.Context, m *msgCtx, size int, here game.Mes
 	if !m.private {
 		return cs.replyKey(ctx, m, i18n.KeyErrPrivateOnly)
 	}
-	if !cs.bot.svc.ValidSize(size) {
+	if !cs.svc.ValidSize(size) {
 		return cs.replyErr(ctx, m, game.ErrBadSize)
 	}
 	ref := here
-	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
+	prev, err := cs.svc.Searching(ctx, m.user.id)
 	if err != nil {
-		cs.bot.log.Warn("find: earlier search", "user", m.user.id, "err", cs.bot.scrub(err))
+		cs.log.Warn("find: earlier search", "user", m.user.id, "err", cs.scrub(err))
 	}
 	if prev != nil && prev.Waiter.MsgID != 0 && prev.Waiter.ChatID == m.chat {
 		if ref.MessageID != 0 && ref.MessageID != prev.Waiter.MsgID {
 			// The menu tapped goes back to the main menu: the search stays in its own message.
-			if err := cs.bot.edit(ctx, ref, present.DrawMenu(present.MenuMain, m.lang, present.MenuState{Name: m.user.name})); err != nil {
-				cs.bot.log.Warn("find: menu", "user", m.user.id, "err", cs.bot.scrub(err))
+			if err := cs.edit(ctx, ref, present.DrawMenu(present.MenuMain, m.lang, present.MenuState{Name: m.user.name})); err != nil {
+				cs.log.Warn("find: menu", "user", m.user.id, "err", cs.scrub(err))
 			}
 		}
 		ref = game.MessageRef{ChatID: m.chat, MessageID: prev.Waiter.MsgID}
 	}
 	if ref.MessageID == 0 {
-		msg, err := cs.bot.sendText(ctx, m.chat, present.SearchStarting(m.lang, size).Text, nil)
+		msg, err := cs.sendText(ctx, m.chat, present.SearchStarting(m.lang, size).Text, nil)
 		if err != nil {
 			return err
 		}
 		ref = game.MessageRef{ChatID: m.chat, MessageID: msg.ID}
-	} else if err := cs.bot.edit(ctx, ref, present.SearchStarting(m.lang, size)); err != nil {
-		cs.bot.log.Warn("find: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+	} else if err := cs.edit(ctx, ref, present.SearchStarting(m.lang, size)); err != nil {
+		cs.log.Warn("find: search message", "user", m.user.id, "err", cs.scrub(err))
 	}
-	f, err := cs.bot.svc.Seek(ctx, m.user.player(m.chat), size, ref.MessageID)
+	f, err := cs.svc.Seek(ctx, m.user.player(m.chat), size, ref.MessageID)
 	if err != nil {
-		if e := cs.bot.edit(ctx, ref, content{Text: tr(m.lang, errKey(err))}); e != nil {
+		if e := cs.edit(ctx, ref, content{Text: tr(m.lang, errKey(err))}); e != nil {
 			return e
 		}
 		if game.ErrorCode(err).Internal() {
@@ -370,11 +371,11 @@ func (cs *commands) find(ctx context.Context, m *msgCtx, size int, here game.Mes
 		return nil
 	}
 	if f.Snapshot.Queued {
-		left := f.Until.Sub(cs.bot.now())
+		left := f.Until.Sub(cs.now())
 		if f.Until.IsZero() {
 			left = game.DefaultQueueTTL
 		}
-		return cs.bot.edit(ctx, ref, present.Searching(m.lang, size, left))
+		return cs.edit(ctx, ref, present.Searching(m.lang, size, left))
 	}
 	cs.tellPaired(ctx, f, m.user.id, ref)
 	return cs.play.started(ctx, f.Snapshot)
@@ -397,19 +398,19 @@ func (cs *commands) tellPaired(ctx context.Context, f *game.Found, seeker int64,
 			at = game.MessageRef{ChatID: p.ChatID, MessageID: f.Opponent.MsgID}
 		}
 		rating := game.InitialRating
-		if pr, err := cs.bot.players.Profile(ctx, g.Players[1-i].UserID); err == nil {
+		if pr, err := cs.players.Profile(ctx, g.Players[1-i].UserID); err == nil {
 			rating = pr.Stats.Rating
 		}
 		lang := normLang(p.Lang)
 		c := present.SearchFound(lang, present.PlayerName(g, 1-i, lang), rating, i)
 		var err error
 		if at.MessageID != 0 {
-			err = cs.bot.edit(ctx, at, c)
+			err = cs.edit(ctx, at, c)
 		} else {
-			_, err = cs.bot.sendText(ctx, p.ChatID, c.Text, nil)
+			_, err = cs.sendText(ctx, p.ChatID, c.Text, nil)
 		}
 		if err != nil {
-			cs.bot.log.Warn("paired", "game", g.ID, "err", cs.bot.scrub(err))
+			cs.log.Warn("paired", "game", g.ID, "err", cs.scrub(err))
 		}
 	}
 }
@@ -417,24 +418,24 @@ func (cs *commands) tellPaired(ctx context.Context, f *game.Found, seeker int64,
 // cmdCancel leaves the queue (its search message then says so and loses its button), or
 // cancels the user's open lobby in this chat.
 func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
-	prev, err := cs.bot.svc.Searching(ctx, m.user.id)
+	prev, err := cs.svc.Searching(ctx, m.user.id)
 	if err != nil {
-		cs.bot.log.Warn("cancel: search", "user", m.user.id, "err", cs.bot.scrub(err))
+		cs.log.Warn("cancel: search", "user", m.user.id, "err", cs.scrub(err))
 	}
-	left, err := cs.bot.svc.CancelFind(ctx, m.user.id)
+	left, err := cs.svc.CancelFind(ctx, m.user.id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
 	if left {
 		if prev != nil && prev.Waiter.MsgID != 0 {
 			lang := normLang(prev.Waiter.Lang)
-			if err := cs.bot.edit(ctx, game.MessageRef{ChatID: prev.Waiter.ChatID, MessageID: prev.Waiter.MsgID}, present.SearchCancelled(lang)); err != nil {
-				cs.bot.log.Warn("cancel: search message", "user", m.user.id, "err", cs.bot.scrub(err))
+			if err := cs.edit(ctx, game.MessageRef{ChatID: prev.Waiter.ChatID, MessageID: prev.Waiter.MsgID}, present.SearchCancelled(lang)); err != nil {
+				cs.log.Warn("cancel: search message", "user", m.user.id, "err", cs.scrub(err))
 			}
 		}
 		return cs.replyKey(ctx, m, i18n.KeyFindCancelled)
 	}
-	cur, err := cs.bot.svc.Current(ctx, m.chat)
+	cur, err := cs.svc.Current(ctx, m.chat)
 	if err == nil && cur.Game.Status == game.StatusLobby && cur.Game.Players[0].UserID == m.user.id {
 		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
 			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
@@ -446,7 +447,7 @@ func (cs *commands) cmdCancel(ctx context.Context, m *msgCtx) error {
 // bottom of the chat: the new message becomes the chat's board, and the old one loses its
 // buttons and says that the game moved, so a chat has one live board of a game at most.
 func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
-	cur, err := cs.bot.svc.Current(ctx, m.chat)
+	cur, err := cs.svc.Current(ctx, m.chat)
 	if err != nil {
 		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
@@ -458,7 +459,7 @@ func (cs *commands) cmdBoard(ctx context.Context, m *msgCtx) error {
 		cs.retire(ctx, g, m.chat)
 		return nil
 	}
-	if err := cs.bot.boards.Post(ctx, g, m.chat); err != nil {
+	if err := cs.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
 	cs.retire(ctx, g, m.chat)
@@ -478,16 +479,16 @@ func (cs *commands) retire(ctx context.Context, g *game.Game, chat int64) {
 		text := present.Moved(present.ViewLang(g, ref), g.Status == game.StatusLobby).Text
 		photo := false
 		if g.Status != game.StatusLobby {
-			c, err := present.Board(g, ref, 0, cs.bot.styleOf(ctx, g, ref))
+			c, err := present.Board(g, ref, 0, cs.styleOf(ctx, g, ref))
 			photo = err == nil && c.Photo != nil
 		}
-		cs.bot.boards.Queue(ref, func(ctx context.Context) {
+		cs.boards.Queue(ref, func(ctx context.Context) {
 			caption := func() error {
-				_, err := cs.bot.api.EditMessageCaption(ctx, &tgbot.EditMessageCaptionParams{ChatID: ref.ChatID,
+				_, err := cs.api.EditMessageCaption(ctx, &tgbot.EditMessageCaptionParams{ChatID: ref.ChatID,
 					MessageID: ref.MessageID, Caption: text})
 				return err
 			}
-			asText := func() error { return cs.bot.edit(ctx, ref, content{Text: text}) }
+			asText := func() error { return cs.edit(ctx, ref, content{Text: text}) }
 			first, second := asText, caption
 			if photo {
 				first, second = caption, asText
@@ -499,7 +500,7 @@ func (cs *commands) retire(ctx context.Context, g *game.Game, chat int64) {
 				err = second()
 			}
 			if err != nil {
-				cs.bot.log.Warn("board moved: old board", "game", g.ID, "err", cs.bot.scrub(err))
+				cs.log.Warn("board moved: old board", "game", g.ID, "err", cs.scrub(err))
 			}
 		})
 	}
@@ -507,7 +508,7 @@ func (cs *commands) retire(ctx context.Context, g *game.Game, chat int64) {
 
 // cmdResign resigns the chat's game (or cancels the user's lobby).
 func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
-	cur, err := cs.bot.svc.Current(ctx, m.chat)
+	cur, err := cs.svc.Current(ctx, m.chat)
 	if err != nil {
 		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
@@ -515,7 +516,7 @@ func (cs *commands) cmdResign(ctx context.Context, m *msgCtx) error {
 		return cs.play.cancelLobby(ctx, cur.Game.ID, m.user, func(err error) error { return cs.replyErr(ctx, m, err) },
 			func() error { return cs.replyKey(ctx, m, i18n.KeyLobbyCancelled) })
 	}
-	res, err := cs.bot.svc.Resign(ctx, cur.Game.ID, m.user.id)
+	res, err := cs.svc.Resign(ctx, cur.Game.ID, m.user.id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
@@ -529,11 +530,11 @@ func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error
 	if err != nil {
 		return cs.replyUsage(ctx, m, i18n.KeyUsageMove, &badArg{word: text, why: i18n.KeyArgNotSquare})
 	}
-	cur, err := cs.bot.svc.Current(ctx, m.chat)
+	cur, err := cs.svc.Current(ctx, m.chat)
 	if err != nil {
 		return cs.replyErr(ctx, m, err) // ErrNoGame answers "err.no_game"
 	}
-	res, err := cs.bot.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
+	res, err := cs.svc.Move(ctx, cur.Game.ID, m.user.id, sq, game.AnyPly)
 	if err != nil {
 		if errors.Is(err, game.ErrOffBoard) {
 			n := cur.Game.Size
@@ -545,14 +546,14 @@ func (cs *commands) typedMove(ctx context.Context, m *msgCtx, text string) error
 		}
 		return rerr
 	}
-	cs.bot.met.Move("human")
+	cs.met.Move("human")
 	cs.play.land(res, m.user.id).take(ctx)
 	return nil
 }
 
 // cmdStats shows the user's results.
 func (cs *commands) cmdStats(ctx context.Context, m *msgCtx) error {
-	p, err := cs.bot.players.Profile(ctx, m.user.id)
+	p, err := cs.players.Profile(ctx, m.user.id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
@@ -565,7 +566,7 @@ func (cs *commands) cmdTop(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		chat = m.chat
 	}
-	top, err := cs.bot.players.Top(ctx, chat, 10)
+	top, err := cs.players.Top(ctx, chat, 10)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}

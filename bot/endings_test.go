@@ -299,8 +299,8 @@ func TestAIGameEnd(t *testing.T) {
 // expireOffersNow has the bot expire the rematch offers due and checks how many it expired.
 func (h *harness) expireOffersNow(want int) {
 	h.t.Helper()
-	if n, err := h.b.ExpireOffersNow(h.guard()); err != nil || n != want {
-		h.t.Fatalf("ExpireOffersNow expired %d offers (%v), want %d", n, err, want)
+	if n, err := h.b.Offers.Now(h.guard()); err != nil || n != want {
+		h.t.Fatalf("Offers.Now expired %d offers (%v), want %d", n, err, want)
 	}
 }
 
@@ -403,7 +403,7 @@ func TestAnsweredOfferDoesNotExpire(t *testing.T) {
 // board says so.
 func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
 	h := newHarness(t)
-	other, err := bot.New(context.Background(), h.botOptions())
+	other, err := bot.Start(context.Background(), h.botOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,9 +424,9 @@ func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
 	})
 	h.clock.Add(game.DefaultRematchFor)
 	counts := make(chan int, 2)
-	for _, b := range []*bot.Bot{h.b, other} {
+	for _, b := range []*bot.Running{h.b, other} {
 		go func() {
-			n, err := b.ExpireOffersNow(h.guard())
+			n, err := b.Offers.Now(h.guard())
 			if err != nil {
 				t.Error(err)
 			}

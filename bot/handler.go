@@ -2,9 +2,25 @@ package bot
 
 import (
 	"context"
+	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/bot/callback"
+	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/metrics"
 )
+
+// core is what every handler uses: the Service and the people, the messenger (sends,
+// edits, answers, the board Editor, the log), the metrics, the clock and the bot's name.
+type core struct {
+	svc *game.Service
+	styles
+	*messenger
+	met      *metrics.Metrics
+	now      func() time.Time
+	username string // the bot's, as getMe reported it
+}
 
 // handler is the end of the intake's middlewares: it gives each update to the handler of its
 // kind, a message to commands (the service message of a group's upgrade to onMigrate), a button
@@ -13,15 +29,34 @@ type handler struct {
 	cmds   *commands
 	taps   *taps
 	inline *inlineMode
+	after  *afterWork // a migration found by a refused call runs after it
 }
 
-// newHandler returns the handler of b's updates, its parts wired to each other and to b.
-func newHandler(b *Bot) *handler {
-	pl := &play{bot: b}
-	im := &inlineMode{bot: b, play: pl}
-	cs := &commands{bot: b, play: pl}
-	ts := &taps{bot: b, play: pl, cmds: cs, inline: im}
-	return &handler{cmds: cs, taps: ts, inline: im}
+// handlerDeps are what the handlers use beyond their core, as New wires them.
+type handlerDeps struct {
+	after   *afterWork
+	play    *play // pl.core and the parts it uses; the rest is filled in by newHandler
+	reviews *Reviews
+	offers  *OfferExpiries
+	sign    callback.Signer
+	links   links
+	finish  func(g *game.Game, ref game.MessageRef, c content) content
+}
+
+// newHandler returns the handler of the updates, its parts wired to each other and to d.
+func newHandler(d handlerDeps) *handler {
+	pl := d.play
+	c := pl.core
+	im := &inlineMode{core: c, play: pl, sign: d.sign, links: d.links}
+	cs := &commands{core: c, play: pl, reviews: d.reviews}
+	ts := &taps{core: c, play: pl, cmds: cs, inline: im, reviews: d.reviews, offers: d.offers, finish: d.finish}
+	return &handler{cmds: cs, taps: ts, inline: im, after: d.after}
+}
+
+// refresh redraws every board of g (boards.Editor.Refresh) and tells Options.OnGameChange.
+func (pl *play) refresh(g *game.Game) {
+	pl.boards.Refresh(g)
+	pl.changed(g)
 }
 
 // route is the handler at the end of the intake's middlewares: it gives u to the handler of

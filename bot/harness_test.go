@@ -73,7 +73,7 @@ type harness struct {
 	logs  *syncBuffer
 	opts  options
 	pool  *game.AIPool // the running bot's
-	b     *bot.Bot
+	b     *bot.Running
 	stop  func() // stops the running bot and waits for it
 	// patience bounds each wait of the test that should succeed (guard); 0 means 20 s.
 	// A flood test that makes the bot work through tens of thousands of updates first sets it
@@ -169,7 +169,7 @@ func (o options) build() (bot.Options, *game.AIPool, func()) {
 		t.Offers = store
 	}
 	if t.RemindPoll == 0 {
-		t.RemindPoll = time.Hour // offers expire when a test says so (ExpireOffersNow)
+		t.RemindPoll = time.Hour // offers expire when a test says so (Offers.Now)
 	}
 	t.PaceBudgets = store.PaceBudgets()
 	if o.WrapPace != nil {
@@ -191,10 +191,10 @@ func (h *harness) start() {
 	ctx := context.Background()
 	opts, pool, closeSvc := h.opts.build()
 	h.pool = pool
-	b, err := bot.New(ctx, opts)
+	b, err := bot.Start(ctx, opts)
 	if err != nil {
 		closeSvc()
-		h.t.Fatalf("bot.New: %v", err)
+		h.t.Fatalf("bot.Start: %v", err)
 	}
 	if err := b.Setup(ctx); err != nil {
 		h.t.Fatalf("Setup: %v", err)

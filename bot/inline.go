@@ -26,8 +26,10 @@ import (
 // chosen inline results (the posted lobby opened) and the invitations of the posts' Join
 // buttons.
 type inlineMode struct {
-	bot  *Bot  // the clients, the Service and the signing key
-	play *play // who the user is, the results that count
+	*core
+	play  *play           // who the user is, the results that count
+	sign  callback.Signer // signs and checks the invitations of the posts' Join buttons
+	links links           // the thumbnails and pictures of the results
 }
 
 // creatorTag is the Game field of an inline post's buttons before the lobby exists.
@@ -62,11 +64,11 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			sizes[0] = want
 		}
 	}
-	signer, nonce, made := im.signer(), newNonce(), im.bot.now()
+	signer, nonce, made := im.signer(), newNonce(), im.now()
 	results := make([]models.InlineQueryResult, 0, len(sizes))
 	large := false // a large size left out: no picture can be shown
 	for _, n := range sizes {
-		picture := im.bot.startPictureURL(n)
+		picture := im.links.startPictureURL(n)
 		if !present.FitsKeyboard(n) && picture == "" {
 			large = true
 			continue
@@ -80,9 +82,9 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 		title, description := present.InlineResult(w.lang, n, color)
 		if !present.FitsKeyboard(n) {
 			// An inline message takes no upload: the board is a picture the bot serves, the
-			// starting board's for the invitation, then each position's (pictures.go).
+			// starting board's for the invitation, then each position's (package pictures).
 			results = append(results, &models.InlineQueryResultPhoto{ID: inlineResultID(n, color, nonce),
-				PhotoURL: picture, ThumbnailURL: cmp.Or(im.bot.thumbnailURL(n), picture),
+				PhotoURL: picture, ThumbnailURL: cmp.Or(im.links.thumbnailURL(n), picture),
 				Title: title, Description: description, Caption: text, ReplyMarkup: botapi.Markup(kb)})
 			continue
 		}
@@ -93,7 +95,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			InputMessageContent: &models.InputTextMessageContent{MessageText: text},
 			ReplyMarkup:         botapi.Markup(kb),
 		}
-		if u := im.bot.thumbnailURL(n); u != "" {
+		if u := im.links.thumbnailURL(n); u != "" {
 			res.ThumbnailURL, res.ThumbnailWidth, res.ThumbnailHeight = u, ThumbnailSide, ThumbnailSide
 		}
 		results = append(results, res)
@@ -103,14 +105,14 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 			Title:       tr(w.lang, i18n.KeyInlineLargeTitle),
 			Description: tr(w.lang, i18n.KeyInlineLargeDescription),
 			InputMessageContent: &models.InputTextMessageContent{
-				MessageText: tr(w.lang, i18n.KeyInlineLargeText, im.bot.username)}})
+				MessageText: tr(w.lang, i18n.KeyInlineLargeText, im.username)}})
 		if want != 0 && !present.FitsKeyboard(want) { // asked for one: say why first
 			last := results[len(results)-1]
 			results = append([]models.InlineQueryResult{last}, results[:len(results)-1]...)
 		}
 	}
-	return im.bot.retry(ctx, "answerInlineQuery", func() error {
-		_, err := im.bot.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
+	return im.retry(ctx, "answerInlineQuery", func() error {
+		_, err := im.tg.AnswerInlineQuery(ctx, &tgbot.AnswerInlineQueryParams{InlineQueryID: q.ID,
 			Results: results, CacheTime: 1, IsPersonal: true})
 		return err
 	})
@@ -121,7 +123,7 @@ func (im *inlineMode) onInlineQuery(ctx context.Context, q *models.InlineQuery) 
 // onto another message opens nothing there.
 func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInlineResult) error {
 	size, color, nonce, ok := parseInlineResultID(r.ResultID)
-	if r.InlineMessageID == "" || !ok || !im.bot.svc.ValidSize(size) {
+	if r.InlineMessageID == "" || !ok || !im.svc.ValidSize(size) {
 		return nil
 	}
 	w := im.play.whoIs(ctx, &r.From)
@@ -129,9 +131,9 @@ func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInline
 	if nonce != 0 {
 		inv := invitation{creator: w.id, size: size, color: color, nonce: nonce}
 		if mine, err := im.claimInvitation(ctx, inv, r.InlineMessageID); err != nil {
-			im.bot.log.Warn("claim invitation", "user", w.id, "err", im.bot.scrub(err))
+			im.log.Warn("claim invitation", "user", w.id, "err", im.scrub(err))
 		} else if !mine {
-			im.bot.log.Warn("invitation used on another message first", "user", w.id)
+			im.log.Warn("invitation used on another message first", "user", w.id)
 		}
 	}
 	search, slang, searching := im.play.searchShown(ctx, w.id)
@@ -145,7 +147,7 @@ func (im *inlineMode) onChosenInline(ctx context.Context, r *models.ChosenInline
 // openInline opens (or finds) the lobby of an inline message, its creator playing color,
 // and records the message as its board.
 func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator game.Player, size int, color game.Choice, lang string) (*game.Game, error) {
-	res, err := im.bot.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
+	res, err := im.svc.OpenLobby(ctx, game.Lobby{Flow: game.FlowInline, Creator: creator,
 		InlineID: inlineID, Size: size, Color: color, Lang: lang})
 	if err != nil {
 		return nil, err
@@ -154,7 +156,7 @@ func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator g
 	if boards.Has(res.Game, ref) {
 		return res.Game, nil
 	}
-	return im.bot.svc.AddBoard(ctx, res.Game.ID, ref)
+	return im.svc.AddBoard(ctx, res.Game.ID, ref)
 }
 
 // openInvitation opens the lobby of an inline message that has none from the data of its Join
@@ -163,22 +165,22 @@ func (im *inlineMode) openInline(ctx context.Context, inlineID string, creator g
 // not yet used on another message. Otherwise key names the answer and nothing is opened.
 func (im *inlineMode) openInvitation(ctx context.Context, inlineID string, c callback.Data) (g *game.Game, key i18n.Key, err error) {
 	inv, ok := readInvitation(im.signer(), c)
-	if !ok || !im.bot.svc.ValidSize(inv.size) {
-		im.bot.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
+	if !ok || !im.svc.ValidSize(inv.size) {
+		im.log.Warn("inline join: data not signed by the bot", "inline", inlineID)
 		return nil, i18n.KeyErrBadInvitation, nil
 	}
-	if !inv.fresh(im.bot.now()) {
+	if !inv.fresh(im.now()) {
 		return nil, i18n.KeyErrInvitationExpired, nil
 	}
 	if mine, err := im.claimInvitation(ctx, inv, inlineID); err != nil {
 		return nil, "", err
 	} else if !mine {
-		im.bot.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
+		im.log.Warn("inline join: invitation copied from another message", "inline", inlineID, "creator", inv.creator)
 		return nil, i18n.KeyErrBadInvitation, nil
 	}
 	creator := game.Player{UserID: inv.creator, Name: "#" + strconv.FormatInt(inv.creator, 10)}
 	lang := langEN
-	if p, err := im.bot.players.Profile(ctx, inv.creator); err == nil {
+	if p, err := im.players.Profile(ctx, inv.creator); err == nil {
 		if p.Name != "" {
 			creator.Name = p.Name
 		}

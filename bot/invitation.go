@@ -41,7 +41,7 @@ func callbackKey(token string) []byte {
 
 // signer signs and verifies the bot's signed callbacks.
 func (im *inlineMode) signer() callback.Signer {
-	return callback.NewSigner(callbackKey(im.bot.token))
+	return im.sign
 }
 
 // invitation is the content of an inline post's Join button.
@@ -146,5 +146,5 @@ func parseInlineResultID(id string) (size int, color game.Choice, nonce int64, o
 // claimInvitation binds inv to the inline message inlineID: false when another message used
 // it first.
 func (im *inlineMode) claimInvitation(ctx context.Context, inv invitation, inlineID string) (bool, error) {
-	return im.bot.svc.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
+	return im.svc.ClaimInvitation(ctx, inv.creator, inv.nonce, inlineID, invitationTTL+invitationSkew)
 }

@@ -67,7 +67,7 @@ func ids(ans telegramtest.InlineAnswer) []string {
 }
 
 // TestInlineThumbnails: with a public URL the results carry the thumbnail of their board
-// there, which ThumbnailHandler serves as a small PNG.
+// there, which Pictures.Thumbnails serves as a small PNG.
 func TestInlineThumbnails(t *testing.T) {
 	h := newHarness(t, func(o *options) { o.PublicURL = "https://reversi.example/bot/" })
 	alice := h.user("Alice", "en")
@@ -79,7 +79,7 @@ func TestInlineThumbnails(t *testing.T) {
 			t.Errorf("result %s lacks %s: %s", r.ID, want, r.Raw)
 		}
 	}
-	srv := httptest.NewServer(h.b.ThumbnailHandler())
+	srv := httptest.NewServer(h.b.Pictures.Thumbnails())
 	defer srv.Close()
 	for _, size := range []string{"8", "10", "12", "16"} {
 		resp, err := http.Get(srv.URL + bot.ThumbnailPath + size + ".png")

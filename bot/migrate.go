@@ -35,19 +35,16 @@ func (h *handler) onMigrate(ctx context.Context, msg *models.Message) error {
 	if msg.MigrateFromChatID != 0 {
 		from, to = msg.MigrateFromChatID, msg.Chat.ID
 	}
-	return h.cmds.bot.migrate(ctx, from, to)
+	return h.cmds.migrate(ctx, from, to)
 }
 
 // migrated is told by the Bot API client that a call on chat from was refused because the
 // group became the supergroup to: it runs the migration after the call, in case the service
 // messages were lost (it changes nothing when they were not).
-func (b *Bot) migrated(from, to int64) {
-	if b.base == nil {
-		return // a call of New, before the bot runs
-	}
-	b.goAfter(workMigration, migrateTimeout, func(ctx context.Context) {
-		if err := b.migrate(ctx, from, to); err != nil {
-			b.log.Warn("migrate after a refused call", "from", from, "to", to, "err", b.scrub(err))
+func (h *handler) migrated(from, to int64) {
+	h.after.goAfter(workMigration, migrateTimeout, func(ctx context.Context) {
+		if err := h.cmds.migrate(ctx, from, to); err != nil {
+			h.cmds.log.Warn("migrate after a refused call", "from", from, "to", to, "err", h.cmds.scrub(err))
 		}
 	})
 }
@@ -55,20 +52,20 @@ func (b *Bot) migrated(from, to int64) {
 // migrate moves what the bot keeps under group chat from to chat to, the supergroup it
 // became, and, when this call moved the group's game, shows it in the new chat: the lobby's
 // invitation, or the board of the game in play (and the AI's move if it owes one).
-func (b *Bot) migrate(ctx context.Context, from, to int64) error {
-	m, err := b.svc.MigrateChat(ctx, from, to)
+func (cs *commands) migrate(ctx context.Context, from, to int64) error {
+	m, err := cs.svc.MigrateChat(ctx, from, to)
 	switch {
 	case errors.Is(err, game.ErrBadRequest):
-		b.log.Warn("migrate: not two groups", "from", from, "to", to)
+		cs.log.Warn("migrate: not two groups", "from", from, "to", to)
 		return nil
 	case errors.Is(err, game.ErrAlreadyPlaying):
 		// The supergroup hosts a game of its own already: the old group's stays where it was.
-		b.log.Warn("migrate: the supergroup has a game already", "from", from, "to", to)
+		cs.log.Warn("migrate: the supergroup has a game already", "from", from, "to", to)
 		return nil
 	case m == nil:
 		return err
 	case err != nil:
-		b.log.Warn("migrate: group records", "from", from, "to", to, "err", b.scrub(err))
+		cs.log.Warn("migrate: group records", "from", from, "to", to, "err", cs.scrub(err))
 	}
 	if !m.Moved || m.Game == nil {
 		return nil
@@ -79,17 +76,16 @@ func (b *Bot) migrate(ctx context.Context, from, to int64) error {
 			return nil // a send to the old chat landed there already (botapi made it again)
 		}
 	}
-	b.log.Info("group became a supergroup: game moved", "from", from, "to", to, "game", g.ID)
-	pl := &play{bot: b}
+	cs.log.Info("group became a supergroup: game moved", "from", from, "to", to, "game", g.ID)
+	pl := cs.play
 	switch g.Status {
 	case game.StatusLobby:
-		cs := &commands{bot: b, play: pl}
 		return cs.postLobby(ctx, g, to, pl.chatLang(ctx, to, g.Lang))
 	case game.StatusPlaying:
-		if err := b.boards.Post(ctx, g, to); err != nil {
+		if err := cs.boards.Post(ctx, g, to); err != nil {
 			return err
 		}
-		b.changed(g)
+		pl.changed(g)
 		pl.owedAI(ctx, g.ID)
 	}
 	return nil
@@ -98,9 +94,9 @@ func (b *Bot) migrate(ctx context.Context, from, to int64) error {
 // movedInto reports whether group chat became the supergroup that hosts game g now, its game
 // moved there (game.Service.ChatMovedTo). A failure to tell counts as no.
 func (ts *taps) movedInto(ctx context.Context, g *game.Game, chat int64) bool {
-	to, err := ts.bot.svc.ChatMovedTo(ctx, chat)
+	to, err := ts.svc.ChatMovedTo(ctx, chat)
 	if err != nil {
-		ts.bot.log.Warn("tap: moved chat", "chat", chat, "err", ts.bot.scrub(err))
+		ts.log.Warn("tap: moved chat", "chat", chat, "err", ts.scrub(err))
 		return false
 	}
 	return to != 0 && inGameChat(g, to)

@@ -141,7 +141,7 @@ func TestInlineLargeBoardPictures(t *testing.T) {
 	pics := httptest.NewServer(late)
 	defer pics.Close()
 	h := newHarness(t, func(o *options) { o.PublicURL = pics.URL })
-	late.set(http.StripPrefix("", h.b.PictureHandler()))
+	late.set(http.StripPrefix("", h.b.Pictures.Handler()))
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	chat := h.srv.NewGroup("Chat", alice, bob)
 

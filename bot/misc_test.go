@@ -329,7 +329,7 @@ func TestEditRetriedAfter429(t *testing.T) {
 func TestWebhook(t *testing.T) {
 	h := newHarness(t)
 	h.stop() // no polling: the webhook takes over
-	b, err := bot.New(context.Background(), h.botOptions())
+	b, err := bot.Start(context.Background(), h.botOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

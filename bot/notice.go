@@ -41,7 +41,7 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if g == nil || g.Flow != game.FlowInvite && g.Flow != game.FlowMatch {
 		return
 	}
-	pl.bot.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
+	pl.after.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
 		for _, p := range g.Players {
 			pl.takeBackNotice(ctx, p, g)
 		}
@@ -58,7 +58,7 @@ func (pl *play) noticeTurn(res *game.Snapshot, by int64) {
 	if res.End == nil {
 		claim = game.TurnNotice{GameID: g.ID, Version: g.Version, Moves: len(g.Moves)}
 	}
-	pl.bot.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
+	pl.after.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, claim, func(now *game.Game) bool { return !claim.Stale(now) },
 			text(normLang(p.Lang)))
 	})
@@ -77,24 +77,24 @@ func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, claim 
 		return
 	}
 	defer giveBack()
-	res, err := pl.bot.svc.Game(ctx, id)
+	res, err := pl.svc.Game(ctx, id)
 	if err != nil {
-		pl.bot.log.Warn("turn notice: read the game", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice: read the game", "game", id, "user", p.UserID, "err", pl.scrub(err))
 		return
 	}
 	if !holds(res.Game) {
-		pl.bot.log.Debug("turn notice no longer true", "game", id, "user", p.UserID, "version", res.Game.Version)
+		pl.log.Debug("turn notice no longer true", "game", id, "user", p.UserID, "version", res.Game.Version)
 		return
 	}
-	msg, err := pl.bot.sendText(ctx, p.ChatID, text, nil)
+	msg, err := pl.sendText(ctx, p.ChatID, text, nil)
 	if err != nil {
-		pl.bot.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.scrub(err))
 		return
 	}
 	claim.MessageID = msg.ID
-	prev, err := pl.bot.players.SwapTurnNotice(ctx, p.UserID, claim)
+	prev, err := pl.players.SwapTurnNotice(ctx, p.UserID, claim)
 	if err != nil {
-		pl.bot.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice", "game", id, "user", p.UserID, "err", pl.scrub(err))
 		return
 	}
 	if prev.MessageID != 0 && prev.MessageID != msg.ID {
@@ -103,7 +103,7 @@ func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, claim 
 	if claim.GameID == "" {
 		return
 	}
-	if res, err = pl.bot.svc.Game(ctx, id); err == nil && claim.Stale(res.Game) {
+	if res, err = pl.svc.Game(ctx, id); err == nil && claim.Stale(res.Game) {
 		pl.dropNotice(ctx, p, claim)
 	}
 }
@@ -114,18 +114,18 @@ func (pl *play) sendNotice(ctx context.Context, id string, p game.Player, claim 
 // sent); ok is false when ctx ended first. Without pacing, or when the budgets cannot be
 // reached, it returns ctx as it is (the client then paces the send itself, or a 429 guards it).
 func (pl *play) paceNotice(ctx context.Context, chat int64) (_ context.Context, giveBack func(), ok bool) {
-	if pl.bot.pacer == nil {
+	if pl.pacer == nil {
 		return ctx, func() {}, true
 	}
 	key := botapi.ChatOf(chat)
-	if _, err := pl.bot.pacer.Wait(ctx, key, botapi.PaceInfo); err != nil {
+	if _, err := pl.pacer.Wait(ctx, key, botapi.PaceInfo); err != nil {
 		if ctx.Err() != nil {
 			return ctx, func() {}, false
 		}
-		pl.bot.log.Warn("turn notice: pace", "chat", chat, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice: pace", "chat", chat, "err", pl.scrub(err))
 		return ctx, func() {}, true
 	}
-	paid, giveBack := pl.bot.pacer.Paid(ctx, key)
+	paid, giveBack := pl.pacer.Paid(ctx, key)
 	return paid, giveBack, true
 }
 
@@ -135,9 +135,9 @@ func (pl *play) takeBackNotice(ctx context.Context, p game.Player, g *game.Game)
 	if p.UserID == 0 || p.ChatID == 0 {
 		return
 	}
-	n, err := pl.bot.players.NewestTurnNotice(ctx, p.UserID)
+	n, err := pl.players.NewestTurnNotice(ctx, p.UserID)
 	if err != nil {
-		pl.bot.log.Warn("turn notice: read", "game", g.ID, "user", p.UserID, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice: read", "game", g.ID, "user", p.UserID, "err", pl.scrub(err))
 		return
 	}
 	if n.Stale(g) {
@@ -148,9 +148,9 @@ func (pl *play) takeBackNotice(ctx context.Context, p game.Player, g *game.Game)
 // dropNotice forgets n as player p's newest notice and deletes its message, unless another
 // step or notice has dropped or replaced it first (that one deletes it).
 func (pl *play) dropNotice(ctx context.Context, p game.Player, n game.TurnNotice) {
-	ok, err := pl.bot.players.DropTurnNotice(ctx, p.UserID, n)
+	ok, err := pl.players.DropTurnNotice(ctx, p.UserID, n)
 	if err != nil {
-		pl.bot.log.Warn("turn notice: drop", "game", n.GameID, "user", p.UserID, "err", pl.bot.scrub(err))
+		pl.log.Warn("turn notice: drop", "game", n.GameID, "user", p.UserID, "err", pl.scrub(err))
 		return
 	}
 	if ok {
@@ -161,7 +161,7 @@ func (pl *play) dropNotice(ctx context.Context, p game.Player, n game.TurnNotice
 // deleteNotice deletes the notice msg in player p's private chat; a failure (a notice older
 // than Telegram lets a bot delete, one the player deleted) is logged.
 func (pl *play) deleteNotice(ctx context.Context, p game.Player, msg int, why string) {
-	if _, err := pl.bot.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: p.ChatID, MessageID: msg}); err != nil {
-		pl.bot.log.Info("turn notice: "+why, "user", p.UserID, "err", pl.bot.scrub(err))
+	if _, err := pl.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: p.ChatID, MessageID: msg}); err != nil {
+		pl.log.Info("turn notice: "+why, "user", p.UserID, "err", pl.scrub(err))
 	}
 }

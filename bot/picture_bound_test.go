@@ -58,7 +58,7 @@ func pictureHarness(t *testing.T, mod func(*options)) (*harness, string) {
 		o.PublicURL = pics.URL
 		mod(o)
 	})
-	late.set(h.b.PictureHandler())
+	late.set(h.b.Pictures.Handler())
 	return h, pics.URL
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/boards"
+	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
@@ -19,7 +20,12 @@ import (
 // share (a game started, a step shown and the AI's reply it left owed: land and aiTurn, a
 // lobby cancelled, a board posted again in a new style).
 type play struct {
-	bot *Bot // the clients, the Service and the board Editor
+	*core
+	after     *afterWork       // the work the steps leave behind them (notices, AI replies)
+	pacer     *botapi.Pacer    // the notices' budget; nil: none
+	reminders *TurnReminders   // the turn reminders of group and inline games
+	reviews   *Reviews         // the replays of finished games
+	changed   func(*game.Game) // tells Options.OnGameChange of a step
 }
 
 // whoIs resolves the user: their stored language choice beats Telegram's language_code.
@@ -27,7 +33,7 @@ type play struct {
 // the default style.
 func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 	w := who{id: u.ID, name: displayName(u), lang: normLang(u.LanguageCode)}
-	if p, ok := pl.bot.profile(ctx, u.ID); ok {
+	if p, ok := pl.profile(ctx, u.ID); ok {
 		if p.Lang != "" {
 			w.lang = normLang(p.Lang)
 		}
@@ -40,8 +46,8 @@ func (pl *play) whoIs(ctx context.Context, u *models.User) who {
 // cannot tell in time) fallback.
 func (pl *play) chatLang(ctx context.Context, chatID int64, fallback string) string {
 	var l string
-	if pl.bot.optional.Do(ctx, "chat language", func(ctx context.Context) (err error) {
-		l, err = pl.bot.players.ChatLang(ctx, chatID)
+	if pl.optional.Do(ctx, "chat language", func(ctx context.Context) (err error) {
+		l, err = pl.players.ChatLang(ctx, chatID)
 		return err
 	}) && l != "" {
 		return normLang(l)
@@ -52,8 +58,8 @@ func (pl *play) chatLang(ctx context.Context, chatID int64, fallback string) str
 // touch records that the user has talked to the bot (game.Players.TouchUser): a game's
 // result counts only for users who have.
 func (pl *play) touch(ctx context.Context, w who) {
-	if err := pl.bot.players.TouchUser(ctx, w.id, w.name); err != nil {
-		pl.bot.log.Warn("touch user", "user", w.id, "err", pl.bot.scrub(err))
+	if err := pl.players.TouchUser(ctx, w.id, w.name); err != nil {
+		pl.log.Warn("touch user", "user", w.id, "err", pl.scrub(err))
 	}
 }
 
@@ -62,30 +68,30 @@ func (pl *play) touch(ctx context.Context, w who) {
 // and the AI's reply is taken when the start left it owed.
 func (pl *play) started(ctx context.Context, res *game.Snapshot) error {
 	g := res.Game
-	pl.bot.met.GameStarted(g.Flow.String())
+	pl.met.GameStarted(g.Flow.String())
 	for _, ref := range res.Lobby { // the lobby's messages, if it was one
 		lang := present.ViewLang(g, ref)
 		text := tr(lang, i18n.KeyGamePlayers, present.PlayerName(g, 0, lang), present.PlayerName(g, 1, lang))
-		if err := pl.bot.edit(ctx, ref, content{Text: text}); err != nil {
-			pl.bot.log.Warn("edit lobby", "game", g.ID, "err", pl.bot.scrub(err))
+		if err := pl.edit(ctx, ref, content{Text: text}); err != nil {
+			pl.log.Warn("edit lobby", "game", g.ID, "err", pl.scrub(err))
 		}
 	}
 	var firstErr error
 	for _, chat := range boards.Chats(g) {
-		if err := pl.bot.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
+		if err := pl.boards.Post(ctx, g, chat); err != nil && firstErr == nil {
 			firstErr = err
 		}
 	}
 	if g.InlineID != "" {
 		ref := game.MessageRef{InlineID: g.InlineID}
 		if !boards.Has(g, ref) {
-			if _, err := pl.bot.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
+			if _, err := pl.svc.AddBoard(ctx, g.ID, ref); err != nil && firstErr == nil {
 				firstErr = err
 			}
 		}
-		pl.bot.boards.Redraw(g, ref)
+		pl.boards.Redraw(g, ref)
 	}
-	pl.bot.changed(g)
+	pl.changed(g)
 	pl.remindTurn(res)
 	pl.owed(res).take(ctx)
 	return firstErr
@@ -137,7 +143,7 @@ func (t aiTurn) take(ctx context.Context) *game.Snapshot {
 	res, err := t.reply.Wait(ctx)
 	if err != nil {
 		id := t.reply.GameID()
-		pl.bot.log.Warn("ai reply", "game", id, "err", pl.bot.scrub(err))
+		pl.log.Warn("ai reply", "game", id, "err", pl.scrub(err))
 		if errors.Is(err, game.ErrBusy) {
 			pl.tellAIBusy(id)
 		}
@@ -147,8 +153,8 @@ func (t aiTurn) take(ctx context.Context) *game.Snapshot {
 		return nil
 	}
 	if len(res.Played) > 0 && res.Game.AILevel > 0 {
-		pl.bot.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
-		pl.bot.met.Move("ai")
+		pl.met.AIThink(strconv.Itoa(res.Game.AILevel), time.Since(start))
+		pl.met.Move("ai")
 	}
 	pl.afterStep(res, 0)
 	return res
@@ -180,7 +186,7 @@ func (t aiTurn) later() {
 	if t.reply == nil {
 		return
 	}
-	t.pl.bot.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { t.take(ctx) })
+	t.pl.after.goAfter(workAIReply, DefaultHandlerTimeout, func(ctx context.Context) { t.take(ctx) })
 }
 
 // busyNoticeTimeout bounds telling the players that the AI could not move (a read and a
@@ -192,28 +198,25 @@ const busyNoticeTimeout = 10 * time.Second
 // the board wakes it again. A stopping bot says nothing: its searches end on purpose; nor
 // does a game whose reply came meanwhile (from another process).
 func (pl *play) tellAIBusy(id string) {
-	pl.bot.mu.Lock()
-	closed := pl.bot.closed
-	pl.bot.mu.Unlock()
-	if closed || pl.bot.base.Err() != nil {
+	if pl.after.closing() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(pl.bot.base, busyNoticeTimeout)
+	ctx, cancel := context.WithTimeout(pl.after.base, busyNoticeTimeout)
 	defer cancel()
-	res, err := pl.bot.svc.Game(ctx, id)
+	res, err := pl.svc.Game(ctx, id)
 	if err != nil || res.Reply == nil || res.Game.ChatID == 0 {
 		return
 	}
 	g := res.Game
-	if _, err := pl.bot.sendText(ctx, g.ChatID, tr(pl.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
-		pl.bot.log.Warn("tell AI busy", "game", id, "err", pl.bot.scrub(err))
+	if _, err := pl.sendText(ctx, g.ChatID, tr(pl.chatLang(ctx, g.ChatID, g.Lang), i18n.KeyErrBusy), nil); err != nil {
+		pl.log.Warn("tell AI busy", "game", id, "err", pl.scrub(err))
 	}
 }
 
 // owedAI lets the AI move when game id owes one (its last search was cut short, or the
 // process stopped before it answered): a player's tap or /board is enough to wake it.
 func (pl *play) owedAI(ctx context.Context, id string) {
-	if res, err := pl.bot.svc.Game(ctx, id); err == nil {
+	if res, err := pl.svc.Game(ctx, id); err == nil {
 		pl.owed(res).take(ctx)
 	}
 }
@@ -224,12 +227,12 @@ func (pl *play) afterStep(res *game.Snapshot, by int64) {
 	if res == nil || res.Game == nil {
 		return
 	}
-	pl.bot.refresh(res.Game)
+	pl.refresh(res.Game)
 	pl.noticeTurn(res, by)
 	pl.remindTurn(res)
 	if res.End != nil && len(res.Played) > 0 || res.End != nil && res.End.Reason != game.EndNormal {
-		pl.bot.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
-		pl.bot.sendReplays(res.Game)
+		pl.met.GameFinished(res.Game.Flow.String(), res.End.Reason.String())
+		pl.reviews.sendReplays(res.Game)
 	}
 }
 
@@ -240,7 +243,7 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 		p.ChatID = chat
 	}
 	search, slang, searching := pl.searchShown(ctx, w.id)
-	res, err := pl.bot.svc.NewAIGame(ctx, p, chat, size, level, color)
+	res, err := pl.svc.NewAIGame(ctx, p, chat, size, level, color)
 	if err != nil {
 		return fail(err)
 	}
@@ -252,14 +255,14 @@ func (pl *play) newAIGame(ctx context.Context, chat int64, w who, private bool, 
 
 // cancelLobby cancels a lobby (its creator resigns it) and marks its messages.
 func (pl *play) cancelLobby(ctx context.Context, id string, w who, fail func(error) error, ok func() error) error {
-	res, err := pl.bot.svc.Resign(ctx, id, w.id)
+	res, err := pl.svc.Resign(ctx, id, w.id)
 	if err != nil {
 		return fail(err)
 	}
 	for _, ref := range res.Game.Boards {
 		lang := present.ViewLang(res.Game, ref)
-		if err := pl.bot.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
-			pl.bot.log.Warn("edit lobby", "game", id, "err", pl.bot.scrub(err))
+		if err := pl.edit(ctx, ref, content{Text: tr(lang, i18n.KeyLobbyCancelled)}); err != nil {
+			pl.log.Warn("edit lobby", "game", id, "err", pl.scrub(err))
 		}
 	}
 	return ok()
@@ -269,29 +272,29 @@ func (pl *play) cancelLobby(ctx context.Context, id string, w who, fail func(err
 // where the group's game in play (or lobby) then speaks it too and its board is redrawn.
 func (pl *play) setLang(ctx context.Context, chat int64, private bool, user int64, lang string) error {
 	if private {
-		return pl.bot.players.SetLang(ctx, user, lang)
+		return pl.players.SetLang(ctx, user, lang)
 	}
-	if err := pl.bot.players.SetChatLang(ctx, chat, lang); err != nil {
+	if err := pl.players.SetChatLang(ctx, chat, lang); err != nil {
 		return err
 	}
-	g, err := pl.bot.svc.SetGameLang(ctx, chat, lang)
+	g, err := pl.svc.SetGameLang(ctx, chat, lang)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
 		return nil
 	case err != nil:
-		pl.bot.log.Warn("group language: game", "chat", chat, "err", pl.bot.scrub(err))
+		pl.log.Warn("group language: game", "chat", chat, "err", pl.scrub(err))
 		return nil // the choice is stored; the next game speaks it
 	case g.Status == game.StatusLobby:
 		for _, ref := range g.Boards {
 			if ref.ChatID == chat {
-				c := present.Lobby(g, lang, pl.bot.username)
-				if err := pl.bot.edit(ctx, ref, c); err != nil {
-					pl.bot.log.Warn("group language: lobby", "game", g.ID, "err", pl.bot.scrub(err))
+				c := present.Lobby(g, lang, pl.username)
+				if err := pl.edit(ctx, ref, c); err != nil {
+					pl.log.Warn("group language: lobby", "game", g.ID, "err", pl.scrub(err))
 				}
 			}
 		}
 	default:
-		pl.bot.refresh(g)
+		pl.refresh(g)
 	}
 	return nil
 }
@@ -303,7 +306,7 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 	if !m.private {
 		return nil
 	}
-	cur, err := pl.bot.svc.Current(ctx, m.chat)
+	cur, err := pl.svc.Current(ctx, m.chat)
 	if errors.Is(err, game.ErrNoGame) {
 		return nil
 	}
@@ -314,16 +317,16 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 	if g.Status != game.StatusPlaying || !present.FitsKeyboard(g.Size) {
 		return nil
 	}
-	if err := pl.bot.boards.Post(ctx, g, m.chat); err != nil {
+	if err := pl.boards.Post(ctx, g, m.chat); err != nil {
 		return err
 	}
 	for _, ref := range g.Boards {
 		if ref.InlineID == "" && ref.ChatID == m.chat {
 			// Through the message's edit queue, so a redraw of the old board already on its way
 			// cannot put the buttons back after they were cleared.
-			pl.bot.boards.Queue(ref, func(ctx context.Context) {
-				if err := pl.bot.editMarkup(ctx, ref, nil); err != nil {
-					pl.bot.log.Warn("restyle: clear old board", "game", g.ID, "err", pl.bot.scrub(err))
+			pl.boards.Queue(ref, func(ctx context.Context) {
+				if err := pl.editMarkup(ctx, ref, nil); err != nil {
+					pl.log.Warn("restyle: clear old board", "game", g.ID, "err", pl.scrub(err))
 				}
 			})
 		}

@@ -35,16 +35,16 @@ func recoverPanics(log *slog.Logger, apologize func(context.Context, *models.Upd
 }
 
 // apologize tells the user something went wrong after a panic, as far as the update allows.
-func (b *Bot) apologize(ctx context.Context, u *models.Update) {
+func (m *messenger) apologize(ctx context.Context, u *models.Update) {
 	switch {
 	case u.CallbackQuery != nil:
 		lang := normLang(u.CallbackQuery.From.LanguageCode)
-		_ = b.answer(ctx, u.CallbackQuery.ID, tr(lang, i18n.KeyErrInternal), true)
+		_ = m.answer(ctx, u.CallbackQuery.ID, tr(lang, i18n.KeyErrInternal), true)
 	case u.Message != nil && u.Message.Chat.ID != 0:
 		lang := langEN
 		if u.Message.From != nil {
 			lang = normLang(u.Message.From.LanguageCode)
 		}
-		_, _ = b.sendText(ctx, u.Message.Chat.ID, tr(lang, i18n.KeyErrInternal), nil)
+		_, _ = m.sendText(ctx, u.Message.Chat.ID, tr(lang, i18n.KeyErrInternal), nil)
 	}
 }

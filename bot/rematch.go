@@ -26,7 +26,7 @@ func (pl *play) noticeOffer(g *game.Game) {
 		return
 	}
 	offer := func(now *game.Game) bool { return now.Rematch == game.RematchOffered && now.RematchBy == g.RematchBy }
-	pl.bot.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
+	pl.after.goAfter(workNotice, turnNoticeTimeout, func(ctx context.Context) {
 		pl.sendNotice(ctx, g.ID, p, game.TurnNotice{}, offer, present.OfferNotice(normLang(p.Lang), name))
 	})
 }

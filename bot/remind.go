@@ -63,8 +63,44 @@ const (
 	remindSlack = time.Second
 )
 
-// reminding reports whether b sends turn reminders.
-func (b *Bot) reminding() bool { return b.reminders != nil && b.remindAfter > 0 }
+// TurnReminders sends the turn reminders (see above): every step of a game between people
+// in a group or an inline message schedules its reminder (turn), and its loop, from Start to
+// Stop, sends those due every Options.RemindPoll (Now). Its zero value is not usable: New
+// builds it.
+type TurnReminders struct {
+	*core
+	store Reminders     // the reminders due; nil: none
+	wait  time.Duration // how long a turn goes before its reminder; 0: none
+	after *afterWork    // scheduling a reminder runs after the step
+	loop  *loop
+}
+
+// newTurnReminders returns the reminders of store, sent after wait, looked for every poll.
+func newTurnReminders(c *core, store Reminders, wait, poll time.Duration, after *afterWork) *TurnReminders {
+	if poll <= 0 {
+		poll = DefaultRemindPoll
+	}
+	r := &TurnReminders{core: c, store: store, wait: wait, after: after}
+	r.loop = newLoop(after.base, poll, func(ctx context.Context) {
+		if _, err := r.Now(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("turn reminders", "err", r.scrub(err))
+		}
+	})
+	return r
+}
+
+// on reports whether r sends turn reminders.
+func (r *TurnReminders) on() bool { return r != nil && r.store != nil && r.wait > 0 }
+
+// Start starts the loop that sends the reminders due (nothing when reminders are off).
+func (r *TurnReminders) Start() {
+	if r.on() {
+		r.loop.start()
+	}
+}
+
+// Stop stops the loop (see Part.Stop).
+func (r *TurnReminders) Stop(ctx context.Context) error { return r.loop.halt(ctx) }
 
 // remindable reports whether game g is one whose player to move is reminded: a game between
 // people whose board both of them see.
@@ -72,96 +108,65 @@ func remindable(g *game.Game) bool {
 	return g != nil && g.AILevel == 0 && (g.Flow == game.FlowGroup || g.Flow == game.FlowInline)
 }
 
-// remindTurn schedules the reminder of the turn that the step res began (or drops the game's
+// remindTurn schedules the reminder of the turn that the step res began (see
+// TurnReminders.turn).
+func (pl *play) remindTurn(res *game.Snapshot) { pl.reminders.turn(res) }
+
+// turn schedules the reminder of the turn that the step res began (or drops the game's
 // reminder when the step ended it) and deletes the reminder of the turn before, if one was
 // sent. It works after the step, outside its handler.
-func (pl *play) remindTurn(res *game.Snapshot) {
-	b := pl.bot
-	if res == nil || !b.reminding() || !remindable(res.Game) {
+func (r *TurnReminders) turn(res *game.Snapshot) {
+	if res == nil || !r.on() || !remindable(res.Game) {
 		return
 	}
 	g := res.Game
 	if g.Status != game.StatusPlaying && g.Status != game.StatusFinished {
 		return
 	}
-	due := b.now().Add(b.remindAfter)
-	b.goAfter(workReminder, remindTimeout, func(ctx context.Context) {
+	due := r.now().Add(r.wait)
+	r.after.goAfter(workReminder, remindTimeout, func(ctx context.Context) {
 		var prev game.MessageRef
 		var err error
 		if g.Status == game.StatusPlaying {
-			prev, err = b.reminders.ScheduleReminder(ctx, g.ID, due)
+			prev, err = r.store.ScheduleReminder(ctx, g.ID, due)
 		} else {
-			prev, err = b.reminders.CancelReminder(ctx, g.ID)
+			prev, err = r.store.CancelReminder(ctx, g.ID)
 		}
 		if err != nil {
-			b.log.Warn("turn reminder: schedule", "game", g.ID, "err", b.scrub(err))
+			r.log.Warn("turn reminder: schedule", "game", g.ID, "err", r.scrub(err))
 			return
 		}
-		b.deleteReminder(ctx, g.ID, prev)
+		r.delete(ctx, g.ID, prev)
 	})
 }
 
-// deleteReminder deletes the reminder message ref of game id (none when ref is zero); a
-// failure is logged: the message may be gone already.
-func (b *Bot) deleteReminder(ctx context.Context, id string, ref game.MessageRef) {
+// delete deletes the reminder message ref of game id (none when ref is zero); a failure is
+// logged: the message may be gone already.
+func (r *TurnReminders) delete(ctx context.Context, id string, ref game.MessageRef) {
 	if ref.ChatID == 0 || ref.MessageID == 0 {
 		return
 	}
-	if _, err := b.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: ref.ChatID, MessageID: ref.MessageID}); err != nil {
-		b.log.Info("turn reminder: delete the previous", "game", id, "err", b.scrub(err))
+	if _, err := r.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: ref.ChatID, MessageID: ref.MessageID}); err != nil {
+		r.log.Info("turn reminder: delete the previous", "game", id, "err", r.scrub(err))
 	}
 }
 
-// startReminders runs the loop that, every poll until stopReminders, sends the reminders
-// due (RemindNow) and expires the rematch offers whose time is up (ExpireOffersNow): one loop
-// for the work that falls due at a time, shared through the store by every process.
-func (b *Bot) startReminders(poll time.Duration) {
-	if !b.reminding() && b.offers == nil {
-		return
-	}
-	if poll <= 0 {
-		poll = DefaultRemindPoll
-	}
-	b.remindStop = make(chan struct{})
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		b.everyTick(poll, b.remindStop, func() {
-			if _, err := b.RemindNow(b.base); err != nil && b.base.Err() == nil {
-				b.log.Warn("turn reminders", "err", b.scrub(err))
-			}
-			if _, err := b.ExpireOffersNow(b.base); err != nil && b.base.Err() == nil {
-				b.log.Warn("rematch offers", "err", b.scrub(err))
-			}
-		})
-	}()
-}
-
-// stopReminders ends the loop of startReminders (once; it does nothing without one).
-func (b *Bot) stopReminders() {
-	b.remindOnce.Do(func() {
-		if b.remindStop != nil {
-			close(b.remindStop)
-		}
-	})
-}
-
-// RemindNow sends every turn reminder that is due by the Bot's clock (Options.Now) and returns
-// how many it sent. The Bot's own loop calls it every Options.RemindPoll; tests and tools call
-// it to send the reminders due at once. It sends nothing when reminders are off.
-func (b *Bot) RemindNow(ctx context.Context) (int, error) {
-	if !b.reminding() {
+// Now sends every turn reminder that is due by the Bot's clock (Options.Now) and returns how
+// many it sent. The loop calls it every Options.RemindPoll; tests and tools call it to send
+// the reminders due at once. It sends nothing when reminders are off.
+func (r *TurnReminders) Now(ctx context.Context) (int, error) {
+	if !r.on() {
 		return 0, nil
 	}
 	return drainDue(ctx, remindBatch, func(ctx context.Context, n int) ([]string, []time.Time, error) {
-		return b.reminders.ClaimReminders(ctx, b.now(), n)
-	}, b.remind)
+		return r.store.ClaimReminders(ctx, r.now(), n)
+	}, r.remind)
 }
 
 // drainDue claims what has fallen due, batch by batch (claim returns at most n ids and the
 // time each was due), and handles each claimed id at once, the ids of a batch side by side,
 // until a batch comes short or ctx ends. It returns how many handle reported done: the body
-// of RemindNow and ExpireOffersNow.
+// of TurnReminders.Now and OfferExpiries.Now.
 func drainDue(ctx context.Context, batch int, claim func(ctx context.Context, n int) ([]string, []time.Time, error),
 	handle func(ctx context.Context, id string, due time.Time) bool) (int, error) {
 	done := 0
@@ -198,13 +203,13 @@ func drainDue(ctx context.Context, batch int, claim func(ctx context.Context, n 
 // the reminder is not the current turn's: the turn began less than RemindAfter ago, or after
 // the reminder was scheduled (the player moved since; the turn that move began has a reminder
 // of its own, perhaps still on its way to the store).
-func (b *Bot) remind(ctx context.Context, id string, due time.Time) bool {
+func (r *TurnReminders) remind(ctx context.Context, id string, due time.Time) bool {
 	ctx, cancel := context.WithTimeout(ctx, remindTimeout)
 	defer cancel()
-	res, err := b.svc.Game(ctx, id)
+	res, err := r.svc.Game(ctx, id)
 	if err != nil {
 		if !errors.Is(err, game.ErrNotFound) {
-			b.log.Warn("turn reminder", "game", id, "err", b.scrub(err))
+			r.log.Warn("turn reminder", "game", id, "err", r.scrub(err))
 		}
 		return false
 	}
@@ -212,8 +217,8 @@ func (b *Bot) remind(ctx context.Context, id string, due time.Time) bool {
 	if !remindable(g) || g.Status != game.StatusPlaying {
 		return false
 	}
-	if turn := g.LastMoveAt.Add(b.remindAfter); !g.LastMoveAt.IsZero() &&
-		(b.now().Add(remindSlack).Before(turn) || due.Add(remindSlack).Before(turn)) {
+	if turn := g.LastMoveAt.Add(r.wait); !g.LastMoveAt.IsZero() &&
+		(r.now().Add(remindSlack).Before(turn) || due.Add(remindSlack).Before(turn)) {
 		return false
 	}
 	side, p, ok := res.Turn()
@@ -232,28 +237,28 @@ func (b *Bot) remind(ctx context.Context, id string, due time.Time) bool {
 	}
 	eg, err := present.Replay(g)
 	if err != nil {
-		b.log.Error("turn reminder", "game", id, "err", err)
+		r.log.Error("turn reminder", "game", id, "err", err)
 		return false
 	}
 	c, ok := present.Reminder(g, eg, normLang(lang))
 	if !ok {
 		return false
 	}
-	msg, err := b.api.SendMessage(botapi.WithPaceKind(ctx, botapi.PaceInfo), &tgbot.SendMessageParams{
+	msg, err := r.api.SendMessage(botapi.WithPaceKind(ctx, botapi.PaceInfo), &tgbot.SendMessageParams{
 		ChatID: chat, Text: c.Text, Entities: c.Entities})
 	if err != nil {
-		b.log.Info("turn reminder: send", "game", id, "user", p.UserID, "err", b.scrub(err))
+		r.log.Info("turn reminder: send", "game", id, "user", p.UserID, "err", r.scrub(err))
 		return false
 	}
-	b.log.Debug("turn reminder", "game", id, "user", p.UserID, "color", int(side))
+	r.log.Debug("turn reminder", "game", id, "user", p.UserID, "color", int(side))
 	ref := game.MessageRef{ChatID: sentTo(msg, chat), MessageID: msg.ID}
-	prev, err := b.reminders.SwapReminder(ctx, id, ref)
+	prev, err := r.store.SwapReminder(ctx, id, ref)
 	if err != nil {
-		b.log.Warn("turn reminder: record", "game", id, "err", b.scrub(err))
+		r.log.Warn("turn reminder: record", "game", id, "err", r.scrub(err))
 		return true
 	}
 	if prev != ref {
-		b.deleteReminder(ctx, id, prev)
+		r.delete(ctx, id, prev)
 	}
 	return true
 }

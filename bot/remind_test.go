@@ -50,7 +50,7 @@ func (l *paceLog) len() int {
 
 const remindAfter = 10 * time.Minute
 
-// withReminders turns the turn reminders on (after remindAfter, sent by RemindNow, the loop
+// withReminders turns the turn reminders on (after remindAfter, sent by Reminders.Now, the loop
 // polling too seldom to matter) and records the pace kinds of the bot's sendMessage calls.
 func withReminders(log *paceLog) func(*options) {
 	return func(o *options) {
@@ -75,9 +75,9 @@ func reminders(msgs []telegramtest.Message) []telegramtest.Message {
 func (h *harness) remindNow(log *paceLog, want int) {
 	h.t.Helper()
 	n0 := log.len()
-	n, err := h.b.RemindNow(h.guard())
+	n, err := h.b.Reminders.Now(h.guard())
 	if err != nil || n != want {
-		h.t.Fatalf("RemindNow sent %d reminders (%v), want %d", n, err, want)
+		h.t.Fatalf("Reminders.Now sent %d reminders (%v), want %d", n, err, want)
 	}
 	for _, k := range log.since(n0) {
 		if k != botapi.PaceInfo {
@@ -221,7 +221,7 @@ func TestTurnRemindersInline(t *testing.T) {
 }
 
 // TestTurnRemindersLoop: the bot's own loop sends a reminder once it is due, without anyone
-// calling RemindNow, and stops with the bot (goleak checks in TestMain).
+// calling Reminders.Now, and stops with the bot (goleak checks in TestMain).
 func TestTurnRemindersLoop(t *testing.T) {
 	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log), func(o *options) { o.RemindPoll = 5 * time.Millisecond })

@@ -18,6 +18,9 @@ import (
 // replay is dropped (a log line, DrawStats.ReplaysDropped): its players have waited longest
 // and are the likeliest to have moved on.
 
+// replayQueue is how many finished games' replays may wait; beyond it the oldest is dropped.
+const replayQueue = 64
+
 // replays is the queue of the replays to send. Its zero value is not usable: see newReplays.
 type replays struct {
 	workers int

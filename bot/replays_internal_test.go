@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/reversibot/reversi/game"
 )
@@ -93,4 +94,16 @@ func TestReplaysBound(t *testing.T) {
 		}
 	}
 	_ = held
+}
+
+// waitUntil waits for a state that the test's goroutines reach on their own (a replay taken
+// in hand), polling; it fails after 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; !cond(); i++ {
+		if i == 10000 {
+			t.Fatalf("%s: never happened", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

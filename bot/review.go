@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/bot/pictures"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
@@ -36,32 +37,75 @@ const startReview = "rv"
 // errReviewPosted refuses a second copy of a review in a chat (game.ReviewRepost).
 var errReviewPosted = errors.New("bot: review posted already")
 
-// requestReview starts the review of the finished game g for user, to be posted in chat in
+// Reviews posts the reviews that players ask for and the replays of finished games, drawn by
+// the drawing workers. Both run as work after a step (afterWork), which a stop waits for;
+// Stop makes those in flight give up, since nobody waits on them. Its zero value is not
+// usable: New builds it.
+type Reviews struct {
+	*core
+	after   *afterWork
+	draw    *pictures.Pictures // draws the charts and the replays
+	replays *replays           // the replays of finished games waiting to be drawn and sent
+	// stop ends when Stop is called: a review in flight or a replay on its way gives up.
+	stop   context.Context
+	cancel context.CancelFunc
+}
+
+// newReviews returns the reviews and replays of c, drawn by draw (a queue of replays served
+// by as many goroutines as draw has workers), run as after's work.
+func newReviews(c *core, after *afterWork, draw *pictures.Pictures) *Reviews {
+	r := &Reviews{core: c, after: after, draw: draw}
+	r.stop, r.cancel = context.WithCancel(after.base)
+	r.replays = newReplays(draw.Workers(), replayQueue, func(run func()) bool {
+		if !after.startWork(workReplay) {
+			return false
+		}
+		go func() {
+			defer after.endWork(workReplay)
+			run()
+		}()
+		return true
+	}, r.replay, r.stop, r.log)
+	return r
+}
+
+// Start does nothing: the reviews and replays run on the goroutines of the work they are
+// (see afterWork), started when a step asks for them.
+func (r *Reviews) Start() {}
+
+// Stop makes the reviews in flight and the replays queued or on their way give up at once;
+// Bot.Shutdown waits for them to return.
+func (r *Reviews) Stop(context.Context) error {
+	r.cancel()
+	return nil
+}
+
+// request starts the review of the finished game g for user, to be posted in chat in
 // lang: it says at once how long it will take, and posts the chart and the costliest moves
 // when the review is done (see game.Service.Review), in a goroutine of its own. It fails,
 // with nothing sent, for a game not over or without a move, and with errReviewPosted when
 // chat had this review posted in the last game.ReviewRepost.
-func (b *Bot) requestReview(ctx context.Context, g *game.Game, chat int64, lang string, user int64) error {
+func (r *Reviews) request(ctx context.Context, g *game.Game, chat int64, lang string, user int64) error {
 	switch {
 	case g.Status != game.StatusFinished:
 		return game.ErrNotOver
 	case len(g.Moves) == 0:
 		return game.ErrNoMoves
 	}
-	release, ok, err := b.svc.ClaimReviewPost(ctx, g.ID, chat)
+	release, ok, err := r.svc.ClaimReviewPost(ctx, g.ID, chat)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return errReviewPosted
 	}
-	msg, err := b.sendText(ctx, chat, present.ReviewStarted(lang, game.ReviewEstimate(g)), nil)
+	msg, err := r.sendText(ctx, chat, present.ReviewStarted(lang, game.ReviewEstimate(g)), nil)
 	if err != nil {
 		release()
 		return err
 	}
-	b.goAfter(workReview, reviewTimeout, func(ctx context.Context) {
-		if !b.postReview(ctx, g, chat, lang, user, msg.ID) {
+	r.after.goAfter(workReview, reviewTimeout, func(ctx context.Context) {
+		if !r.postReview(ctx, g, chat, lang, user, msg.ID) {
 			release()
 		}
 	})
@@ -70,46 +114,46 @@ func (b *Bot) requestReview(ctx context.Context, g *game.Game, chat int64, lang 
 
 // postReview makes the review of g and posts it in chat, in place of the message progress
 // that announced it; it reports whether the review was posted.
-func (b *Bot) postReview(ctx context.Context, g *game.Game, chat int64, lang string, user int64, progress int) bool {
+func (r *Reviews) postReview(ctx context.Context, g *game.Game, chat int64, lang string, user int64, progress int) bool {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer context.AfterFunc(b.extras, cancel)()
-	res, err := b.svc.Review(rctx, g.ID, user, nil)
+	defer context.AfterFunc(r.stop, cancel)()
+	res, err := r.svc.Review(rctx, g.ID, user, nil)
 	if err == nil && g.InlineID != "" { // an inline game had no replay
-		if anim, ok := b.drawReplay(ctx, res.Game, res.Replay); ok {
-			b.sendReplay(ctx, res.Game, res.Replay, anim, chat, lang)
+		if anim, ok := r.drawReplay(ctx, res.Game, res.Replay); ok {
+			r.sendReplay(ctx, res.Game, res.Replay, anim, chat, lang)
 		}
 	}
 	if err == nil {
-		err = b.sendReview(ctx, res, chat, lang)
+		err = r.sendReview(ctx, res, chat, lang)
 	}
 	if err != nil {
 		key := i18n.KeyReviewFailed
 		switch {
-		case b.extras.Err() != nil: // the bot is stopping
+		case r.stop.Err() != nil: // the bot is stopping
 		case errors.Is(err, game.ErrBusy):
 			key = i18n.KeyReviewBusy
 		default:
-			b.log.Warn("review", "game", g.ID, "chat", chat, "err", b.scrub(err))
+			r.log.Warn("review", "game", g.ID, "chat", chat, "err", r.scrub(err))
 		}
-		if _, err := b.api.EditMessageText(ctx, &tgbot.EditMessageTextParams{ChatID: chat, MessageID: progress,
+		if _, err := r.api.EditMessageText(ctx, &tgbot.EditMessageTextParams{ChatID: chat, MessageID: progress,
 			Text: tr(lang, key)}); err != nil {
-			b.log.Warn("review: tell failure", "game", g.ID, "chat", chat, "err", b.scrub(err))
+			r.log.Warn("review: tell failure", "game", g.ID, "chat", chat, "err", r.scrub(err))
 		}
 		return false
 	}
-	if _, err := b.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: chat, MessageID: progress}); err != nil {
-		b.log.Debug("review: delete progress", "game", g.ID, "chat", chat, "err", b.scrub(err))
+	if _, err := r.api.DeleteMessage(ctx, &tgbot.DeleteMessageParams{ChatID: chat, MessageID: progress}); err != nil {
+		r.log.Debug("review: delete progress", "game", g.ID, "chat", chat, "err", r.scrub(err))
 	}
 	return true
 }
 
 // sendReview posts a review: the chart of the evaluation with the costliest moves under it.
-func (b *Bot) sendReview(ctx context.Context, res *game.Reviewed, chat int64, lang string) error {
+func (r *Reviews) sendReview(ctx context.Context, res *game.Reviewed, chat int64, lang string) error {
 	// The chart is drawn by the drawing workers, as the replays are.
 	var plot []byte
 	var perr error
-	err := b.draw.do(ctx, drawIdle, func(*drawScratch) { plot, perr = render.EvalPlot(present.ReviewPlot(res.Review, lang)) })
+	err := r.draw.DrawIdle(ctx, func() { plot, perr = render.EvalPlot(present.ReviewPlot(res.Review, lang)) })
 	if err == nil {
 		err = perr
 	}
@@ -117,28 +161,28 @@ func (b *Bot) sendReview(ctx context.Context, res *game.Reviewed, chat int64, la
 		return err
 	}
 	caption := clip(present.ReviewCaption(res.Game, res.Replay, res.Review, lang), 1024)
-	_, err = b.api.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chat, Caption: caption,
+	_, err = r.api.SendPhoto(ctx, &tgbot.SendPhotoParams{ChatID: chat, Caption: caption,
 		Photo: &models.InputFileUpload{Filename: "review.png", Data: bytes.NewReader(plot)}})
 	return err
 }
 
 // sendReplays queues the replay of the game g that has just finished (see replays.go), unless
 // g is too short to watch.
-func (b *Bot) sendReplays(g *game.Game) {
+func (r *Reviews) sendReplays(g *game.Game) {
 	if len(g.Moves) < minReplayMoves {
 		return
 	}
-	b.replays.add(g)
+	r.replays.add(g)
 }
 
 // replay sends the replay of the finished game g into each chat that shows one of its boards
 // (none for an inline game: an inline message cannot take another), in the language of that
 // board. The replay is drawn once, by the drawing workers after the pictures somebody is
 // fetching.
-func (b *Bot) replay(ctx context.Context, g *game.Game) {
+func (r *Reviews) replay(ctx context.Context, g *game.Game) {
 	eg, err := present.Replay(g)
 	if err != nil {
-		b.log.Warn("replay", "game", g.ID, "err", b.scrub(err))
+		r.log.Warn("replay", "game", g.ID, "err", r.scrub(err))
 		return
 	}
 	var anim []byte
@@ -149,50 +193,50 @@ func (b *Bot) replay(ctx context.Context, g *game.Game) {
 		}
 		if anim == nil {
 			var ok bool
-			if anim, ok = b.drawReplay(ctx, g, eg); !ok {
+			if anim, ok = r.drawReplay(ctx, g, eg); !ok {
 				return
 			}
 		}
 		sent[ref.ChatID] = true
-		b.sendReplay(ctx, g, eg, anim, ref.ChatID, present.ViewLang(g, ref))
+		r.sendReplay(ctx, g, eg, anim, ref.ChatID, present.ViewLang(g, ref))
 	}
 }
 
 // drawReplay draws the replay of the finished game g (replayed as eg) on a drawing worker;
 // false, with a log line, when it could not be drawn.
-func (b *Bot) drawReplay(ctx context.Context, g *game.Game, eg *engine.Game) ([]byte, bool) {
+func (r *Reviews) drawReplay(ctx context.Context, g *game.Game, eg *engine.Game) ([]byte, bool) {
 	// The drawing writes anim and rerr, which are read only once it is done: a worker may
 	// still run it after do gave up waiting.
 	var anim []byte
 	var rerr error
-	err := b.draw.do(ctx, drawIdle, func(*drawScratch) { anim, rerr = render.Replay(eg, render.ReplayOptions{}) })
+	err := r.draw.DrawIdle(ctx, func() { anim, rerr = render.Replay(eg, render.ReplayOptions{}) })
 	if err == nil {
 		err = rerr
 	}
 	switch {
-	case err != nil && b.extras.Err() != nil: // the bot is stopping
-		b.log.Debug("replay not drawn: stopping", "game", g.ID)
+	case err != nil && r.stop.Err() != nil: // the bot is stopping
+		r.log.Debug("replay not drawn: stopping", "game", g.ID)
 		return nil, false
 	case err != nil:
-		b.log.Warn("replay not drawn", "game", g.ID, "err", b.scrub(err))
+		r.log.Warn("replay not drawn", "game", g.ID, "err", r.scrub(err))
 		return nil, false
 	}
 	return anim, true
 }
 
 // sendReplay sends anim, the replay of the finished game g (replayed as eg), into chat.
-func (b *Bot) sendReplay(ctx context.Context, g *game.Game, eg *engine.Game, anim []byte, chat int64, lang string) {
-	_, err := b.api.SendAnimation(ctx, &tgbot.SendAnimationParams{ChatID: chat,
+func (r *Reviews) sendReplay(ctx context.Context, g *game.Game, eg *engine.Game, anim []byte, chat int64, lang string) {
+	_, err := r.api.SendAnimation(ctx, &tgbot.SendAnimationParams{ChatID: chat,
 		Caption:   clip(present.ReplayCaption(g, eg, lang), 1024),
 		Animation: &models.InputFileUpload{Filename: "replay-" + g.ID + ".gif", Data: bytes.NewReader(anim)}})
 	if err != nil {
-		b.log.Warn("replay", "game", g.ID, "chat", chat, "err", b.scrub(err))
+		r.log.Warn("replay", "game", g.ID, "chat", chat, "err", r.scrub(err))
 	}
 }
 
 // reviewLink is the deep link that opens the review of game id in the bot's private chat.
-func (b *Bot) reviewLink(id string) string {
-	return "https://t.me/" + b.username + "?start=" + startReview + id
+func (r *Reviews) reviewLink(id string) string {
+	return "https://t.me/" + r.username + "?start=" + startReview + id
 }
 
 // tapReview answers a tap on Review under a finished board: the review is posted in the
@@ -202,15 +246,15 @@ func (ts *taps) tapReview(ctx context.Context, t *tap) error {
 	t.resolve(ctx)
 	if t.ref.InlineID != "" {
 		t.answered = true
-		_, err := ts.bot.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: t.q.ID,
-			URL: ts.bot.reviewLink(t.game.ID)})
+		_, err := ts.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: t.q.ID,
+			URL: ts.reviews.reviewLink(t.game.ID)})
 		return err
 	}
 	lang := t.user.lang
 	if !t.private {
 		lang = ts.play.chatLang(ctx, t.ref.ChatID, t.user.lang)
 	}
-	err := ts.bot.requestReview(ctx, t.game, t.ref.ChatID, lang, t.user.id)
+	err := ts.reviews.request(ctx, t.game, t.ref.ChatID, lang, t.user.id)
 	switch {
 	case errors.Is(err, errReviewPosted):
 		return t.answer(ctx, tr(t.user.lang, i18n.KeyReviewPosted), false)
@@ -223,9 +267,9 @@ func (ts *taps) tapReview(ctx context.Context, t *tap) error {
 // cmdReview reviews the chat's game (/review): the one bound to it, else the one that
 // finished there last; or answers why it cannot.
 func (cs *commands) cmdReview(ctx context.Context, m *msgCtx) error {
-	cur, err := cs.bot.svc.Current(ctx, m.chat)
+	cur, err := cs.svc.Current(ctx, m.chat)
 	if errors.Is(err, game.ErrNoGame) { // a chat is free once its game ends
-		cur, err = cs.bot.svc.LastFinished(ctx, m.chat)
+		cur, err = cs.svc.LastFinished(ctx, m.chat)
 	}
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
@@ -238,7 +282,7 @@ func (cs *commands) reviewLinked(ctx context.Context, m *msgCtx, id string) erro
 	if (callback.Data{Action: callback.ActionReview, Game: id}).Validate() != nil || id == "" {
 		return cs.replyErr(ctx, m, game.ErrNoGame)
 	}
-	res, err := cs.bot.svc.Game(ctx, id)
+	res, err := cs.svc.Game(ctx, id)
 	if err != nil {
 		return cs.replyErr(ctx, m, err)
 	}
@@ -250,7 +294,7 @@ func (cs *commands) reviewLinked(ctx context.Context, m *msgCtx, id string) erro
 
 // review asks for the review of g in m's chat.
 func (cs *commands) review(ctx context.Context, m *msgCtx, g *game.Game) error {
-	err := cs.bot.requestReview(ctx, g, m.chat, m.lang, m.user.id)
+	err := cs.reviews.request(ctx, g, m.chat, m.lang, m.user.id)
 	if errors.Is(err, errReviewPosted) {
 		return cs.replyKey(ctx, m, i18n.KeyReviewPosted)
 	}

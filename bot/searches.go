@@ -18,36 +18,54 @@ const sweepBatch = 50
 // sweepTimeout bounds one sweep: its store call and the edits of the messages it took.
 const sweepTimeout = 30 * time.Second
 
-// startSweeper runs sweepSearches every interval until Shutdown (stopSweeper). Every process
-// sweeps: the store hands each ended search to one of them (game.Service.ExpireSearches).
-func (b *Bot) startSweeper(every time.Duration) {
-	b.sweepStop, b.sweepDone = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(b.sweepDone)
-		b.everyTick(every, b.sweepStop, func() {
-			ctx, cancel := context.WithTimeout(b.base, sweepTimeout)
-			defer cancel()
-			b.sweepSearches(ctx)
-		})
-	}()
+// Sweeper tells the people of the matchmaking searches that ended by themselves (nobody
+// came before their deadline) that they did: its loop, from Start to Stop, sweeps every
+// Options.SearchSweep. Every process sweeps: the store hands each ended search to one of them
+// (game.Service.ExpireSearches). Its zero value is not usable: New builds it.
+type Sweeper struct {
+	*core
+	loop *loop // nil: the sweeper never runs
 }
 
-// stopSweeper stops the sweeper (if it runs) and waits for its sweep in progress.
-func (b *Bot) stopSweeper() {
-	if b.sweepStop == nil {
-		return
+// newSweeper returns the sweeper of every interval in base; none runs for a negative
+// interval, DefaultSearchSweep's for 0.
+func newSweeper(c *core, every time.Duration, base context.Context) *Sweeper {
+	s := &Sweeper{core: c}
+	if every == 0 {
+		every = DefaultSearchSweep
 	}
-	b.sweepOnce.Do(func() { close(b.sweepStop) })
-	<-b.sweepDone
+	if every > 0 {
+		s.loop = newLoop(base, every, func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, sweepTimeout)
+			defer cancel()
+			s.sweep(ctx)
+		})
+	}
+	return s
 }
 
-// sweepSearches takes the searches that ended by themselves and tells each of their people,
+// Start starts the sweeper's loop.
+func (s *Sweeper) Start() {
+	if s.loop != nil {
+		s.loop.start()
+	}
+}
+
+// Stop stops the loop and waits for its sweep in progress (see Part.Stop).
+func (s *Sweeper) Stop(ctx context.Context) error {
+	if s.loop == nil {
+		return nil
+	}
+	return s.loop.halt(ctx)
+}
+
+// sweep takes the searches that ended by themselves and tells each of their people,
 // in the search's message (a new message for a search that kept none), that nobody came,
 // with a button to search again. It returns how many it told.
-func (b *Bot) sweepSearches(ctx context.Context) int {
-	ended, err := b.svc.ExpireSearches(ctx, sweepBatch)
+func (s *Sweeper) sweep(ctx context.Context) int {
+	ended, err := s.svc.ExpireSearches(ctx, sweepBatch)
 	if err != nil {
-		b.log.Warn("expire searches", "err", b.scrub(err))
+		s.log.Warn("expire searches", "err", s.scrub(err))
 	}
 	for _, se := range ended {
 		w := se.Waiter
@@ -56,12 +74,12 @@ func (b *Bot) sweepSearches(ctx context.Context) int {
 		}
 		c := present.SearchExpired(normLang(w.Lang), se.Size)
 		if w.MsgID != 0 {
-			err = b.edit(ctx, game.MessageRef{ChatID: w.ChatID, MessageID: w.MsgID}, c)
+			err = s.edit(ctx, game.MessageRef{ChatID: w.ChatID, MessageID: w.MsgID}, c)
 		} else {
-			_, err = b.sendText(ctx, w.ChatID, c.Text, c.Keyboard)
+			_, err = s.sendText(ctx, w.ChatID, c.Text, c.Keyboard)
 		}
 		if err != nil {
-			b.log.Warn("search expired", "user", w.UserID, "err", b.scrub(err))
+			s.log.Warn("search expired", "user", w.UserID, "err", s.scrub(err))
 		}
 	}
 	return len(ended)
@@ -72,7 +90,7 @@ func (b *Bot) sweepSearches(ctx context.Context) int {
 // the user out of the queue (game.Service starts and joins leave it), that the search
 // stopped. ok is false when the user waits for nothing, or the search keeps no message.
 func (pl *play) searchShown(ctx context.Context, userID int64) (ref game.MessageRef, lang string, ok bool) {
-	se, err := pl.bot.svc.Searching(ctx, userID)
+	se, err := pl.svc.Searching(ctx, userID)
 	if err != nil || se == nil || se.Waiter.MsgID == 0 || se.Waiter.ChatID == 0 {
 		return game.MessageRef{}, "", false
 	}
@@ -82,7 +100,7 @@ func (pl *play) searchShown(ctx context.Context, userID int64) (ref game.Message
 // searchLeft tells the search message ref (from searchShown) that the search stopped because
 // the user went into another game; its button goes.
 func (pl *play) searchLeft(ctx context.Context, ref game.MessageRef, lang string) {
-	if err := pl.bot.edit(ctx, ref, present.SearchLeft(lang)); err != nil {
-		pl.bot.log.Warn("search left", "chat", ref.ChatID, "err", pl.bot.scrub(err))
+	if err := pl.edit(ctx, ref, present.SearchLeft(lang)); err != nil {
+		pl.log.Warn("search left", "chat", ref.ChatID, "err", pl.scrub(err))
 	}
 }

@@ -76,40 +76,9 @@ func count(n int, thing string) string {
 
 // Pending returns what the bot has in flight now.
 func (b *Bot) Pending() Pending {
-	p := Pending{Updates: b.in.Stats().Running}
+	p := Pending{Updates: b.in.Stats().Running, Work: b.pending()}
 	p.BoardEdits, p.BoardQueued = b.boards.InFlight()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for name, n := range b.work {
-		if n > 0 {
-			if p.Work == nil {
-				p.Work = map[string]int{}
-			}
-			p.Work[name] = n
-		}
-	}
 	return p
-}
-
-// startWork counts a piece of goAfter's work named what in flight, unless the bot is shutting
-// down (then it reports false and counts nothing).
-func (b *Bot) startWork(what string) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return false
-	}
-	b.wg.Add(1)
-	b.work[what]++
-	return true
-}
-
-// endWork ends a piece of work startWork counted.
-func (b *Bot) endWork(what string) {
-	b.mu.Lock()
-	b.work[what]--
-	b.mu.Unlock()
-	b.wg.Done()
 }
 
 // StopWaitingForBudget ends every wait for the flood limits' budget (pacing, a 429's
@@ -119,38 +88,20 @@ func (b *Bot) endWork(what string) {
 // Shutdown, so that Shutdown waits only for work already on its way; without it Shutdown
 // waits for the paced work too.
 func (b *Bot) StopWaitingForBudget() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.dropping {
-		b.dropping = true
-		close(b.stopping)
-	}
+	b.stoppingOnce.Do(func() { close(b.stopping) })
 }
 
 // Shutdown stops taking updates and lets what is in flight finish (the updates being handled,
 // the board edits, the notices and replays on their way; see Pending), or, should ctx end
-// first, cancels it, waits for it to return and returns ctx's error. The Service is the
-// caller's to close, after Shutdown.
+// first, cancels it, waits for it to return and returns ctx's error. The parts are their
+// owner's to stop around it (Parts.Stop); the Service is the caller's to close, after it.
 func (b *Bot) Shutdown(ctx context.Context) error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.extrasStop()
-	b.stopReminders()
-	b.stopSweeper()
+	b.afterWork.close()
 	err := b.in.Shutdown(ctx)
-	// No handler runs any more: only the work they left (edits, checks) can add to b.wg.
-	done := make(chan struct{})
-	go func() { b.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		err = ctx.Err()
-		b.baseStop()
-		<-done
+	// No handler runs any more: only the work they left (edits, checks) can add to it.
+	if werr := b.wait(ctx); werr != nil {
+		err = werr
 	}
-	b.baseStop()
-	b.draw.close() // nothing draws any more: the replays ended with b.wg
 	if b.transport != nil {
 		b.transport.CloseIdleConnections()
 	}

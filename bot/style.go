@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reversibot/reversi/bot/i18n"
+	"github.com/reversibot/reversi/bot/optional"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/game"
 )
@@ -41,12 +42,12 @@ func (cs *commands) cmdStyle(ctx context.Context, m *msgCtx) error {
 // setStyle stores the user's style and, in a private chat with a game in play, posts the
 // board again in the new style (see restyle); then it confirms.
 func (cs *commands) setStyle(ctx context.Context, m *msgCtx, style game.Style) error {
-	if err := cs.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := cs.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
 	if err := cs.play.restyle(ctx, m); err != nil {
-		cs.bot.log.Warn("restyle", "user", m.user.id, "err", cs.bot.scrub(err))
+		cs.log.Warn("restyle", "user", m.user.id, "err", cs.scrub(err))
 	}
 	return cs.replyKey(ctx, m, i18n.KeyStyleSet, present.StyleName(m.lang, style))
 }
@@ -63,14 +64,23 @@ func (ts *taps) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error 
 	if present.Menu(arg) == present.MenuStyleImage {
 		style = game.StyleImage
 	}
-	if err := ts.bot.players.SetStyle(ctx, m.user.id, style); err != nil {
+	if err := ts.players.SetStyle(ctx, m.user.id, style); err != nil {
 		return err
 	}
 	m.user.style = style
 	if err := ts.play.restyle(ctx, m); err != nil {
-		ts.bot.log.Warn("restyle", "user", m.user.id, "err", ts.bot.scrub(err))
+		ts.log.Warn("restyle", "user", m.user.id, "err", ts.scrub(err))
 	}
-	return ts.bot.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
+	return ts.edit(ctx, t.ref, content{Text: tr(m.lang, i18n.KeyStyleSet, present.StyleName(m.lang, style))})
+}
+
+// styles keeps what is known of people (game.Players) and reads it for the steps that can do
+// without it: a board's style, a user's language.
+type styles struct {
+	players *game.Players
+	// optional runs the store calls a step can do without (styles, languages, dedupe, the
+	// shared budget, pacing): bounded, skipped for a while after one fails, logged once.
+	optional *optional.Guard
 }
 
 // styleOf is how the board message ref of g is drawn when g's board fits a keyboard: in a
@@ -79,7 +89,7 @@ func (ts *taps) tapStyle(ctx context.Context, t *tap, m *msgCtx, arg int) error 
 // style of the person playing the AI in an AI game, else the game's Style, which a game between
 // people takes from the preference of whoever opened it. A style the store cannot give in time
 // is the game's Style.
-func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) game.Style {
+func (s styles) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) game.Style {
 	user, fixed := styleUser(g, ref)
 	if fixed {
 		return game.StyleButtons
@@ -87,7 +97,7 @@ func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) ga
 	if user == 0 {
 		return g.Style
 	}
-	p, ok := b.profile(ctx, user)
+	p, ok := s.profile(ctx, user)
 	if !ok {
 		return g.Style
 	}
@@ -95,11 +105,11 @@ func (b *Bot) styleOf(ctx context.Context, g *game.Game, ref game.MessageRef) ga
 }
 
 // profile reads what is known of user for a step that can do without it (a language, a board
-// style): false when the store fails or does not answer in time (see Bot.optional).
-func (b *Bot) profile(ctx context.Context, user int64) (*game.Profile, bool) {
+// style): false when the store fails or does not answer in time (see styles.optional).
+func (s styles) profile(ctx context.Context, user int64) (*game.Profile, bool) {
 	var p *game.Profile
-	ok := b.optional.Do(ctx, "profile", func(ctx context.Context) (err error) {
-		p, err = b.players.Profile(ctx, user)
+	ok := s.optional.Do(ctx, "profile", func(ctx context.Context) (err error) {
+		p, err = s.players.Profile(ctx, user)
 		return err
 	})
 	return p, ok

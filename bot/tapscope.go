@@ -79,9 +79,9 @@ func (ts *taps) scopeTap(ctx context.Context, t *tap, c *callback.Data) (bool, e
 // with an invitation, and a Cancel naming no game, act on the game the message is bound to.
 func (ts *taps) scopeInline(ctx context.Context, t *tap, c *callback.Data) (bool, error) {
 	if ts.invitationJoin(ctx, *c) || c.Game == "" && c.Action == callback.ActionCancel {
-		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
+		cur, err := ts.svc.LookupInline(ctx, t.ref.InlineID)
 		if corrupt(err) {
-			_, err = ts.bot.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
+			_, err = ts.svc.CurrentInline(ctx, t.ref.InlineID) // sets it aside, and says so
 		}
 		switch {
 		case err == nil:
@@ -102,7 +102,7 @@ func (ts *taps) scopeInline(ctx context.Context, t *tap, c *callback.Data) (bool
 		return false, ts.foreignTap(ctx, t, g, *c)
 	}
 	if g.Status == game.StatusFinished {
-		cur, err := ts.bot.svc.LookupInline(ctx, t.ref.InlineID)
+		cur, err := ts.svc.LookupInline(ctx, t.ref.InlineID)
 		if err != nil && !errors.Is(err, game.ErrNotFound) {
 			return false, t.fail(ctx, err)
 		}
@@ -128,7 +128,7 @@ func (ts *taps) invitationJoin(ctx context.Context, c callback.Data) bool {
 	if _, signed := readInvitation(ts.inline.signer(), c); signed {
 		return true
 	}
-	_, err := ts.bot.svc.Lookup(ctx, c.Game)
+	_, err := ts.svc.Lookup(ctx, c.Game)
 	return errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid)
 }
 
@@ -138,9 +138,9 @@ func (ts *taps) tappedGame(ctx context.Context, t *tap, id string) (*game.Game, 
 	if id == "" {
 		return nil, false, t.fail(ctx, game.ErrNoGame)
 	}
-	g, err := ts.bot.svc.Lookup(ctx, id)
+	g, err := ts.svc.Lookup(ctx, id)
 	if corrupt(err) {
-		_, err = ts.bot.svc.Game(ctx, id) // sets the unreadable record aside, and says so
+		_, err = ts.svc.Game(ctx, id) // sets the unreadable record aside, and says so
 		return nil, false, t.fail(ctx, err)
 	}
 	if errors.Is(err, game.ErrNotFound) || errors.Is(err, game.ErrInvalid) {
@@ -161,7 +161,7 @@ func corrupt(err error) bool {
 // foreignTap answers a tap whose data names game g on a message that does not belong to it,
 // and logs it: the data was copied from another message (or made up).
 func (ts *taps) foreignTap(ctx context.Context, t *tap, g *game.Game, c callback.Data) error {
-	ts.bot.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
+	ts.log.Info("tap on a message of another game", "user", t.user.id, "game", g.ID, "action", c.Action.String())
 	if game.Side(g, t.user.id) < 0 && c.Action != callback.ActionJoin && c.Action != callback.ActionCancel {
 		// Not the tapper's game either: what a spectator's tap would be told.
 		return t.fail(ctx, game.ErrNotYourGame)
@@ -188,9 +188,9 @@ func (ts *taps) scopeMenu(ctx context.Context, t *tap) (bool, error) {
 	if t.private || t.ref.ChatID == 0 {
 		return true, nil
 	}
-	g, err := ts.bot.svc.LookupChat(ctx, t.ref.ChatID)
+	g, err := ts.svc.LookupChat(ctx, t.ref.ChatID)
 	if err == nil && boards.Has(g, t.ref) {
-		ts.bot.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
+		ts.log.Info("menu tap on a board", "user", t.user.id, "game", g.ID)
 		return false, t.answer(ctx, tr(t.user.lang, i18n.KeyErrForeignBoard), true)
 	}
 	return true, nil

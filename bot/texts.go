@@ -146,11 +146,11 @@ func regionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
 // sendMenu sends menu m of package present, drawn in lang with s, to chat.
 func (cs *commands) sendMenu(ctx context.Context, chat int64, m present.Menu, lang string, s present.MenuState) error {
 	c := present.DrawMenu(m, lang, s)
-	_, err := cs.bot.sendText(ctx, chat, c.Text, c.Keyboard)
+	_, err := cs.sendText(ctx, chat, c.Text, c.Keyboard)
 	return err
 }
 
 // editMenu replaces the message ref with menu m of package present, drawn in lang with s.
 func (ts *taps) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
-	return ts.bot.edit(ctx, ref, present.DrawMenu(m, lang, s))
+	return ts.edit(ctx, ref, present.DrawMenu(m, lang, s))
 }

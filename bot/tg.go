@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -9,39 +11,64 @@ import (
 	"github.com/reversibot/reversi/bot/boards"
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/present"
-	"github.com/reversibot/reversi/engine"
 	"github.com/reversibot/reversi/game"
 )
 
-// retry runs fn, a step safe to repeat whose Bot API calls are made once each (with b.tg),
+// messenger sends, edits and answers the bot's messages: what every handler and part that
+// talks to Telegram uses. Its zero value is not usable: New wires it.
+type messenger struct {
+	api    *botapi.Client // every Bot API call, tried again after a 429 and where safe
+	tg     *botapi.Client // api's Once view: calls made once, in steps that retry repeats
+	boards *boards.Editor // posts and edits the board messages
+	log    *slog.Logger
+	redactor
+}
+
+// redactor blanks the bot token out of errors: the library's errors can carry the request
+// URL, which holds the token.
+type redactor struct{ token string }
+
+// scrub returns err's text with the token blanked out.
+func (r redactor) scrub(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	if r.token != "" {
+		s = strings.ReplaceAll(s, r.token, "***")
+	}
+	return s
+}
+
+// retry runs fn, a step safe to repeat whose Bot API calls are made once each (with m.tg),
 // and again as botapi.Client.Retry decides: after a 429 once retry_after has passed, after
 // a 5xx or a network error after a short backoff. The step's name is for the reader: the
 // client counts each failed call in the metrics under its Bot API method.
-func (b *Bot) retry(ctx context.Context, _ string, fn func() error) error {
-	return b.api.Retry(ctx, fn)
+func (m *messenger) retry(ctx context.Context, _ string, fn func() error) error {
+	return m.api.Retry(ctx, fn)
 }
 
 // sendText sends a plain text message.
-func (b *Bot) sendText(ctx context.Context, chatID int64, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
-	return b.api.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: clip(text, 4096),
+func (m *messenger) sendText(ctx context.Context, chatID int64, text string, kb *models.InlineKeyboardMarkup) (*models.Message, error) {
+	return m.api.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: chatID, Text: clip(text, 4096),
 		ReplyMarkup: botapi.Markup(kb)})
 }
 
 // typing shows "typing…" in the chat of the message ref while the AI thinks (not for an
 // inline message, whose chat the bot cannot see); a failure is logged at debug level only.
-func (b *Bot) typing(ctx context.Context, ref game.MessageRef) {
+func (m *messenger) typing(ctx context.Context, ref game.MessageRef) {
 	if ref.InlineID != "" || ref.ChatID == 0 {
 		return
 	}
-	if _, err := b.tg.SendChatAction(ctx, &tgbot.SendChatActionParams{ChatID: ref.ChatID,
+	if _, err := m.tg.SendChatAction(ctx, &tgbot.SendChatActionParams{ChatID: ref.ChatID,
 		Action: models.ChatActionTyping}); err != nil {
-		b.log.Debug("chat action", "chat", ref.ChatID, "err", b.scrub(err))
+		m.log.Debug("chat action", "chat", ref.ChatID, "err", m.scrub(err))
 	}
 }
 
 // answer answers a callback query (once; the caller makes sure of that).
-func (b *Bot) answer(ctx context.Context, queryID, text string, alert bool) error {
-	_, err := b.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: queryID,
+func (m *messenger) answer(ctx context.Context, queryID, text string, alert bool) error {
+	_, err := m.api.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: queryID,
 		Text: clip(text, 200), ShowAlert: alert && text != ""})
 	return err
 }
@@ -72,26 +99,13 @@ func clipped(c content) content {
 }
 
 // edit replaces the content of the message ref now (see boards.Editor.Edit).
-func (b *Bot) edit(ctx context.Context, ref game.MessageRef, c content) error {
-	return b.boards.Edit(ctx, ref, clipped(c))
+func (m *messenger) edit(ctx context.Context, ref game.MessageRef, c content) error {
+	return m.boards.Edit(ctx, ref, clipped(c))
 }
 
 // editMarkup replaces only the keyboard of the message ref now.
-func (b *Bot) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.InlineKeyboardMarkup) error {
-	return b.boards.EditKeyboard(ctx, ref, kb)
-}
-
-// newEditor returns the board Editor of b, which draws a board as present.BoardHinted does, in
-// the style styleUser and styleOf say, and records a posted board through b's Service. It
-// runs its edits in b.base and counts them in b.wg, so that Shutdown waits for them.
-func (b *Bot) newEditor() *boards.Editor {
-	return boards.New(boards.Options{API: b.api, Once: b.tg, Reader: b.svc,
-		Content: func(g *game.Game, eg *engine.Game, ref game.MessageRef, style game.Style, hint engine.Square) (boards.Content, error) {
-			c, err := present.BoardHinted(g, eg, ref, 0, style, hint)
-			return b.finish(g, ref, c), err
-		},
-		StyleUser: styleUser, StyleOf: b.styleOf, AddBoard: b.svc.AddBoard,
-		Logger: b.log, Context: b.base, Work: &b.wg, Pacer: b.pacer, Drawings: b.drawings})
+func (m *messenger) editMarkup(ctx context.Context, ref game.MessageRef, kb *models.InlineKeyboardMarkup) error {
+	return m.boards.EditKeyboard(ctx, ref, kb)
 }
 
 // clip cuts s to at most n UTF-16 units, as Telegram counts the length of a text, ending it

@@ -31,7 +31,7 @@ type cluster struct {
 	t      *testing.T
 	srv    *telegramtest.Server
 	stores []*storage.Store
-	bots   []*bot.Bot
+	bots   []*bot.Running
 	bal    *e2e.Balancer
 	logs   *logBuffer
 	both   *atomic.Int64 // updates the route sent to both bots
@@ -101,9 +101,9 @@ func newClusterPrefixed(t *testing.T, srv *telegramtest.Server, paceK int, url, 
 		if with != nil {
 			with(i, &o)
 		}
-		b, err := bot.New(ctx, o)
+		b, err := bot.Start(ctx, o)
 		if err != nil {
-			t.Fatalf("bot.New: %v", err)
+			t.Fatalf("bot.Start: %v", err)
 		}
 		c.bots = append(c.bots, b)
 		targets = append(targets, b.WebhookHandler(secret))

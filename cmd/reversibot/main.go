@@ -118,8 +118,11 @@ type Main struct {
 	// ROLE=worker.
 	Service *game.Service
 	Players *game.Players
-	// Bot is the Telegram side; nil for ROLE=worker.
-	Bot *bot.Bot
+	// Bot is the Telegram side and Parts its long-running parts (turn reminders, offers'
+	// expiries, the search sweeper, reviews and replays, pictures), which Run starts and
+	// Close stops around the bot's shutdown; nil for ROLE=worker.
+	Bot   *bot.Bot
+	Parts bot.Parts
 	// Worker answers AI jobs; nil unless ROLE=worker.
 	Worker *aiworker.Worker
 
@@ -214,7 +217,8 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
 	}
-	m.Bot = b
+	m.Bot, m.Parts = b, b.Parts()
+	m.Parts.Start()
 	m.registerDrawing()
 	if cfg.PublicURL != "" {
 		app, err := webapp.New(webapp.Options{Token: cfg.Token, Games: b.MiniApp(), Logger: log})
@@ -313,8 +317,8 @@ func (m *Main) serveThumbnails(mux *http.ServeMux) {
 	if u, err := url.Parse(m.Config.PublicURL); err == nil { // validated by LoadConfig
 		prefix = strings.TrimRight(u.Path, "/")
 	}
-	mux.Handle("GET "+prefix+bot.ThumbnailPath, http.StripPrefix(prefix, m.Bot.ThumbnailHandler()))
-	mux.Handle("GET "+prefix+bot.PicturePath, http.StripPrefix(prefix, m.Bot.PictureHandler()))
+	mux.Handle("GET "+prefix+bot.ThumbnailPath, http.StripPrefix(prefix, m.Parts.Pictures.Thumbnails()))
+	mux.Handle("GET "+prefix+bot.PicturePath, http.StripPrefix(prefix, m.Parts.Pictures.Handler()))
 	if app := m.app.Load(); app != nil {
 		appPath := prefix + strings.TrimSuffix(bot.MiniAppPath, "/")
 		mux.Handle(appPath+"/", http.StripPrefix(appPath, app.Handler()))
@@ -359,7 +363,7 @@ func (m *Main) Close() error {
 		if serr := m.stopBot(deadline); serr != nil {
 			err = fmt.Errorf("shutdown: %w", serr)
 		}
-		m.Bot = nil
+		m.Bot, m.Parts = nil, bot.Parts{}
 	}
 	if m.Service != nil {
 		m.Service.Close() // after Shutdown: no handler calls it any more

@@ -37,7 +37,7 @@ func (m *Main) stopGrace() time.Duration {
 	return DefaultStopGrace
 }
 
-// stopBot shuts the bot down, letting its work in flight finish until deadline and cutting it
+// stopBot stops the bot and its parts (bot.Parts.Stop), letting their work in flight finish until deadline and cutting it
 // short then; meanwhile it logs every stopLogEvery what it waits for, by name and count, and
 // once at the end what it waited for or had to cut short.
 func (m *Main) stopBot(deadline time.Time) error {
@@ -49,7 +49,7 @@ func (m *Main) stopBot(deadline time.Time) error {
 	first := m.pending()
 	m.Bot.StopWaitingForBudget() // what waits for Telegram's budget is dropped, not waited for
 	done := make(chan error, 1)
-	go func() { done <- m.Bot.Shutdown(ctx) }()
+	go func() { done <- m.Parts.Stop(ctx, m.Bot) }() // the parts that make work, the bot, the drawing
 	tick := time.NewTicker(stopLogEvery)
 	defer tick.Stop()
 	cut := time.NewTimer(time.Until(deadline))

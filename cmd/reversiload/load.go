@@ -224,7 +224,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		}
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelError}))
-	var bots []*bot.Bot
+	var bots []*bot.Running
 	var services []func() // close the bots' Services, after the bots
 	closeServices := func() {
 		for _, c := range services {
@@ -262,7 +262,7 @@ func startBots(ctx context.Context, cfg Config, apiURL string, logw io.Writer) (
 		if cfg.Limits { // pace as production does, over budgets shared through Redis
 			opts.NoPace, opts.Pace, opts.PaceBudgets = false, paceLimits(cfg), st.PaceBudgets()
 		}
-		bt, err := bot.New(ctx, opts)
+		bt, err := bot.Start(ctx, opts)
 		if err != nil {
 			closeServices()
 			cleanup()

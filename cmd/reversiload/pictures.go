@@ -96,7 +96,7 @@ func pickPictureAddr(cfg *Config) error {
 
 // servePictures serves bot's pictures on cfg's picture address, as cmd/reversibot serves them
 // on LISTEN_ADDR, until the returned stop is called; without -pictures it does nothing.
-func servePictures(cfg Config, b *bot.Bot) (stop func(), err error) {
+func servePictures(cfg Config, b *bot.Running) (stop func(), err error) {
 	if cfg.picturePublicURL() == "" {
 		return func() {}, nil
 	}
@@ -106,7 +106,7 @@ func servePictures(cfg Config, b *bot.Bot) (stop func(), err error) {
 		return nil, fmt.Errorf("listen for pictures: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+bot.PicturePath, b.PictureHandler())
+	mux.Handle("GET "+bot.PicturePath, b.Pictures.Handler())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
 	return func() { _ = hs.Close() }, nil

@@ -1,4 +1,4 @@
-package bot
+package pictures
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func TestDrawerBound(t *testing.T) {
 	}
 	refused := 0
 	for refused < asks-workers-queue { // only refusals can come back while the workers hold
-		if err := <-errs; !errors.Is(err, errDrawBusy) {
+		if err := <-errs; !errors.Is(err, ErrBusy) {
 			t.Fatalf("a drawing ended with %v while the workers were held", err)
 		}
 		refused++
@@ -130,11 +130,11 @@ func TestDrawerGivesUp(t *testing.T) {
 	waitUntil(t, "the drawer closing", func() bool { d.mu.Lock(); defer d.mu.Unlock(); return d.closed })
 	close(release)
 	<-closed
-	if err := <-queued; err != nil && !errors.Is(err, errDrawBusy) {
+	if err := <-queued; err != nil && !errors.Is(err, ErrBusy) {
 		t.Errorf("a drawing queued at close: %v", err)
 	}
-	if err := d.do(context.Background(), drawUrgent, func(*drawScratch) { drawn = true }); !errors.Is(err, errDrawBusy) {
-		t.Errorf("a drawing after close: %v, want errDrawBusy", err)
+	if err := d.do(context.Background(), drawUrgent, func(*drawScratch) { drawn = true }); !errors.Is(err, ErrBusy) {
+		t.Errorf("a drawing after close: %v, want ErrBusy", err)
 	}
 	if drawn {
 		t.Error("a drawing nobody waited for, or asked for after close, was drawn")

@@ -1,4 +1,4 @@
-package bot
+package pictures
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 )
 
-// The bot's heavy drawing — the boards' pictures served over HTTP (PictureHandler) and the
-// replays of finished games — runs on a few workers of its own, never on the goroutine of the
-// request or of the game that asked for it: a flood of picture requests then costs at most
+// The bot's heavy drawing — the boards' pictures served over HTTP (Pictures.Handler), and the
+// replays and review charts of finished games (Pictures.DrawIdle) — runs on a few workers of
+// its own, never on the goroutine of the request or of the game that asked for it: a flood of picture requests then costs at most
 // that many drawings' CPU and memory at once, and the handlers of taps and messages, which
 // draw nothing there, never wait behind it. A request for a picture waits in a short queue
 // for a worker, or is refused at once when the queue is full (the handler answers 503 with
@@ -24,23 +24,19 @@ import (
 // picture, a fetch waits at most some 160 ms behind the queue.
 const drawQueuePerWorker = 8
 
-// replayQueue is how many finished games' replays may wait (see replays.go); beyond it the
-// oldest is dropped.
-const replayQueue = 64
+// DefaultWorkers is the number of drawing workers when Options.Workers is 0: half the CPUs,
+// at least one.
+func DefaultWorkers() int { return max(1, runtime.NumCPU()/2) }
 
-// DefaultDrawWorkers is the drawing workers of a Bot when Options.DrawWorkers is 0: half the
-// CPUs, at least one.
-func DefaultDrawWorkers() int { return max(1, runtime.NumCPU()/2) }
-
-// errDrawBusy is a drawing refused because its queue is full or the bot is stopping.
-var errDrawBusy = errors.New("bot: drawing queue full")
+// ErrBusy is a drawing refused because its queue is full or the workers have stopped.
+var ErrBusy = errors.New("pictures: drawing queue full")
 
 // Drawing priorities: what somebody waits for, and what nobody does.
 type drawClass int
 
 const (
 	drawUrgent drawClass = iota // a picture being fetched
-	drawIdle                    // a replay
+	drawIdle                    // a replay, a review's chart
 )
 
 // drawScratch is a worker's own memory, reused from one drawing to the next so that a
@@ -59,21 +55,17 @@ type drawJob struct {
 	ran  bool          // run was called; read after done is closed
 }
 
-// DrawStats are the counters of the bot's drawing workers and picture cache.
-type DrawStats struct {
+// Stats are the counters of the drawing workers and of the picture cache.
+type Stats struct {
 	Workers     int   // drawing workers
 	Running     int   // drawings in progress now
 	PeakRunning int   // the most drawings that ran at once
-	Waiting     int   // drawings waiting for a worker now (pictures and replays)
+	Waiting     int   // drawings waiting for a worker now (pictures and idle work)
 	Drawn       int64 // drawings done
-	Refused     int64 // drawings refused: their queue was full (a picture answered 503, a replay not sent)
+	Refused     int64 // drawings refused: their queue was full (a picture answered 503, idle work not done)
 	CacheBytes  int64 // bytes of the pictures kept now
 	CacheCap    int64 // the most bytes the pictures kept may take
 	CachedCount int   // pictures kept now
-	// ReplaysQueued are the finished games whose replays wait to be drawn and sent now;
-	// ReplaysDropped those dropped because the queue was full (replays.go).
-	ReplaysQueued  int
-	ReplaysDropped int64
 }
 
 // drawer is the pool of drawing workers. Its zero value is not usable: see newDrawer.
@@ -113,7 +105,7 @@ func (d *drawer) queue(class drawClass) chan *drawJob {
 	return d.idle
 }
 
-// do runs draw on a worker and returns once it has run: errDrawBusy at once when the queue of
+// do runs draw on a worker and returns once it has run: ErrBusy at once when the queue of
 // class is full or the pool is closed, ctx's error when ctx ends first (draw then runs not at
 // all, or runs to its end with nobody waiting: it must only write what its caller reads after
 // a nil return).
@@ -132,12 +124,12 @@ func (d *drawer) do(ctx context.Context, class drawClass, draw func(*drawScratch
 	d.mu.Unlock()
 	if refused {
 		d.refused.Add(1)
-		return errDrawBusy
+		return ErrBusy
 	}
 	select {
 	case <-j.done:
 		if !j.ran {
-			return errDrawBusy // the pool closed under it
+			return ErrBusy // the pool closed under it
 		}
 		return nil
 	case <-ctx.Done():
@@ -195,7 +187,7 @@ func (d *drawer) runJob(j *drawJob, s *drawScratch) {
 }
 
 // close stops the workers once their drawings in progress are done; the drawings still
-// waiting are dropped (their callers get errDrawBusy) and later ones refused.
+// waiting are dropped (their callers get ErrBusy) and later ones refused.
 func (d *drawer) close() {
 	d.mu.Lock()
 	if d.closed {
@@ -213,8 +205,8 @@ func (d *drawer) close() {
 	}
 }
 
-// stats fills the workers' part of DrawStats.
-func (d *drawer) stats() DrawStats {
-	return DrawStats{Workers: d.workers, Running: int(d.running.Load()), PeakRunning: int(d.peak.Load()),
+// stats fills the workers' part of Stats.
+func (d *drawer) stats() Stats {
+	return Stats{Workers: d.workers, Running: int(d.running.Load()), PeakRunning: int(d.peak.Load()),
 		Waiting: len(d.urgent) + len(d.idle), Drawn: d.drawn.Load(), Refused: d.refused.Load()}
 }

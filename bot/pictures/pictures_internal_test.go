@@ -1,4 +1,4 @@
-package bot
+package pictures
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // TestPictureNames: the names the bot makes read back as what they name; a name it cannot make
 // reads as none.
 func TestPictureNames(t *testing.T) {
-	p := newPictures("123:token", DefaultPictureCache, newDrawer(1, nil))
+	p := newPictures("123:token", DefaultCache, newDrawer(1, nil))
 	g := &game.Game{ID: "AbCdEf0123", Moves: []byte{0x23, 0x24, 0x33}}
 	for ply := 0; ply <= len(g.Moves); ply++ {
 		name := p.name(g, ply)
@@ -33,7 +33,7 @@ func TestPictureNames(t *testing.T) {
 	if a, b := p.mac(g.ID, g.Moves[:2]), p.mac(g.ID, []byte{0x23, 0x25}); a == b {
 		t.Error("two positions at one ply share a MAC")
 	}
-	if a, b := p.mac(g.ID, g.Moves), newPictures("123:other", DefaultPictureCache, newDrawer(1, nil)).mac(g.ID, g.Moves); a == b {
+	if a, b := p.mac(g.ID, g.Moves), newPictures("123:other", DefaultCache, newDrawer(1, nil)).mac(g.ID, g.Moves); a == b {
 		t.Error("two tokens make the same MAC")
 	}
 	for _, name := range []string{"", "start/", "start/8", "start/08.jpg", "start/9.jpg", "start/+8.jpg",
@@ -69,7 +69,7 @@ func FuzzPictureName(f *testing.F) {
 }
 
 // BenchmarkInlinePicture draws and encodes the JPEG an inline message of a 16×16 board in
-// play shows (what PictureHandler serves for a name it has not kept).
+// play shows (what Pictures.Handler serves for a name it has not kept).
 func BenchmarkInlinePicture(b *testing.B) {
 	eg, err := engine.NewGame(16)
 	if err != nil {

@@ -1,15 +1,14 @@
-package bot
+package pictures
 
 import (
 	"container/list"
 	"sync"
 )
 
-// DefaultPictureCache is the bytes of drawn pictures a Bot keeps when Options.PictureCache is
-// 0: about 60 pictures of 16×16 boards (130 KB each), the newest positions of the inline
+// DefaultCache is the bytes of drawn pictures kept when Options.CacheBytes is 0: about 60 pictures of 16×16 boards (130 KB each), the newest positions of the inline
 // games in play, which Telegram may fetch again. (Under cmd/reversibot's GOGC=400 each byte
 // kept costs about five of the process's memory.)
-const DefaultPictureCache = 8 << 20
+const DefaultCache = 8 << 20
 
 // pictureCache keeps drawn pictures by name, within a bound on their bytes: the one used
 // longest ago goes first. A picture larger than the bound is not kept.

@@ -1,4 +1,4 @@
-package bot
+package pictures
 
 import (
 	"bytes"
@@ -16,9 +16,9 @@ import (
 
 // Inline results carry a thumbnail of the board they offer when the operator gives the bot a
 // public base URL (Options.PublicURL): Telegram's clients fetch it from there, and the bot
-// serves it with ThumbnailHandler. Without one the results have no thumbnail.
+// serves it with Pictures.Thumbnails. Without one the results have no thumbnail.
 
-// ThumbnailPath is the path under Options.PublicURL where ThumbnailHandler serves the
+// ThumbnailPath is the path under Options.PublicURL where Pictures.Thumbnails serves the
 // thumbnails: ThumbnailPath + "8.png" is the starting board of 8×8, and so on for every size
 // players get (game.Sizes).
 const ThumbnailPath = "/thumb/"
@@ -95,11 +95,11 @@ func scaleDown(src image.Image, side int) *image.RGBA {
 	return dst
 }
 
-// ThumbnailHandler serves the thumbnails of the inline results: GET (or HEAD)
+// Thumbnails serves the thumbnails of the inline results: GET (or HEAD)
 // ThumbnailPath + "SIZE.png" answers the PNG of that size's starting board, cached by clients
 // for a day; any other path under it, 404. Mount it at ThumbnailPath where Options.PublicURL
 // reaches.
-func (b *Bot) ThumbnailHandler() http.Handler {
+func (p *Pictures) Thumbnails() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readOnly(w, r) {
 			return
@@ -111,7 +111,7 @@ func (b *Bot) ThumbnailHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		data, ok := b.thumbs.of(size)
+		data, ok := p.thumbs.of(size)
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -143,10 +143,10 @@ func writeImage(w http.ResponseWriter, r *http.Request, contentType, cache strin
 	_, _ = w.Write(data)
 }
 
-// thumbnailURL is the URL of size's thumbnail under the public base URL, "" without one.
-func (b *Bot) thumbnailURL(size int) string {
-	if b.publicURL == "" || !validSize(size) {
+// ThumbnailURL is the URL of size's thumbnail under the public base URL, "" without one.
+func (p *Pictures) ThumbnailURL(size int) string {
+	if p.publicURL == "" || !validSize(size) {
 		return ""
 	}
-	return b.publicURL + ThumbnailPath + strconv.Itoa(size) + ".png"
+	return p.publicURL + ThumbnailPath + strconv.Itoa(size) + ".png"
 }
