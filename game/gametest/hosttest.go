@@ -1,13 +1,12 @@
 // Package gametest holds what tests of the hosting service need, shared by the tests of every
 // package that drives games: an in-memory game.Store and game.PlayerStore (Memory), the store
-// contract test (TestStore, TestPlayerStore) that every store implementation runs, a settable
-// clock, deterministic AIs (FirstMover, GatedMover, HeldMover) and the leak check.
+// contract test (TestStore, TestPlayerStore) that every store implementation runs, the one
+// virtual clock of the tests (Clock), deterministic AIs (FirstMover, GatedMover, HeldMover)
+// and the leak check.
 package gametest
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"github.com/reversibot/reversi/engine"
 )
@@ -25,28 +24,4 @@ func (FirstMover) Move(_ context.Context, pos engine.Position, _ int) (engine.Sq
 func (FirstMover) Hint(_ context.Context, pos engine.Position) (engine.Square, error) {
 	ms := pos.LegalMoves()
 	return ms[len(ms)-1], nil
-}
-
-// Clock is a settable clock for tests, safe for concurrent use; pass its Now wherever a
-// clock is injected (store, service, bot).
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a Clock that reads t until it is moved.
-func NewClock(t time.Time) *Clock { return &Clock{t: t} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Add moves the clock forward by d.
-func (c *Clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
 }
