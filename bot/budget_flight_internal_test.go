@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // counts returns user id's updates at work and waiting for pacing.
@@ -23,7 +24,7 @@ func (u *userBudgets) counts(id int64) (inFlight, pacing int) {
 // is told after.
 func TestFlightPacing(t *testing.T) {
 	g := newBudget(Budget{Rate: 100, Per: time.Second, Burst: 100, InFlight: 2}, nil, nil,
-		func() time.Time { return t0 }, discard, nil, nil)
+		gametest.NewClock(t0).Now, discard, nil, nil)
 	admit := func() (*flight, verdict) { return g.admit(tapUpdate(1, 7)) }
 	a, _ := admit()
 	b, _ := admit()
@@ -72,13 +73,13 @@ func TestFlightPacing(t *testing.T) {
 // made with it frees the user's slot while it waits, and takes it again when it returns.
 func TestFlightInContext(t *testing.T) {
 	g := newBudget(Budget{Rate: 100, Per: time.Second, Burst: 100, InFlight: 1}, nil, nil,
-		func() time.Time { return t0 }, discard, nil, nil)
+		gametest.NewClock(t0).Now, discard, nil, nil)
 	f, _ := g.admit(tapUpdate(1, 8))
 	ctx := withFlight(context.Background(), f)
 	if flightOf(ctx) != f {
 		t.Fatal("the flight is not in its context")
 	}
-	clock := timerClock{made: make(chan struct{}, 1)}
+	clock := gametest.NewClock(t0)
 	p := botapi.NewPacer(botapi.PaceOptions{Clock: clock,
 		Limits: botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Hour, Burst: 1}}})
 	chat := botapi.ChatOf(8)
@@ -91,7 +92,7 @@ func TestFlightInContext(t *testing.T) {
 	wctx, cancel := context.WithCancel(ctx)
 	waiting := make(chan error, 1)
 	go func() { _, err := p.Wait(wctx, chat, botapi.PaceBoard); waiting <- err }()
-	<-clock.made // the second Wait waits for the chat's budget
+	clock.AwaitTimers(t, 1, 1) // the second Wait waits for the chat's budget
 	second, v := g.admit(tapUpdate(3, 8))
 	if v != admitted {
 		t.Fatalf("while the first waits for pacing: %v, want admitted", v)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -139,11 +141,11 @@ func (s *sharedRoom) AllowUpdate(context.Context, int64, int, time.Duration, int
 // The budget's two halves: admit refuses beyond the burst (one notice, the rest dropped), the
 // middleware refuses what the shared limiter refuses, noticing at most once per window.
 func TestBudgetHalves(t *testing.T) {
-	now := t0
+	clock := gametest.NewClock(t0)
 	var notices []int64
 	notify := func(_ context.Context, u *models.Update) error { notices = append(notices, u.ID); return nil }
 	newG := func(burst int, shared RateLimiter) *budget {
-		return newBudget(Budget{Rate: 1, Per: time.Hour, Burst: burst}, shared, notify, func() time.Time { return now },
+		return newBudget(Budget{Rate: 1, Per: time.Hour, Burst: burst}, shared, notify, clock.Now,
 			discard, nil, func(err error) string { return err.Error() })
 	}
 
@@ -183,9 +185,9 @@ func TestBudgetHalves(t *testing.T) {
 	if len(notices) != 1 || notices[0] != 2 {
 		t.Fatalf("notices %v, want one, for the first update over the shared budget (2)", notices)
 	}
-	now = now.Add(DefaultTapNoticeEvery / 2)
+	clock.Add(DefaultTapNoticeEvery / 2)
 	run(10)
-	now = now.Add(DefaultTapNoticeEvery / 2)
+	clock.Add(DefaultTapNoticeEvery / 2)
 	run(11)
 	run(12)
 	if len(notices) != 2 || notices[1] != 11 || g.notices.Load() != 2 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/optional"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // hangingDrawings is a drawn record whose node is lost: each call waits until its context ends.
@@ -31,8 +32,8 @@ func (h *hangingDrawings) EndDraw(ctx context.Context, _ string, _ game.Drawing,
 // the record rests later calls fail at once without reaching it.
 func TestDrawnRecordThatHangsIsSkipped(t *testing.T) {
 	rec := &hangingDrawings{}
-	var now atomic.Int64 // virtual nanoseconds
-	guard := optional.New(nil).WithTiming(time.Millisecond, time.Minute, func() time.Time { return time.Unix(0, now.Load()) })
+	clock := gametest.NewClock(time.Unix(0, 0))
+	guard := optional.New(nil).WithTiming(time.Millisecond, time.Minute, clock.Now)
 	d := guardedDrawings{record: rec, guard: guard}
 	ctx := context.Background() // no deadline: only the guard bounds the call
 	if _, err := d.BeginDraw(ctx, "m", game.Drawing{Game: "g", Version: 1}, time.Second); !errors.Is(err, context.DeadlineExceeded) {
@@ -49,7 +50,7 @@ func TestDrawnRecordThatHangsIsSkipped(t *testing.T) {
 	if n := rec.calls.Load(); n != 1 {
 		t.Fatalf("the resting record was called %d times, want once", n)
 	}
-	now.Add(int64(2 * time.Minute)) // the rest is over: the record is tried again
+	clock.Add(2 * time.Minute) // the rest is over: the record is tried again
 	if _, err := d.EndDraw(ctx, "m", game.Drawing{Game: "g", Version: 2}, game.DrawSent, "h"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("EndDraw after the rest: %v, want the guard's deadline", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // oneBatch is an update source that answers the first getUpdates with its updates and every
@@ -146,34 +147,11 @@ func TestIntakeWebhook(t *testing.T) {
 	}
 }
 
-// stepClock is a botapi.Clock on virtual time in which a timer fires at once and moves the
-// time on by its duration: a loop that rests between calls advances it, one that does not
-// leaves it standing.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	fired := make(chan time.Time, 1)
-	fired <- c.now
-	return fired, func() bool { return false }
-}
-
 // emptyAtOnce answers every getUpdates at once with nothing (or with err), as a proxy or a
 // misbehaving server may, and ends the poll after calls calls, recording the virtual time of
 // each.
 type emptyAtOnce struct {
-	clock *stepClock
+	clock *gametest.Clock
 	err   error
 	calls int
 	stop  context.CancelFunc
@@ -204,7 +182,9 @@ func TestIntakePollRestsAfterEarlyEmptyAnswers(t *testing.T) {
 		err  error
 	}{{"empty", nil}, {"error", errors.New("502 Bad Gateway")}} {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &stepClock{now: time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)}
+			// Every rest of the poll loop moves the virtual time on by its length, at once.
+			clock := gametest.NewClock(time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC))
+			clock.AutoAdvance()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			src := &emptyAtOnce{clock: clock, err: tt.err, calls: 60, stop: cancel}

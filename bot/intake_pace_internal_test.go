@@ -8,18 +8,8 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/game/gametest"
 )
-
-// timerClock is a botapi.Clock standing still at t0 whose timers never fire; each timer made
-// is told on made.
-type timerClock struct{ made chan struct{} }
-
-func (timerClock) Now() time.Time { return t0 }
-
-func (c timerClock) Timer(time.Duration) (<-chan time.Time, func() bool) {
-	c.made <- struct{}{}
-	return nil, func() bool { return true }
-}
 
 // shutBudgets are pace budgets that never have room: each Take is told on took and says to
 // wait an hour.
@@ -39,12 +29,12 @@ func (shutBudgets) Hold(context.Context, string, time.Duration) error { return n
 // one before waits (it used to stop at InFlight, the rest refused as over budget).
 func TestIntakePacingIsNotInFlight(t *testing.T) {
 	budgets := shutBudgets{took: make(chan string)}
-	pacer := botapi.NewPacer(botapi.PaceOptions{Budgets: budgets, Clock: timerClock{made: make(chan struct{}, 64)}})
+	pacer := botapi.NewPacer(botapi.PaceOptions{Budgets: budgets, Clock: gametest.NewClock(t0)})
 	handler := func(ctx context.Context, u *models.Update) {
 		_, _ = pacer.Wait(ctx, botapi.ChatOf(u.ID), botapi.PaceInfo) // a chat of its own: it asks the budgets at once
 	}
 	g := newBudget(DefaultBudget, nil, func(context.Context, *models.Update) error { return nil },
-		func() time.Time { return t0 }, discard, nil, func(err error) string { return err.Error() })
+		gametest.NewClock(t0).Now, discard, nil, func(err error) string { return err.Error() })
 	in := newIntake(intakeConfig{Handler: handler, Budget: g, Logger: discard})
 	t.Cleanup(func() { // end the waits
 		ctx, cancel := context.WithCancel(context.Background())

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/engine/enginetest"
 	"github.com/reversibot/reversi/render/rendertest"
 	xdraw "golang.org/x/image/draw"
 )
@@ -464,7 +465,7 @@ func phoneWidth(img image.Image, width int) *image.RGBA {
 // shows want, every channel of every third pixel within tol.
 func docPicture(t *testing.T, path string, data []byte, want image.Image, tol int) {
 	t.Helper()
-	if *update {
+	if enginetest.Update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -19,9 +20,9 @@ import (
 // moves the server's clock and the store's (both from midnight, 29 November 2026) forward by
 // the same d, so records expire as the store's timestamps say.
 func newClocked(t *testing.T) (s *storage.Store, m *miniredis.Miniredis, advance func(d time.Duration)) {
-	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	s, m = storagetest.NewEmbedded(t, storage.Options{Now: func() time.Time { return now }})
-	return s, m, func(d time.Duration) { now = now.Add(d); m.FastForward(d) }
+	clock := gametest.NewClock(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+	s, m = storagetest.NewEmbedded(t, storage.Options{Now: clock.Now})
+	return s, m, func(d time.Duration) { clock.Add(d); m.FastForward(d) }
 }
 
 func TestGameExpiry(t *testing.T) {

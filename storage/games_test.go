@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -18,8 +19,8 @@ import (
 func TestCreateGetUpdate(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	s := storagetest.New(t, storage.Options{Now: clock})
+	clock := gametest.NewClock(now)
+	s := storagetest.New(t, storage.Options{Now: clock.Now})
 
 	g := sampleGame(4)
 	g.ID, g.Version = "ignored", 99
@@ -40,7 +41,8 @@ func TestCreateGetUpdate(t *testing.T) {
 		t.Fatalf("Game = %+v\nwant %+v", got, g)
 	}
 
-	now = now.Add(time.Minute)
+	clock.Add(time.Minute)
+	now = clock.Now()
 	got.Moves = append(got.Moves, 0x23)
 	if err := s.UpdateGame(ctx, got); err != nil {
 		t.Fatalf("UpdateGame: %v", err)

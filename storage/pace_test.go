@@ -85,7 +85,10 @@ func TestPaceBudgetsHoldEnds(t *testing.T) {
 	}
 }
 
-// redisClock moves the embedded Redis's clock (TIME, which the budgets go by).
+// redisClock moves the embedded Redis's clock (TIME, which the budgets go by). It is no fake of
+// a clock the code under test is given, so it is not gametest.Clock: PaceBudgets reads the
+// time from the server inside its scripts, and the only way to move that time is the
+// embedded server's own (miniredis SetTime).
 type redisClock struct {
 	m   *miniredis.Miniredis
 	now time.Time

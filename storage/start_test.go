@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 	"github.com/reversibot/reversi/storage"
 	"github.com/reversibot/reversi/storage/storagetest"
 )
@@ -105,7 +106,7 @@ func wantJoinRefused(t *testing.T, s *storage.Store, lobby, join *game.Game) {
 func TestStartGameBindsEverything(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
-	s := storagetest.New(t, storage.Options{Now: func() time.Time { return now }})
+	s := storagetest.New(t, storage.Options{Now: gametest.NewClock(now).Now})
 	g := sampleGame(0)
 	g.Status, g.InlineID, g.ID, g.Version = game.StatusLobby, "AgAAAstart", "ignored", 7
 	ex, err := s.StartGame(ctx, g, game.Hosting{Chats: []int64{g.Players[0].ChatID, -100}, InlineID: g.InlineID})

@@ -244,7 +244,7 @@ type fixture struct {
 	api   *fakeAPI
 	r     *fakeReader
 	work  sync.WaitGroup
-	timer chan func() // the timers armed, to be fired by the test
+	timer chan func() // the rechecks armed, run when the test chooses: a schedule, not a clock
 }
 
 func newFixture(t *testing.T) *fixture {

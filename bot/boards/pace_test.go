@@ -1,80 +1,19 @@
 package boards
 
 import (
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/game"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
-// manualClock is a botapi.Clock whose time moves only when the test advances it; armed gets a
-// value for every timer made.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []manualTimer
-	armed  chan struct{}
-}
-
-type manualTimer struct {
-	at time.Time
-	c  chan time.Time
-}
-
-func newManualClock() *manualClock {
-	return &manualClock{now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), armed: make(chan struct{}, 100)}
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
-	c.mu.Lock()
-	t := manualTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
-	c.timers = append(c.timers, t)
-	c.mu.Unlock()
-	c.armed <- struct{}{}
-	return t.c, func() bool { return true }
-}
-
-// advance moves the time on by d and fires the timers due.
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		if t.at.After(c.now) {
-			kept = append(kept, t)
-			continue
-		}
-		t.c <- c.now
-	}
-	c.timers = kept
-}
-
-// awaitArmed waits until n more timers were made.
-func (f *fixture) awaitArmed(c *manualClock, n int) {
-	f.t.Helper()
-	for range n {
-		select {
-		case <-c.armed:
-		case <-time.After(guard):
-			f.t.Fatal("no edit waited for its budget")
-		}
-	}
-}
-
-// pacedFixture is newFixture with a Pacer on a manual clock: every chat's budget one edit,
+// pacedFixture is newFixture with a Pacer on a virtual clock: every chat's budget one edit,
 // then one a second.
-func pacedFixture(t *testing.T) (*fixture, *manualClock) {
+func pacedFixture(t *testing.T) (*fixture, *gametest.Clock) {
 	f := newFixture(t)
-	c := newManualClock()
+	c := gametest.NewClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	one := botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}
 	f.e.o.Pacer = botapi.NewPacer(botapi.PaceOptions{Clock: c,
 		Limits: botapi.PaceLimits{Private: one, Group: one, Inline: one, Global: botapi.Limit{Rate: -1}}})
@@ -93,7 +32,7 @@ func TestPacedEditsCollapseWhileWaiting(t *testing.T) {
 	f.wait(f.e.Granted(ref), "the first edit's budget")
 	f.settle()
 	f.e.Refresh(f.r.move("g"))
-	f.awaitArmed(c, 1) // the edit waits for the chat's second
+	c.AwaitTimers(t, 1, 1) // the edit waits for the chat's second
 	granted := f.e.Granted(ref)
 	f.e.Refresh(f.r.move("g"))
 	f.e.Refresh(f.r.move("g"))
@@ -105,7 +44,7 @@ func TestPacedEditsCollapseWhileWaiting(t *testing.T) {
 		t.Fatal("Granted before the budget had room")
 	default:
 	}
-	c.advance(time.Second)
+	c.Add(time.Second)
 	f.wait(granted, "the waiting edit's budget")
 	f.settle()
 	if _, edits := f.api.shown(ref); len(edits) != 2 || edits[1] != "v4" {
@@ -145,10 +84,10 @@ func TestPacedTurnBeforeBoard(t *testing.T) {
 	// turn's wait past the second this test gives it.
 	f.settle()
 	f.e.Refresh(ai)
-	f.awaitArmed(c, 1)
+	c.AwaitTimers(t, 1, 1)
 	f.e.Refresh(people)
-	f.awaitArmed(c, 1) // the turn took the head and waits in its place
-	c.advance(time.Second)
+	c.AwaitTimers(t, 2, 1) // the turn took the head and waits in its place
+	c.Add(time.Second)
 	f.wait(f.e.Granted(people.Boards[0]), "the turn's budget")
 	if f.e.Pending(people.Boards[0]) && !f.e.Pending(ai.Boards[0]) {
 		t.Fatal("the AI's board went first")
@@ -159,14 +98,18 @@ func TestPacedTurnBeforeBoard(t *testing.T) {
 	default:
 	}
 	// The next second is the AI's board's. It took while the turn's edit may still have been
-	// in flight, and then waits again: the clock moves a second at each wait until it goes.
+	// in flight, and then waits again: the clock moves a second while it waits until it goes.
 	granted := f.e.Granted(ai.Boards[0])
 	for waiting := true; waiting; {
+		changed := c.Changed()
+		if _, pending := c.Timers(); pending > 0 {
+			c.Add(time.Second)
+			continue
+		}
 		select {
 		case <-granted:
 			waiting = false
-		case <-c.armed:
-			c.advance(time.Second)
+		case <-changed:
 		case <-time.After(guard):
 			t.Fatal("the AI's board never had its budget")
 		}

@@ -2,7 +2,6 @@ package boards
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,9 +17,8 @@ import (
 // drawing, was told the message showed this one, and the board stayed ahead for good.
 func TestRewindThroughALeftoverLease(t *testing.T) {
 	f := newFixture(t)
-	var now atomic.Int64 // the record's clock, in nanoseconds
-	now.Store(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixNano())
-	d := gametest.NewDrawings(func() time.Time { return time.Unix(0, now.Load()) })
+	clock := gametest.NewClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) // the record's clock
+	d := gametest.NewDrawings(clock.Now)
 	f.e.o.Drawings = d
 	one := twoPlayers("g")
 	one.Boards = one.Boards[:1]
@@ -54,7 +52,7 @@ func TestRewindThroughALeftoverLease(t *testing.T) {
 		case <-done:
 			waiting = false
 		case fn := <-f.timer:
-			now.Add(int64(time.Second))
+			clock.Add(time.Second)
 			go fn()
 		case <-time.After(guard):
 			t.Fatal("the Editor never settled")

@@ -10,16 +10,17 @@ import (
 	tgbot "github.com/go-telegram/bot"
 
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
-// newPaced starts a scripted server and a Client of it paced by a Pacer on a fake clock, every
+// newPaced starts a scripted server and a Client of it paced by a Pacer on a virtual clock, every
 // chat's budget one call then one a second.
-func newPaced(t *testing.T) (*botapi.Client, *scripted, *fakeClock, *botapi.Pacer) {
+func newPaced(t *testing.T) (*botapi.Client, *scripted, *gametest.Clock, *botapi.Pacer) {
 	t.Helper()
 	s := &scripted{t: t}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c := newFakeClock()
+	c := newClock()
 	one := botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}
 	p := newPacer(c, botapi.PaceLimits{Private: one, Group: one, Inline: one})
 	api, err := botapi.New(botapi.Options{Token: testToken, ServerURL: srv.URL + "/", HTTPClient: srv.Client(),
@@ -44,7 +45,7 @@ func TestClientPacesSendsAndEdits(t *testing.T) {
 		_, err := api.EditMessageText(ctx, &tgbot.EditMessageTextParams{ChatID: int64(7), MessageID: 5, Text: "b"})
 		done <- err
 	}()
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Second)) {
 		t.Fatalf("the edit waits until %v, want 1s", next.Sub(epoch))
 	}
 	// Meanwhile an answer and a send into another chat go at once.
@@ -57,7 +58,7 @@ func TestClientPacesSendsAndEdits(t *testing.T) {
 	if got := len(s.requests()); got != 3 {
 		t.Fatalf("%d requests before the edit's second, want 3 (the edit waits)", got)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +86,11 @@ func TestClientWithPaidSkipsOneWait(t *testing.T) {
 		_, err := api.EditMessageText(paid, &tgbot.EditMessageTextParams{InlineMessageID: "in1", Text: "y"})
 		done <- err
 	}()
-	c.awaitTimers(t, 1, 1) // the second call waits: the unit was used
+	c.AwaitTimers(t, 1, 1) // the second call waits: the unit was used
 	if got := len(s.requests()); got != 1 {
 		t.Fatalf("%d requests, want 1", got)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -105,19 +106,19 @@ func TestClient429HoldsTheChat(t *testing.T) {
 	if _, err := api.Once().SendMessage(ctx, &tgbot.SendMessageParams{ChatID: int64(-3), Text: "a"}); botapi.KindOf(err) != botapi.KindTooManyRequests {
 		t.Fatalf("send = %v, want the 429", err)
 	}
-	c.Advance(2 * time.Second) // the chat's own budget is full again: only the hold is left
+	c.Add(2 * time.Second) // the chat's own budget is full again: only the hold is left
 	done := make(chan error, 1)
 	go func() {
 		_, err := p.Wait(ctx, botapi.ChatOf(-3), botapi.PaceTurn)
 		done <- err
 	}()
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(9 * time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(9 * time.Second)) {
 		t.Fatalf("the held chat waits until %v, want retry_after's 9s", next.Sub(epoch))
 	}
 	if _, err := p.Wait(ctx, botapi.ChatOf(-4), botapi.PaceTurn); err != nil {
 		t.Fatal(err)
 	}
-	c.Advance(7 * time.Second)
+	c.Add(7 * time.Second)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestClientPaceCancelled(t *testing.T) {
 		_, err := api.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: int64(7), Text: "b"})
 		done <- err
 	}()
-	c.awaitTimers(t, 1, 1)
+	c.AwaitTimers(t, 1, 1)
 	cancel()
 	if err := <-done; botapi.KindOf(err) != botapi.KindNetwork {
 		t.Fatalf("cancelled send = %v, want a network-kind error", err)

@@ -38,7 +38,7 @@ func (f *failingBudgets) End(ctx context.Context, key, id string, answered bool)
 // the sends the shared ones allowed in it: one process stays within a group's twenty edits a
 // minute across the switch, where before the local budgets let twenty more through at once.
 func TestFallbackBudgetsKnowTheWindowUnderWay(t *testing.T) {
-	clock := newFakeClock()
+	clock := newClock()
 	shared := &failingBudgets{Budgets: botapi.NewLocalBudgets(clock)}
 	guard := optional.New(nil).WithTiming(time.Second, time.Minute, clock.Now)
 	f := botapi.NewFallbackBudgets(shared, botapi.NewLocalBudgets(clock), guard)
@@ -66,7 +66,7 @@ func TestFallbackBudgetsKnowTheWindowUnderWay(t *testing.T) {
 		if !take(i) {
 			t.Fatalf("edit %d of 15 refused by a budget of 20", i)
 		}
-		clock.Advance(time.Second)
+		clock.Add(time.Second)
 	}
 	shared.down.Store(true) // the node holding them is lost
 	for i := 15; i < 40; i++ {

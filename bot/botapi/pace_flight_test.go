@@ -19,31 +19,31 @@ var oneASecond = botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}
 // reach Telegram: the next call waits past the rate's interval for it, then a window from when
 // it was answered.
 func TestPaceCallInFlightHoldsItsPlace(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: oneASecond})
 	ctx := context.Background()
 	chat := botapi.ChatOf(5)
 	if _, err := p.Wait(ctx, chat, botapi.PaceBoard); err != nil { // on its way from now on
 		t.Fatal(err)
 	}
-	c.Advance(2 * time.Second) // within PaceOpenFor
+	c.Add(2 * time.Second) // within PaceOpenFor
 	s := start(ctx, p, chat, botapi.PaceBoard)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(3 * time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(3 * time.Second)) {
 		t.Fatalf("a call behind one in flight waits until %v, want a window from now (3s)", next.Sub(epoch))
 	}
-	c.Advance(time.Second)
-	if next := c.awaitTimers(t, 2, 1); !next.Equal(epoch.Add(4 * time.Second)) {
+	c.Add(time.Second)
+	if next := c.AwaitTimers(t, 2, 1); !next.Equal(epoch.Add(4 * time.Second)) {
 		t.Fatalf("with the first call still in flight the next waits until %v, want 4s", next.Sub(epoch))
 	}
-	c.Advance(500 * time.Millisecond)
+	c.Add(500 * time.Millisecond)
 	if err := p.Done(ctx, chat, true); err != nil { // answered at 3.5s
 		t.Fatal(err)
 	}
-	c.Advance(500 * time.Millisecond)
-	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(4500 * time.Millisecond)) {
+	c.Add(500 * time.Millisecond)
+	if next := c.AwaitTimers(t, 3, 1); !next.Equal(epoch.Add(4500 * time.Millisecond)) {
 		t.Fatalf("the next call waits until %v, want a second after the answer (4.5s)", next.Sub(epoch))
 	}
-	c.Advance(500 * time.Millisecond)
+	c.Add(500 * time.Millisecond)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestPaceCallInFlightHoldsItsPlace(t *testing.T) {
 // A call that may or may not have reached Telegram (no reply came) counts as in flight for
 // PaceOpenFor after it went, then as answered then.
 func TestPaceUnansweredCallCountsForOpenFor(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: oneASecond})
 	ctx := context.Background()
 	chat := botapi.ChatOf(6)
@@ -69,8 +69,8 @@ func TestPaceUnansweredCallCountsForOpenFor(t *testing.T) {
 		if s.done(t) {
 			t.Fatalf("the next call went at %v", c.Now().Sub(epoch))
 		}
-		next := c.awaitTimers(t, made, 1)
-		c.Advance(next.Sub(c.Now()))
+		next := c.AwaitTimers(t, made, 1)
+		c.Add(next.Sub(c.Now()))
 	}
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestPaceUnansweredCallCountsForOpenFor(t *testing.T) {
 // A unit paid for ahead (Pacer.Paid) and never used is given back when its caller is done: it
 // no longer holds its place in the chat's windows.
 func TestPacePaidGivenBackWhenUnused(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	b := &endRecorder{Budgets: botapi.NewLocalBudgets(c), ends: make(chan string, 4)}
 	// Two in any second, one in any half second: the half-second window is the one a call in
 	// flight would hold.
@@ -103,7 +103,7 @@ func TestPacePaidGivenBackWhenUnused(t *testing.T) {
 	default:
 		t.Fatal("the unused unit was not given back")
 	}
-	c.Advance(500 * time.Millisecond) // the rate's interval
+	c.Add(500 * time.Millisecond) // the rate's interval
 	mustWait(t, p, chat, botapi.PaceBoard)
 }
 
@@ -129,7 +129,7 @@ func TestClientEndsEachCall(t *testing.T) {
 	s := &scripted{t: t}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c := newFakeClock()
+	c := newClock()
 	two := botapi.Limit{Rate: 2, Per: time.Second, Burst: 2} // two in any second
 	p := newPacer(c, botapi.PaceLimits{Private: two})
 	api, err := botapi.New(botapi.Options{Token: testToken, ServerURL: srv.URL + "/", HTTPClient: srv.Client(), Pacer: p})
@@ -145,7 +145,7 @@ func TestClientEndsEachCall(t *testing.T) {
 	if _, err := api.Once().SendMessage(ctx, &tgbot.SendMessageParams{ChatID: int64(7), Text: "b"}); botapi.KindOf(err) != botapi.KindTooManyRequests {
 		t.Fatalf("second send = %v, want the 429", err)
 	}
-	c.Advance(time.Second) // the hold of the 429 and the window have passed
+	c.Add(time.Second) // the hold of the 429 and the window have passed
 	s.then(http.StatusOK, edited).then(http.StatusOK, edited)
 	done := make(chan error, 1)
 	go func() {

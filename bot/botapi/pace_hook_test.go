@@ -35,7 +35,7 @@ func (l *hookLog) counts() (started, done int) {
 // A PaceHook in the context of a Wait is told when it starts and when it returns, while it
 // waits for its chat's budget as when it goes at once; a context without one tells nobody.
 func TestPaceHook(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	chat := botapi.ChatOf(12)
 	var l hookLog
@@ -50,18 +50,18 @@ func TestPaceHook(t *testing.T) {
 		t.Fatalf("after a Wait that went at once: hook told %d starts, %d ends; want 1, 1", s, d)
 	}
 	w := start(ctx, p, chat, botapi.PaceBoard)
-	c.awaitTimers(t, 1, 1) // it waits for the chat's budget
+	c.AwaitTimers(t, 1, 1) // it waits for the chat's budget
 	if s, d := l.counts(); s != 2 || d != 1 {
 		t.Fatalf("while a Wait waits: hook told %d starts, %d ends; want 2, 1", s, d)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := w.result(t); err != nil {
 		t.Fatal(err)
 	}
 	if s, d := l.counts(); s != 2 || d != 2 {
 		t.Fatalf("after it: hook told %d starts, %d ends; want 2, 2", s, d)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	mustWait(t, p, chat, botapi.PaceBoard) // no hook in its context
 	if s, d := l.counts(); s != 2 || d != 2 {
 		t.Fatalf("a Wait without the hook: hook told %d starts, %d ends; want 2, 2", s, d)

@@ -23,7 +23,7 @@ func twoProcesses(t *testing.T) (botapi.Budgets, botapi.Budgets) {
 func TestPaceSharedByProcessesOnRedis(t *testing.T) {
 	ba, bb := twoProcesses(t)
 	limits := botapi.PaceLimits{Group: botapi.Limit{Rate: 1, Per: time.Hour, Burst: 2}}
-	ca, cb := newFakeClock(), newFakeClock()
+	ca, cb := newClock(), newClock()
 	pa := botapi.NewPacer(botapi.PaceOptions{Limits: limits, Budgets: ba, Clock: ca})
 	pb := botapi.NewPacer(botapi.PaceOptions{Limits: limits, Budgets: bb, Clock: cb})
 	chat := botapi.ChatOf(-42)
@@ -33,7 +33,7 @@ func TestPaceSharedByProcessesOnRedis(t *testing.T) {
 	// The burst is spent by the two: the second process waits for the refill.
 	ctx, cancel := context.WithCancel(context.Background())
 	s := start(ctx, pb, chat, botapi.PaceBoard)
-	if next := cb.awaitTimers(t, 1, 1); next.Sub(epoch) < 50*time.Minute {
+	if next := cb.AwaitTimers(t, 1, 1); next.Sub(epoch) < 50*time.Minute {
 		t.Fatalf("the third send waits %v, want about the hour's refill", next.Sub(epoch))
 	}
 	cancel()
@@ -50,7 +50,7 @@ func TestPaceSharedByProcessesOnRedis(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	s = start(ctx, pb, other, botapi.PaceBoard)
-	if next := cb.awaitTimers(t, 2, 1); next.Sub(epoch) < 10*time.Second || next.Sub(epoch) > 20*time.Second {
+	if next := cb.AwaitTimers(t, 2, 1); next.Sub(epoch) < 10*time.Second || next.Sub(epoch) > 20*time.Second {
 		t.Fatalf("the held chat waits %v in the other process, want the 20s hold", next.Sub(epoch))
 	}
 	cancel()

@@ -10,118 +10,14 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/botapi"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
-// epoch is where a fakeClock starts.
+// epoch is where a test's clock starts.
 var epoch = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
-// fakeClock is a botapi.Clock that moves only when the test says (Advance); the test learns
-// what the code under test waits for from its pending timers (awaitTimers).
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	timers  []*fakeTimer
-	made    int           // timers made in all
-	changed chan struct{} // closed (and replaced) whenever timers change
-}
-
-type fakeTimer struct {
-	at time.Time
-	c  chan time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: epoch, changed: make(chan struct{})} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// notify tells awaitTimers that timers changed. c.mu is held.
-func (c *fakeClock) notify() {
-	close(c.changed)
-	c.changed = make(chan struct{})
-}
-
-func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
-	c.made++
-	if d <= 0 {
-		t.c <- c.now
-		return t.c, func() bool { return false }
-	}
-	c.timers = append(c.timers, t)
-	c.notify()
-	return t.c, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for i, x := range c.timers {
-			if x == t {
-				c.timers = append(c.timers[:i], c.timers[i+1:]...)
-				c.notify()
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// Advance moves the clock on by d and fires the timers due by then.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		if t.at.After(c.now) {
-			kept = append(kept, t)
-		} else {
-			t.c <- c.now
-		}
-	}
-	c.timers = kept
-	c.notify()
-}
-
-// awaitTimers blocks until at least made timers were made in all and exactly pending of them
-// are pending, and returns when the earliest pending one is due (epoch when none is).
-func (c *fakeClock) awaitTimers(t *testing.T, made, pending int) time.Time {
-	t.Helper()
-	watchdog := time.NewTimer(10 * time.Second)
-	defer watchdog.Stop()
-	for {
-		c.mu.Lock()
-		if c.made >= made && len(c.timers) == pending {
-			next := epoch
-			for i, x := range c.timers {
-				if i == 0 || x.at.Before(next) {
-					next = x.at
-				}
-			}
-			c.mu.Unlock()
-			return next
-		}
-		ch := c.changed
-		c.mu.Unlock()
-		select {
-		case <-ch:
-		case <-watchdog.C:
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			t.Fatalf("timers: made %d, pending %d; want made >= %d, pending %d", c.made, len(c.timers), made, pending)
-		}
-	}
-}
-
-// madeTimers returns how many timers were made so far.
-func (c *fakeClock) madeTimers() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.made
-}
+// newClock returns a virtual clock at epoch for a Pacer to go by.
+func newClock() *gametest.Clock { return gametest.NewClock(epoch) }
 
 // started is a Wait running in its own goroutine, whose call, once let go, is answered at once
 // (Done).
@@ -165,7 +61,7 @@ func (s started) result(t *testing.T) error {
 	}
 }
 
-func newPacer(c *fakeClock, l botapi.PaceLimits) *botapi.Pacer {
+func newPacer(c *gametest.Clock, l botapi.PaceLimits) *botapi.Pacer {
 	return botapi.NewPacer(botapi.PaceOptions{Limits: l, Clock: c})
 }
 
@@ -205,33 +101,34 @@ func TestChatKey(t *testing.T) {
 
 // A private chat gets its burst of 2 at once, then one a second.
 func TestPacePrivateChatSpacing(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{})
 	chat := botapi.ChatOf(7)
 	for range 2 {
 		mustWait(t, p, chat, botapi.PaceBoard)
 	}
 	for i := range 3 {
-		made := c.madeTimers() + 1
+		made, _ := c.Timers()
+		made++
 		want := c.Now().Add(time.Second)
 		s := start(context.Background(), p, chat, botapi.PaceBoard)
-		if next := c.awaitTimers(t, made, 1); !next.Equal(want) {
+		if next := c.AwaitTimers(t, made, 1); !next.Equal(want) {
 			t.Fatalf("send %d waits until %v, want %v", 3+i, next.Sub(epoch), want.Sub(epoch))
 		}
-		c.Advance(want.Sub(c.Now()) - time.Millisecond)
+		c.Add(want.Sub(c.Now()) - time.Millisecond)
 		if s.done(t) {
 			t.Fatalf("send %d went before its second", 3+i)
 		}
-		c.Advance(time.Millisecond)
+		c.Add(time.Millisecond)
 		if err := s.result(t); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// sendFor sends to chat back to back for d of fake time, each call answered at once, and
+// sendFor sends to chat back to back for d of virtual time, each call answered at once, and
 // returns when each went (since the start).
-func sendFor(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, d time.Duration) []time.Duration {
+func sendFor(t *testing.T, c *gametest.Clock, p *botapi.Pacer, chat botapi.ChatKey, d time.Duration) []time.Duration {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -252,14 +149,14 @@ func sendFor(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, d
 		}
 	}()
 	for {
-		next := c.awaitTimers(t, c.madeTimers(), 1)
+		next := c.AwaitTimers(t, 0, 1)
 		if next.After(end) {
 			break
 		}
-		made := c.madeTimers()
-		c.Advance(next.Sub(c.Now()))
+		made, _ := c.Timers()
+		c.Add(next.Sub(c.Now()))
 		// Wait for the sender to come back for the next: its next timer.
-		c.awaitTimers(t, made+1, 1)
+		c.AwaitTimers(t, made+1, 1)
 	}
 	cancel()
 	<-stopped
@@ -273,7 +170,7 @@ func sendFor(t *testing.T, c *fakeClock, p *botapi.Pacer, chat botapi.ChatKey, d
 // first minute, and Telegram refused the 21st). Sent back to back for five minutes, it uses
 // the whole budget: a hundred.
 func TestPaceGroupAnyMinute(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{})
 	for _, chat := range []botapi.ChatKey{botapi.ChatOf(-1001), botapi.InlineOf("x")} { // an inline message has a group's budget
 		sent := sendFor(t, c, p, chat, 5*time.Minute-time.Millisecond)
@@ -294,21 +191,21 @@ func TestPaceGroupAnyMinute(t *testing.T) {
 				t.Fatalf("%v sent %d in the minute from %v: %v", chat, n, at, sent)
 			}
 		}
-		c.Advance(time.Hour)
+		c.Add(time.Hour)
 	}
 }
 
 // The global budget holds across chats, each of which has room: two a second, in any second.
 func TestPaceGlobalAcrossChats(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Global: botapi.Limit{Rate: 2, Per: time.Second, Burst: 2}})
 	mustWait(t, p, botapi.ChatOf(1), botapi.PaceBoard)
 	mustWait(t, p, botapi.ChatOf(2), botapi.PaceBoard)
 	s := start(context.Background(), p, botapi.ChatOf(3), botapi.PaceBoard)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Second)) {
 		t.Fatalf("third chat waits until %v, want the global second", next.Sub(epoch))
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -317,19 +214,19 @@ func TestPaceGlobalAcrossChats(t *testing.T) {
 // When a chat's budget is short, a board that comes after an info still goes first, and the
 // info waits while the board does.
 func TestPaceBoardBeforeInfo(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	chat := botapi.ChatOf(9)
 	mustWait(t, p, chat, botapi.PaceBoard)
 	info := start(context.Background(), p, chat, botapi.PaceInfo)
-	c.awaitTimers(t, 1, 1) // the info waits for the chat's second
+	c.AwaitTimers(t, 1, 1) // the info waits for the chat's second
 	board := start(context.Background(), p, chat, botapi.PaceBoard)
 	// The board takes the head: the info's timer stops, the board's starts.
-	c.awaitTimers(t, 2, 1)
+	c.AwaitTimers(t, 2, 1)
 	if b, i := p.Waiting(chat); b != 1 || i != 1 {
 		t.Fatalf("Waiting = %d boards, %d infos; want 1, 1", b, i)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := board.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -337,10 +234,10 @@ func TestPaceBoardBeforeInfo(t *testing.T) {
 		t.Fatal("the info took the token the board waited for")
 	}
 	// Now the info waits for the next second.
-	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(2 * time.Second)) {
+	if next := c.AwaitTimers(t, 3, 1); !next.Equal(epoch.Add(2 * time.Second)) {
 		t.Fatalf("the info waits until %v, want 2s", next.Sub(epoch))
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := info.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +248,7 @@ func TestPaceBoardBeforeInfo(t *testing.T) {
 
 // A 429 holds its chat until retry_after, and no other chat.
 func TestPaceThrottledHoldsOnlyItsChat(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{})
 	a, b := botapi.ChatOf(-5), botapi.ChatOf(6)
 	if err := p.Throttled(context.Background(), a, 30*time.Second); err != nil {
@@ -359,11 +256,11 @@ func TestPaceThrottledHoldsOnlyItsChat(t *testing.T) {
 	}
 	mustWait(t, p, b, botapi.PaceBoard)
 	s := start(context.Background(), p, a, botapi.PaceBoard)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(30 * time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(30 * time.Second)) {
 		t.Fatalf("the throttled chat waits until %v, want 30s", next.Sub(epoch))
 	}
 	mustWait(t, p, b, botapi.PaceBoard)
-	c.Advance(30 * time.Second)
+	c.Add(30 * time.Second)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -372,27 +269,27 @@ func TestPaceThrottledHoldsOnlyItsChat(t *testing.T) {
 // A Wait whose context ends returns its error and leaves the queue: the info behind the
 // cancelled board goes next.
 func TestPaceWaitCancelled(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	chat := botapi.ChatOf(11)
 	mustWait(t, p, chat, botapi.PaceBoard)
 	info := start(context.Background(), p, chat, botapi.PaceInfo)
-	c.awaitTimers(t, 1, 1)
+	c.AwaitTimers(t, 1, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	board := start(ctx, p, chat, botapi.PaceBoard)
-	c.awaitTimers(t, 2, 1) // the board is the head and waits
+	c.AwaitTimers(t, 2, 1) // the board is the head and waits
 	cancel()
 	if err := board.result(t); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Wait = %v, want context.Canceled", err)
 	}
 	// The info is the head again and waits for the second.
-	if next := c.awaitTimers(t, 3, 1); !next.Equal(epoch.Add(time.Second)) {
+	if next := c.AwaitTimers(t, 3, 1); !next.Equal(epoch.Add(time.Second)) {
 		t.Fatalf("the info waits until %v, want 1s", next.Sub(epoch))
 	}
 	if b, i := p.Waiting(chat); b != 0 || i != 1 {
 		t.Fatalf("Waiting = %d boards, %d infos; want 0, 1", b, i)
 	}
-	c.Advance(time.Second)
+	c.Add(time.Second)
 	if err := info.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -403,23 +300,23 @@ func TestPaceWaitCancelled(t *testing.T) {
 
 // A turn (a player waits for the board) goes before a board that came first.
 func TestPaceTurnBeforeBoard(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Group: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	chat := botapi.ChatOf(-9)
 	mustWait(t, p, chat, botapi.PaceBoard)
 	board := start(context.Background(), p, chat, botapi.PaceBoard)
-	c.awaitTimers(t, 1, 1)
+	c.AwaitTimers(t, 1, 1)
 	turn := start(context.Background(), p, chat, botapi.PaceTurn)
-	c.awaitTimers(t, 2, 1) // the turn took the head
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 2, 1) // the turn took the head
+	c.Add(time.Second)
 	if err := turn.result(t); err != nil {
 		t.Fatal(err)
 	}
 	if board.done(t) {
 		t.Fatal("the board took the token the turn waited for")
 	}
-	c.awaitTimers(t, 3, 1)
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 3, 1)
+	c.Add(time.Second)
 	if err := board.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -428,12 +325,12 @@ func TestPaceTurnBeforeBoard(t *testing.T) {
 // An info goes only when the chat has room for it and one more: the last unit of a burst is
 // the boards'.
 func TestPaceInfoLeavesTheLastUnitToBoards(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Group: botapi.Limit{Rate: 1, Per: time.Minute, Burst: 2}})
 	chat := botapi.ChatOf(-10)
 	mustWait(t, p, chat, botapi.PaceInfo) // two units: the info takes one
 	info := start(context.Background(), p, chat, botapi.PaceInfo)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Minute)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(time.Minute)) {
 		t.Fatalf("the second info waits until %v, want the minute's refill", next.Sub(epoch))
 	}
 	// The board behind it goes at once with the unit the info left.
@@ -445,7 +342,7 @@ func TestPaceInfoLeavesTheLastUnitToBoards(t *testing.T) {
 
 // Wait reports whether it had to wait.
 func TestPaceWaitReportsWaiting(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	chat := botapi.ChatOf(12)
 	if waited, err := p.Wait(context.Background(), chat, botapi.PaceTurn); err != nil || waited {
@@ -459,8 +356,8 @@ func TestPaceWaitReportsWaiting(t *testing.T) {
 		waited, _ := p.Wait(context.Background(), chat, botapi.PaceTurn)
 		got <- waited
 	}()
-	c.awaitTimers(t, 1, 1)
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 1, 1)
+	c.Add(time.Second)
 	if !<-got {
 		t.Fatal("a Wait that waited for its second reports no wait")
 	}
@@ -486,7 +383,7 @@ func TestPaceLimitsFaster(t *testing.T) {
 // A 429 of one chat holds that chat only; a 429 of a second chat while the first's hold lasts
 // is the bot's (the global limit): every chat waits.
 func TestPaceThrottledTwoChatsHoldsTheBot(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{})
 	ctx := context.Background()
 	a, b, other := botapi.ChatOf(1), botapi.ChatOf(2), botapi.ChatOf(3)
@@ -501,10 +398,10 @@ func TestPaceThrottledTwoChatsHoldsTheBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := start(ctx, p, other, botapi.PaceBoard)
-	if next := c.awaitTimers(t, 1, 1); !next.Equal(epoch.Add(5 * time.Second)) {
+	if next := c.AwaitTimers(t, 1, 1); !next.Equal(epoch.Add(5 * time.Second)) {
 		t.Fatalf("a third chat waits until %v, want the global hold's 5s", next.Sub(epoch))
 	}
-	c.Advance(5 * time.Second)
+	c.Add(5 * time.Second)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -513,31 +410,31 @@ func TestPaceThrottledTwoChatsHoldsTheBot(t *testing.T) {
 // The global budget serves its waiters in order (turns first), so that no chat starves while
 // others keep finding room first.
 func TestPaceGlobalInOrder(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	p := newPacer(c, botapi.PaceLimits{Global: botapi.Limit{Rate: 1, Per: time.Second, Burst: 1}})
 	mustWait(t, p, botapi.ChatOf(1), botapi.PaceBoard)
 	first := start(context.Background(), p, botapi.ChatOf(2), botapi.PaceBoard)
-	c.awaitTimers(t, 1, 1)
+	c.AwaitTimers(t, 1, 1)
 	second := start(context.Background(), p, botapi.ChatOf(3), botapi.PaceBoard)
 	turn := start(context.Background(), p, botapi.ChatOf(4), botapi.PaceTurn)
-	c.awaitTimers(t, 2, 1) // the turn took the head of the global queue
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 2, 1) // the turn took the head of the global queue
+	c.Add(time.Second)
 	if err := turn.result(t); err != nil {
 		t.Fatal(err)
 	}
 	if first.done(t) || second.done(t) {
 		t.Fatal("a board went in the turn's second")
 	}
-	c.awaitTimers(t, 3, 1)
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 3, 1)
+	c.Add(time.Second)
 	if err := first.result(t); err != nil {
 		t.Fatal(err)
 	}
 	if second.done(t) {
 		t.Fatal("the later board went with the earlier one")
 	}
-	c.awaitTimers(t, 4, 1)
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 4, 1)
+	c.Add(time.Second)
 	if err := second.result(t); err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +442,7 @@ func TestPaceGlobalInOrder(t *testing.T) {
 
 // OnWait is told each Wait's kind and how long it waited.
 func TestPaceOnWait(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	var mu sync.Mutex
 	var seen []string
 	p := botapi.NewPacer(botapi.PaceOptions{Clock: c, Budgets: botapi.NewLocalBudgets(c),
@@ -557,8 +454,8 @@ func TestPaceOnWait(t *testing.T) {
 		}})
 	mustWait(t, p, botapi.ChatOf(1), botapi.PaceTurn)
 	s := start(context.Background(), p, botapi.ChatOf(1), botapi.PaceInfo)
-	c.awaitTimers(t, 1, 1)
-	c.Advance(time.Second)
+	c.AwaitTimers(t, 1, 1)
+	c.Add(time.Second)
 	if err := s.result(t); err != nil {
 		t.Fatal(err)
 	}

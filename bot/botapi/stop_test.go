@@ -15,14 +15,14 @@ import (
 // Closing PaceOptions.Stop ends every Wait, the head of a chat's queue waiting for its budget
 // and the one behind it, with ErrStopping, and every Wait after it at once.
 func TestPaceStopEndsWaits(t *testing.T) {
-	c := newFakeClock()
+	c := newClock()
 	stop := make(chan struct{})
 	p := botapi.NewPacer(botapi.PaceOptions{Clock: c, Stop: stop,
 		Limits: botapi.PaceLimits{Private: botapi.Limit{Rate: 1, Per: time.Hour, Burst: 1}}})
 	chat := botapi.ChatOf(11)
 	mustWait(t, p, chat, botapi.PaceBoard)
 	head := start(context.Background(), p, chat, botapi.PaceBoard)
-	c.awaitTimers(t, 1, 1) // the head waits an hour for the chat's budget
+	c.AwaitTimers(t, 1, 1) // the head waits an hour for the chat's budget
 	behind := start(context.Background(), p, chat, botapi.PaceInfo)
 	waitFor(t, "the info queued behind the board", func() bool { _, i := p.Waiting(chat); return i == 1 })
 	close(stop)

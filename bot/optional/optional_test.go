@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/reversibot/reversi/bot/optional"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // A kind that fails is skipped (its default used) until its rest has passed, another kind is
 // not, and a call that does not answer ends at the timeout.
 func TestGuard(t *testing.T) {
-	now := time.Unix(0, 0)
-	g := optional.New(nil).WithTiming(time.Millisecond, time.Second, func() time.Time { return now })
+	clock := gametest.NewClock(time.Unix(0, 0))
+	g := optional.New(nil).WithTiming(time.Millisecond, time.Second, clock.Now)
 	ctx := context.Background()
 	calls := 0
 	fail := func(context.Context) error { calls++; return errors.New("down") }
@@ -27,7 +28,7 @@ func TestGuard(t *testing.T) {
 	if !g.Do(ctx, "b", ok) || calls != 2 {
 		t.Fatalf("kind b: calls %d", calls)
 	}
-	now = now.Add(time.Second)
+	clock.Add(time.Second)
 	if !g.Do(ctx, "a", ok) || calls != 3 {
 		t.Fatalf("kind a after its rest: calls %d", calls)
 	}

@@ -17,10 +17,9 @@ import (
 	"github.com/reversibot/reversi/bot/i18n"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/engine/enginetest"
 	"github.com/reversibot/reversi/game"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // picDir, when set, is a directory the tests write the pictures of some boards to, to look at.
 var picDir = flag.String("pics", "", "write some boards' pictures to this directory")
@@ -103,38 +102,10 @@ func dumpRow(row []models.InlineKeyboardButton) string {
 	return strings.Join(cells, " | ")
 }
 
-// golden compares got with testdata/name.golden, or rewrites the file under -update.
+// golden compares got with testdata/name.golden, or writes the file under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < max(len(gl), len(wl)); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(run go test -update if the change is intended)", path, i+1, g, w)
-			}
-		}
-	}
+	enginetest.Golden(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 // play returns n moves of a game on a size×size board (fewer when it ends first), chosen

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,24 +13,13 @@ import (
 
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
-// fakeClock is a clock that moves only when a test says so.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_800_000_000, 0)} }
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.Add(d) }
-
-// floodServer starts a fake with flood limits lim on a fake clock.
-func floodServer(t *testing.T, lim telegramtest.FloodLimits) (*telegramtest.Server, *fakeClock) {
+// floodServer starts a fake with flood limits lim on a virtual clock.
+func floodServer(t *testing.T, lim telegramtest.FloodLimits) (*telegramtest.Server, *gametest.Clock) {
 	t.Helper()
-	clock := newFakeClock()
+	clock := gametest.NewClock(time.Unix(1_800_000_000, 0))
 	return telegramtest.Start(t, telegramtest.WithClock(clock.Now), telegramtest.WithFloodLimits(lim)), clock
 }
 
@@ -110,7 +98,7 @@ func TestFloodPerChatBurstThen429(t *testing.T) {
 	}
 	// After the wait, one message a second goes through, steadily.
 	for i := range 10 {
-		clock.Advance(time.Second)
+		clock.Add(time.Second)
 		if ra := send(t, srv, alice.ID()); ra != 0 {
 			t.Fatalf("paced send %d: retry_after %d", i, ra)
 		}
@@ -134,7 +122,7 @@ func TestFloodGroupBudgetPerMinute(t *testing.T) {
 	sent := 0
 	for i := range 23 {
 		if i >= 3 {
-			clock.Advance(3 * time.Second) // a rate of one every three seconds after the burst
+			clock.Add(3 * time.Second) // a rate of one every three seconds after the burst
 		}
 		if ra := send(t, srv, group.ID()); ra != 0 {
 			// The first minute's three calls leave the window 60 s after they went, 6 s from now.
@@ -150,7 +138,7 @@ func TestFloodGroupBudgetPerMinute(t *testing.T) {
 	}
 	// The window rolls: once the burst's three have left it, three go at once; the next one
 	// waits for the call after them, and as long as the last 429 said (a repeat offender).
-	clock.Advance(6 * time.Second)
+	clock.Add(6 * time.Second)
 	for i := range 3 {
 		if ra := send(t, srv, group.ID()); ra != 0 {
 			t.Fatalf("send %d once the burst left the window: retry_after %d", i, ra)
@@ -172,7 +160,7 @@ func TestFloodPrivateChatOneASecond(t *testing.T) {
 		if ra := send(t, srv, alice.ID()); ra != 0 {
 			t.Fatalf("private send %d at one a second: retry_after %d", i, ra)
 		}
-		clock.Advance(time.Second)
+		clock.Add(time.Second)
 	}
 }
 
@@ -191,7 +179,7 @@ func TestFloodGlobalBudget(t *testing.T) {
 	if ra := send(t, srv, late.ID()); ra != 1 {
 		t.Fatalf("31st chat at once: retry_after %d, want 1", ra)
 	}
-	clock.Advance(time.Second) // thirty more a second
+	clock.Add(time.Second) // thirty more a second
 	for i, u := range users[:30] {
 		if ra := send(t, srv, u.ID()); ra != 0 {
 			t.Fatalf("second round, chat %d: retry_after %d", i, ra)
@@ -276,7 +264,7 @@ func TestFloodInlineMessageHasAGroupsMinute(t *testing.T) {
 		if ra := call(t, srv, "editMessageText", edit); ra != 0 {
 			t.Fatalf("inline edit %d at one a second: retry_after %d", i, ra)
 		}
-		clock.Advance(time.Second)
+		clock.Add(time.Second)
 	}
 	edit.Set("text", "the 21st")
 	if ra := call(t, srv, "editMessageText", edit); ra != 40 {
@@ -314,7 +302,7 @@ func TestFloodRetryAfterGrowsWhenIgnored(t *testing.T) {
 		}
 	}
 	// Waiting as told lets the next call through, but the penalty stays for a while.
-	clock.Advance(8 * time.Second)
+	clock.Add(8 * time.Second)
 	if ra := send(t, srv, alice.ID()); ra != 0 {
 		t.Fatalf("send after the wait: retry_after %d", ra)
 	}
@@ -322,7 +310,7 @@ func TestFloodRetryAfterGrowsWhenIgnored(t *testing.T) {
 		t.Fatalf("overflow soon after a penalty: retry_after %d, want 8", ra)
 	}
 	// After a quiet period the penalty is forgotten.
-	clock.Advance(8*time.Second + lim.Quiet)
+	clock.Add(8*time.Second + lim.Quiet)
 	if ra := send(t, srv, alice.ID()); ra != 0 {
 		t.Fatalf("send after a quiet period: retry_after %d", ra)
 	}

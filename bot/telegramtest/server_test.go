@@ -20,6 +20,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 func TestGetMeTokenAndUnknownMethod(t *testing.T) {
@@ -859,10 +860,8 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestAllowedUpdatesBlockTTLAndJSONBodies(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Unix(1_800_000_000, 0)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(clock), telegramtest.WithCallbackTTL(15*time.Second))
+	clock := gametest.NewClock(time.Unix(1_800_000_000, 0))
+	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(clock.Now), telegramtest.WithCallbackTTL(15*time.Second))
 
 	// allowed_updates given to getUpdates filters later updates.
 	if status, body := raw(t, srv, "getUpdates", url.Values{"allowed_updates": {`["message"]`}}); status != 200 {
@@ -896,9 +895,7 @@ func TestAllowedUpdatesBlockTTLAndJSONBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	now = now.Add(16 * time.Second)
-	mu.Unlock()
+	clock.Add(16 * time.Second)
 	_, err = b.AnswerCallbackQuery(ctx, &tgbot.AnswerCallbackQueryParams{CallbackQueryID: qid})
 	wantErr(t, err, "query is too old")
 

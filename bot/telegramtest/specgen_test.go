@@ -13,13 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/reversibot/reversi/engine/enginetest"
 )
 
-var (
-	updateSpec = flag.Bool("update", false, "rewrite testdata/botapi.json from the description -botapi names")
-	botAPIPath = flag.String("botapi", filepath.FromSlash("../../../shared/botapi-spec/api.json"),
-		"the Bot API's machine-readable description (api.json); the default is shared/ beside the repository")
-)
+var botAPIPath = flag.String("botapi", filepath.FromSlash("../../../shared/botapi-spec/api.json"),
+	"the Bot API's machine-readable description (api.json); the default is shared/ beside the repository")
 
 // TestSpecFile derives the checks' description from api.json and compares it with
 // testdata/botapi.json, or with -update rewrites the file. Without api.json (a clone without
@@ -27,7 +26,7 @@ var (
 func TestSpecFile(t *testing.T) {
 	api, err := os.ReadFile(*botAPIPath)
 	if err != nil {
-		if *updateSpec {
+		if enginetest.Update() {
 			t.Fatalf("-update needs the Bot API description: %v", err)
 		}
 		t.Skipf("no Bot API description (%v): testdata/botapi.json is used as committed", err)
@@ -39,13 +38,7 @@ func TestSpecFile(t *testing.T) {
 	if _, err := compileSpec(got); err != nil {
 		t.Fatalf("the derived description does not compile: %v", err)
 	}
-	if *updateSpec {
-		if err := os.WriteFile(filepath.Join("testdata", "botapi.json"), got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if !bytes.Equal(got, specJSON) {
+	if !enginetest.Golden(t, filepath.Join("testdata", "botapi.json"), got) {
 		t.Errorf("testdata/botapi.json is not what %s gives: run go test ./bot/telegramtest -run TestSpecFile -update -botapi PATH", *botAPIPath)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reversibot/reversi/bot/botapi"
 	"github.com/reversibot/reversi/bot/telegramtest"
+	"github.com/reversibot/reversi/game/gametest"
 )
 
 // TestWaitChatWokenOnlyByItsChat checks that a WaitChat is woken by changes of its own
@@ -147,7 +148,7 @@ func TestPeekAndMessagesSince(t *testing.T) {
 // TestCallbackAnswerTime checks that an answer carries the server clock's time.
 func TestCallbackAnswerTime(t *testing.T) {
 	at := time.Unix(1_800_000_123, 0)
-	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(func() time.Time { return at }))
+	srv, b, ctx, u := startedAlice(t, telegramtest.WithClock(gametest.NewClock(at).Now))
 	if _, err := b.SendMessage(ctx, &tgbot.SendMessageParams{ChatID: u.ID(), Text: "board", ReplyMarkup: botapi.Markup(keyboard(1, 1))}); err != nil {
 		t.Fatal(err)
 	}

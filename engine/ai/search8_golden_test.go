@@ -1,18 +1,14 @@
 package ai
 
 import (
-	"bufio"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/reversibot/reversi/engine"
+	"github.com/reversibot/reversi/engine/enginetest"
 )
-
-var updateSearchGolden = flag.Bool("update-search", false, "rewrite testdata/search8-golden.txt and searchn-golden.txt from today's search")
 
 const searchGolden = "testdata/search8-golden.txt"
 
@@ -34,7 +30,7 @@ func TestSearch8Golden(t *testing.T) {
 		pos = append(pos, midgame(t, rng, 8, 8+2*i))
 	}
 	got := searchLines(t, pos, &config{depth: 8, jump: 10, tableBits: 18, mustScore: true, eval: EvalPattern})
-	checkGolden(t, searchGolden, got, *updateSearchGolden)
+	enginetest.Golden(t, searchGolden, []byte(strings.Join(got, "\n")+"\n"))
 }
 
 // TestSearchNGolden is TestSearch8Golden for the large boards' searcher: positions of 10×10,
@@ -53,7 +49,7 @@ func TestSearchNGolden(t *testing.T) {
 		}
 	}
 	got := searchLines(t, pos, &config{depth: 4, jump: 10, tableBits: 16, mustScore: true, eval: EvalLinear})
-	checkGolden(t, searchGoldenN, got, *updateSearchGolden)
+	enginetest.Golden(t, searchGoldenN, []byte(strings.Join(got, "\n")+"\n"))
 }
 
 const searchGoldenN = "testdata/searchn-golden.txt"
@@ -72,34 +68,4 @@ func searchLines(t *testing.T, pos []engine.Position, cfg *config) []string {
 		out = append(out, fmt.Sprintf("%v %v %d %d %v %d", p, r.Move, r.Score, r.Depth, r.Exact, r.Nodes))
 	}
 	return out
-}
-
-// checkGolden compares got, line by line, with the golden file at path, or rewrites the file
-// when update is set.
-func checkGolden(t *testing.T, path string, got []string, update bool) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	i := 0
-	for ; sc.Scan(); i++ {
-		if i >= len(got) {
-			t.Fatalf("%s has more than %d lines", path, len(got))
-		}
-		if want := sc.Text(); got[i] != want {
-			t.Errorf("position %d:\n got %s\nwant %s", i, got[i], want)
-		}
-	}
-	if i != len(got) {
-		t.Errorf("%s has %d lines, want %d", path, i, len(got))
-	}
 }
