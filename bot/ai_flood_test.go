@@ -13,7 +13,7 @@ import (
 )
 
 // countMessages waits until chat holds at least n bot messages matching pred.
-func (h *harness) countMessages(chat int64, n int, what string, pred func(telegramtest.Message) bool) {
+func (h *harness) countMessages(chat int64, n int, what string, pred func(telegramtest.ChatMessage) bool) {
 	h.t.Helper()
 	err := h.srv.WaitChat(h.guard(), chat, func(v telegramtest.View) bool {
 		got := 0
@@ -54,15 +54,15 @@ func TestAIFloodSearchesAPositionOnce(t *testing.T) {
 		}
 		h.send(bob, g.ID(), "/board")
 	}
-	h.countMessages(g.ID(), n, `"not your turn"`, func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "not your turn") })
+	h.countMessages(g.ID(), n, `"not your turn"`, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "not your turn") })
 	// Boards posted (a board replaced by a newer one in the chat keeps no buttons and says
 	// where the game went).
-	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.Message) bool {
+	h.countMessages(g.ID(), n+1, "boards", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "To move: ") || strings.Contains(m.Content(), "moved to the board below")
 	})
 
 	m.Open()
-	h.waitMsg(g.ID(), "the AI's move", func(m telegramtest.Message) bool {
+	h.waitMsg(g.ID(), "the AI's move", func(m telegramtest.ChatMessage) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Alice")
 	})
 	h.stop() // every update handled
@@ -103,7 +103,7 @@ func TestAIFairBetweenUsers(t *testing.T) {
 	for range games - 1 {
 		m.Next(t)
 	}
-	h.waitMsg(bob.ID(), "the AI's reply to B", func(m telegramtest.Message) bool {
+	h.waitMsg(bob.ID(), "the AI's reply to B", func(m telegramtest.ChatMessage) bool {
 		return gameID(m) != "" && toMove(m, render.WhiteDisc+" Bob")
 	})
 }

@@ -12,10 +12,10 @@ import (
 
 // playToEnd plays the game of board m as the player sym+name, tapping the first legal move
 // each turn, until the game is over; it returns the final board and the number of taps.
-func playToEnd(h *harness, u *telegramtest.User, m telegramtest.Message, who string) (final telegramtest.Message, taps, passes int) {
+func playToEnd(h *harness, u *telegramtest.Person, m telegramtest.ChatMessage, who string) (final telegramtest.ChatMessage, taps, passes int) {
 	h.t.Helper()
 	for {
-		m = h.waitState(m, who+" to move or the end", func(c telegramtest.Message) bool {
+		m = h.waitState(m, who+" to move or the end", func(c telegramtest.ChatMessage) bool {
 			return finished(c) || toMove(c, who)
 		})
 		if finished(m) {
@@ -26,7 +26,7 @@ func playToEnd(h *harness, u *telegramtest.User, m telegramtest.Message, who str
 		}
 		moves := legalMoves(m)
 		if len(moves) == 0 {
-			h.t.Fatalf("no legal move button on the board:%s", dump([]telegramtest.Message{m}))
+			h.t.Fatalf("no legal move button on the board:%s", dump([]telegramtest.ChatMessage{m}))
 		}
 		ply := boardPly(m)
 		a := h.pressData(u, m, moves[0].CallbackData)
@@ -34,7 +34,7 @@ func playToEnd(h *harness, u *telegramtest.User, m telegramtest.Message, who str
 			h.t.Fatalf("move %s answered with an alert %q", moves[0].Text, a.Text)
 		}
 		taps++
-		m = h.waitState(m, "the board after the move", func(c telegramtest.Message) bool {
+		m = h.waitState(m, "the board after the move", func(c telegramtest.ChatMessage) bool {
 			return boardPly(c) != ply || finished(c)
 		})
 		if taps > 200 {
@@ -65,7 +65,7 @@ func TestAIGameToTheEnd(t *testing.T) {
 				t.Errorf("boards announced passes %d times; want some: %v", passes, wantPasses)
 			}
 			if c := final.Content(); !strings.Contains(c, "Moves: 1. ") && !strings.Contains(c, "Game record: ") {
-				t.Errorf("final board lacks the record:%s", dump([]telegramtest.Message{final}))
+				t.Errorf("final board lacks the record:%s", dump([]telegramtest.ChatMessage{final}))
 			}
 			if _, err := final.Button("🔁 Rematch"); err != nil {
 				t.Errorf("final board has no rematch button: %v", err)
@@ -81,7 +81,7 @@ func TestAIGameToTheEnd(t *testing.T) {
 }
 
 // checkKeyboardBoard checks the 8×8 keyboard contract: 8 rows of 8 first, discs only as ⚫ ⚪.
-func checkKeyboardBoard(t *testing.T, m telegramtest.Message) {
+func checkKeyboardBoard(t *testing.T, m telegramtest.ChatMessage) {
 	t.Helper()
 	rows := m.Buttons()
 	if len(rows) < 9 {

@@ -24,8 +24,8 @@ var floodBurst = envInt("BOT_FLOOD", 20)
 // latestBoard returns the board in chat that shows the game furthest on (the newest of
 // those): /board and the catching up of stale taps move the game's board among the chat's
 // messages, and the others keep what they showed.
-func latestBoard(v telegramtest.View, chat int64) (telegramtest.Message, bool) {
-	var best telegramtest.Message
+func latestBoard(v telegramtest.View, chat int64) (telegramtest.ChatMessage, bool) {
+	var best telegramtest.ChatMessage
 	found := false
 	for _, m := range v.BotMessages(chat) {
 		if gameID(m) == "" {
@@ -42,7 +42,7 @@ func latestBoard(v telegramtest.View, chat int64) (telegramtest.Message, bool) {
 // a move, send floodBurst messages while it thinks: u's typed moves ("not your turn"), u's
 // taps on an out-of-date board, and friend's /board. u plays its first legal move on its
 // turns. It counts the messages it sends in sent, and runs until ctx ends.
-func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent *atomic.Int64, wg *sync.WaitGroup) {
+func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.Person, sent *atomic.Int64, wg *sync.WaitGroup) {
 	g := h.srv.NewGroup("Flood", u, friend)
 	who := render.WhiteDisc + " " + u.Model().FirstName
 	a1, _ := engine.ParseSquare("a1")
@@ -53,7 +53,7 @@ func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent
 			return
 		}
 		for ctx.Err() == nil {
-			var cur telegramtest.Message
+			var cur telegramtest.ChatMessage
 			err := h.srv.WaitFor(ctx, func(v telegramtest.View) bool {
 				m, ok := latestBoard(v, g.ID())
 				cur = m
@@ -63,7 +63,7 @@ func floodAI(ctx context.Context, h *harness, u, friend *telegramtest.User, sent
 				return
 			}
 			if toMove(cur, who) {
-				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.Message, bool) {
+				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.ChatMessage, bool) {
 					return latestBoard(v, g.ID())
 				}) {
 					return
@@ -106,7 +106,7 @@ func BenchmarkAIUnderFlood(b *testing.B) {
 	gametest.Until(b, "the first flood", func() bool { return sent.Load() >= int64(floodBurst) })
 
 	who := render.BlackDisc + " Player"
-	newGame := func() telegramtest.Message { return h.sendForBoard(player, player.ID(), "/ai 8 1 black") }
+	newGame := func() telegramtest.ChatMessage { return h.sendForBoard(player, player.ID(), "/ai 8 1 black") }
 	board := newGame()
 	var replies []time.Duration
 	sent0, wall0 := sent.Load(), time.Now()
@@ -121,7 +121,7 @@ func BenchmarkAIUnderFlood(b *testing.B) {
 		}
 		moves := legalMoves(cur)
 		if len(moves) == 0 {
-			b.Fatalf("no move:%s", dump([]telegramtest.Message{cur}))
+			b.Fatalf("no move:%s", dump([]telegramtest.ChatMessage{cur}))
 		}
 		ply := boardPly(cur)
 		start := time.Now()

@@ -33,7 +33,7 @@ import (
 // aiLoad keeps the bot's AI pool busy: each user plays a 16×16 game against the strongest AI
 // (the real engine/ai searches, up to about two seconds a move), tapping their first legal
 // move as soon as it is their turn, until ctx ends.
-func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *sync.WaitGroup) {
+func aiLoad(ctx context.Context, h *harness, users []*telegramtest.Person, wg *sync.WaitGroup) {
 	for _, u := range users {
 		wg.Add(1)
 		go func() {
@@ -41,13 +41,13 @@ func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *syn
 			if _, err := u.Send(u.ID(), "/ai 16 6 white"); err != nil {
 				return
 			}
-			board, err := h.srv.WaitMessage(ctx, u.ID(), func(m telegramtest.Message) bool { return gameID(m) != "" })
+			board, err := h.srv.WaitMessage(ctx, u.ID(), func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 			if err != nil {
 				return
 			}
 			who := render.WhiteDisc + " " + u.Model().FirstName
 			for ctx.Err() == nil {
-				var cur telegramtest.Message
+				var cur telegramtest.ChatMessage
 				err := h.srv.WaitFor(ctx, func(v telegramtest.View) bool {
 					m, ok := v.Message(board.ChatID, board.ID)
 					cur = m
@@ -56,7 +56,7 @@ func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *syn
 				if err != nil || finished(cur) {
 					return
 				}
-				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.Message, bool) {
+				if !tapFirstMove(ctx, h, u, cur, func(v telegramtest.View) (telegramtest.ChatMessage, bool) {
 					return v.Message(board.ChatID, board.ID)
 				}) {
 					return
@@ -69,8 +69,8 @@ func aiLoad(ctx context.Context, h *harness, users []*telegramtest.User, wg *syn
 // tapFirstMove has u tap the first legal move of the board cur and waits, until ctx ends, for
 // the board that find picks out of the view to show another ply. It reports false when cur
 // has no move or the tap could not be sent.
-func tapFirstMove(ctx context.Context, h *harness, u *telegramtest.User, cur telegramtest.Message,
-	find func(telegramtest.View) (telegramtest.Message, bool)) bool {
+func tapFirstMove(ctx context.Context, h *harness, u *telegramtest.Person, cur telegramtest.ChatMessage,
+	find func(telegramtest.View) (telegramtest.ChatMessage, bool)) bool {
 	moves := legalMoves(cur)
 	if len(moves) == 0 {
 		return false
@@ -115,7 +115,7 @@ var loadGames = envInt("BOT_LOAD", 4)
 
 func BenchmarkMoveAck(b *testing.B) {
 	h, ctx, wg := realAIBench(b)
-	var load []*telegramtest.User
+	var load []*telegramtest.Person
 	for i := range loadGames {
 		load = append(load, h.user(fmt.Sprintf("Load%d", i), "en"))
 	}
@@ -132,7 +132,7 @@ func BenchmarkMoveAck(b *testing.B) {
 	seats := newGame()
 	// The load is on: every AI game has had its first search.
 	for _, u := range load {
-		h.waitMsg(u.ID(), "the AI's first move", func(m telegramtest.Message) bool { return boardPly(m) >= 1 })
+		h.waitMsg(u.ID(), "the AI's first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) >= 1 })
 	}
 	var acks []time.Duration
 	cpu0, wall0 := cpuTime(), time.Now()
@@ -152,7 +152,7 @@ func BenchmarkMoveAck(b *testing.B) {
 		board := h.current(seats[mover].board)
 		moves := legalMoves(board)
 		if len(moves) == 0 {
-			b.Fatalf("no move:%s", dump([]telegramtest.Message{board}))
+			b.Fatalf("no move:%s", dump([]telegramtest.ChatMessage{board}))
 		}
 		ply := boardPly(board)
 		start := time.Now()
@@ -166,7 +166,7 @@ func BenchmarkMoveAck(b *testing.B) {
 		acks = append(acks, time.Since(start))
 		b.StopTimer()
 		for _, s := range seats {
-			h.waitState(s.board, "both boards", func(m telegramtest.Message) bool { return boardPly(m) > ply || finished(m) })
+			h.waitState(s.board, "both boards", func(m telegramtest.ChatMessage) bool { return boardPly(m) > ply || finished(m) })
 		}
 		b.StartTimer()
 	}

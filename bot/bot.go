@@ -301,12 +301,12 @@ func newPacer(o Options, guard *optional.Guard, stop <-chan struct{}, met *metri
 // deadline, the recovery from a panic (inside the deadline, so the apology has one), the
 // budget shared by all processes (when o.Budget is on), and dedupe last, so that an update
 // over the budget costs no dedupe mark.
-func newBotIntake(ctx context.Context, o Options, c *core, route HandlerFunc) *Intake {
+func newBotIntake(ctx context.Context, o Options, c *core, route UpdateHandler) *Intake {
 	timeout := o.HandlerTimeout
 	if timeout <= 0 {
 		timeout = DefaultHandlerTimeout
 	}
-	ms := []Middleware{logUpdates(c.log, c.scrub), countUpdates(c.met), withTimeout(timeout),
+	ms := []UpdateMiddleware{logUpdates(c.log, c.scrub), countUpdates(c.met), withTimeout(timeout),
 		recoverPanics(c.log, c.apologize)}
 	var g *budget
 	if o.Budget.On() {

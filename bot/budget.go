@@ -184,7 +184,7 @@ func (g *budget) notice(ctx context.Context, u *models.Update) {
 // next is not called. An update that did not pass admit (ProcessUpdate) and a shared limiter
 // that fails or does not answer in time (optional.Guard: a Redis node lost; this process's
 // half still holds) go on to next.
-func (g *budget) middleware(next HandlerFunc) HandlerFunc {
+func (g *budget) middleware(next UpdateHandler) UpdateHandler {
 	return func(ctx context.Context, u *models.Update) {
 		f := flightOf(ctx)
 		if f == nil || g.shared == nil {

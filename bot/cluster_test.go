@@ -51,7 +51,7 @@ func newClusterHarness(t *testing.T, replicas int) (*harness, *storagetest.Clust
 // (a new one when the game is over), and returns the board and the longest time a move took
 // from its tap until the board showed it and the AI's reply. Every move must be played at the
 // first tap.
-func (h *harness) aiMoves(u *telegramtest.User, board telegramtest.Message, n int) (telegramtest.Message, time.Duration) {
+func (h *harness) aiMoves(u *telegramtest.Person, board telegramtest.ChatMessage, n int) (telegramtest.ChatMessage, time.Duration) {
 	h.t.Helper()
 	var longest time.Duration
 	for range n {
@@ -63,7 +63,7 @@ func (h *harness) aiMoves(u *telegramtest.User, board telegramtest.Message, n in
 		if ans := h.pressData(u, board, legalMoves(board)[0].CallbackData); !applied(ans) {
 			h.t.Fatalf("move at ply %d refused: %q", ply, ans.Text)
 		}
-		board = h.waitState(board, "the move and the AI's reply", func(m telegramtest.Message) bool {
+		board = h.waitState(board, "the move and the AI's reply", func(m telegramtest.ChatMessage) bool {
 			return finished(m) || boardPly(m) >= ply+2
 		})
 		longest = max(longest, time.Since(start))
@@ -122,7 +122,7 @@ func TestClusterFailover(t *testing.T) {
 	for {
 		ply := boardPly(board)
 		if ans := h.pressData(alice, board, legalMoves(board)[0].CallbackData); applied(ans) {
-			board = h.waitState(board, "the move and the AI's reply", func(m telegramtest.Message) bool {
+			board = h.waitState(board, "the move and the AI's reply", func(m telegramtest.ChatMessage) bool {
 				return finished(m) || boardPly(m) >= ply+2
 			})
 			break

@@ -37,7 +37,7 @@ var plants = []struct {
 // corrupt replaces the record of the game board m shows by a corrupt one, and returns the game's
 // id and the bytes planted. It stops the bot for that (so no handler still at work writes the
 // record after it) and starts a new one over the same store, as after a restart.
-func (h *harness) corrupt(m telegramtest.Message, plant func(*testing.T, *game.Game) []byte) (string, []byte) {
+func (h *harness) corrupt(m telegramtest.ChatMessage, plant func(*testing.T, *game.Game) []byte) (string, []byte) {
 	h.t.Helper()
 	t := h.t.(*testing.T)
 	h.stop()
@@ -68,7 +68,7 @@ func (h *harness) wantSetAside(id string, planted []byte) {
 
 // tapSetAside has u tap the first legal move of board, whose game's record cannot be read,
 // and checks that u is told the game was set aside; where names the game in the failure.
-func (h *harness) tapSetAside(where string, u *telegramtest.User, board telegramtest.Message) {
+func (h *harness) tapSetAside(where string, u *telegramtest.Person, board telegramtest.ChatMessage) {
 	h.t.Helper()
 	if a := h.pressData(u, board, legalMoves(board)[0].CallbackData); !a.ShowAlert || !strings.Contains(a.Text, setAsideText) {
 		h.t.Errorf("tap on a corrupt %s game answered %+v", where, a)
@@ -80,8 +80,8 @@ func (h *harness) tapSetAside(where string, u *telegramtest.User, board telegram
 // board, anything else is sent as a message. Each step is told the game was set aside, and the
 // record is kept aside as planted with the log naming its key; where names the game in the
 // failures.
-func (h *harness) stepsOnCorrupt(where string, u *telegramtest.User, chat int64, steps []string,
-	newGame func() telegramtest.Message, plant func(*testing.T, *game.Game) []byte) {
+func (h *harness) stepsOnCorrupt(where string, u *telegramtest.Person, chat int64, steps []string,
+	newGame func() telegramtest.ChatMessage, plant func(*testing.T, *game.Game) []byte) {
 	h.t.Helper()
 	for _, step := range steps {
 		board := newGame()
@@ -100,7 +100,7 @@ func (h *harness) stepsOnCorrupt(where string, u *telegramtest.User, chat int64,
 // toldSetAside waits for the bot's answer in chat after message after.
 func (h *harness) toldSetAside(chat int64, after int) {
 	h.t.Helper()
-	h.waitMsg(chat, "the game was set aside", func(m telegramtest.Message) bool {
+	h.waitMsg(chat, "the game was set aside", func(m telegramtest.ChatMessage) bool {
 		return m.ID > after && strings.Contains(m.Content(), setAsideText)
 	})
 }
@@ -114,7 +114,7 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 		t.Run(p.name+"/private", func(t *testing.T) {
 			h := newHarness(t)
 			alice := h.user("Alice", "en")
-			newAI := func() telegramtest.Message { return h.sendForBoard(alice, alice.ID(), "/ai 8 1 black") }
+			newAI := func() telegramtest.ChatMessage { return h.sendForBoard(alice, alice.ID(), "/ai 8 1 black") }
 			h.stepsOnCorrupt("private", alice, alice.ID(), []string{"/board", "d3", "tap"}, newAI, p.plant)
 			newAI()
 		})
@@ -123,7 +123,7 @@ func TestCorruptGameFreesTheChat(t *testing.T) {
 			h := newHarness(t)
 			alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 			g := h.srv.NewGroup("Club", alice, bob)
-			newGame := func() telegramtest.Message {
+			newGame := func() telegramtest.ChatMessage {
 				lobby := h.openLobby(alice, g.ID())
 				return h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
 			}

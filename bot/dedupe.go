@@ -19,8 +19,8 @@ type Deduper interface {
 // answer in time (opt, which logs it): a dedupe mark is not worth a move, and an update
 // handled twice is the lesser evil (at least once rather than at most once), since every game
 // step is a compare-and-set that a repeat cannot apply twice.
-func dedupe(d Deduper, opt *optional.Guard) Middleware {
-	return func(next HandlerFunc) HandlerFunc {
+func dedupe(d Deduper, opt *optional.Guard) UpdateMiddleware {
+	return func(next UpdateHandler) UpdateHandler {
 		return func(ctx context.Context, u *models.Update) {
 			if u.ID != 0 {
 				first := true

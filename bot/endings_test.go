@@ -16,7 +16,7 @@ import (
 
 // groupGame opens an 8×8 game of alice and bob in a new group with carol watching, and returns
 // the group and its board.
-func groupGame(h *harness, alice, bob, carol *telegramtest.User) (*telegramtest.Group, telegramtest.Message) {
+func groupGame(h *harness, alice, bob, carol *telegramtest.Person) (*telegramtest.Group, telegramtest.ChatMessage) {
 	h.t.Helper()
 	g := h.srv.NewGroup("Club", alice, bob, carol)
 	h.send(alice, g.ID(), "/new@"+telegramtest.DefaultBotUsername+" 8")
@@ -27,7 +27,7 @@ func groupGame(h *harness, alice, bob, carol *telegramtest.User) (*telegramtest.
 }
 
 // untouched checks that the users have no results and the initial rating.
-func (h *harness) untouched(what string, users ...*telegramtest.User) {
+func (h *harness) untouched(what string, users ...*telegramtest.Person) {
 	h.t.Helper()
 	for _, u := range users {
 		p, err := h.store.Profile(context.Background(), u.ID())
@@ -42,7 +42,7 @@ func (h *harness) untouched(what string, users ...*telegramtest.User) {
 }
 
 // aborted reports whether m says its game was aborted before both players moved.
-func aborted(m telegramtest.Message) bool {
+func aborted(m telegramtest.ChatMessage) bool {
 	return strings.Contains(m.Content(), "Aborted before both players had moved")
 }
 
@@ -56,7 +56,7 @@ func TestZeroMoveEndsAreAborted(t *testing.T) {
 	h.resign(alice, board)
 	over := h.waitState(board, "the aborted game", aborted)
 	if strings.Contains(over.Content(), "resigns") {
-		t.Errorf("the aborted board tells a resignation:%s", dump([]telegramtest.Message{over}))
+		t.Errorf("the aborted board tells a resignation:%s", dump([]telegramtest.ChatMessage{over}))
 	}
 	h.untouched("a resignation before any move", alice, bob)
 
@@ -71,7 +71,7 @@ func TestZeroMoveEndsAreAborted(t *testing.T) {
 		black = bob
 	}
 	h.pressData(black, board, legalMoves(board)[0].CallbackData)
-	board = h.waitState(board, "the first move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	board = h.waitState(board, "the first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	h.clock.Add(2 * h.opts.IdleClaim)
 	if a := h.press(black, board, "⏰ Claim win"); a.ShowAlert {
 		t.Fatalf("the claim answered with an alert %q", a.Text)
@@ -81,12 +81,12 @@ func TestZeroMoveEndsAreAborted(t *testing.T) {
 
 	// Against the AI, playing white: the AI moved, the player resigns before moving.
 	ai := h.aiBoard(carol, carol.ID(), "/ai 8 1 white")
-	ai = h.waitState(ai, "the AI's first move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	ai = h.waitState(ai, "the AI's first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	h.resign(carol, ai)
 	ai = h.waitState(ai, "the aborted AI game", aborted)
 	h.untouched("a resignation to the AI before the first move", carol)
 	if _, err := ai.Button("🔁 Rematch"); err != nil {
-		t.Errorf("the aborted AI game offers no rematch:%s", dump([]telegramtest.Message{ai}))
+		t.Errorf("the aborted AI game offers no rematch:%s", dump([]telegramtest.ChatMessage{ai}))
 	}
 }
 
@@ -106,12 +106,12 @@ func TestResignAsksInPlace(t *testing.T) {
 	if a := h.press(alice, board, "🏳 Resign"); a.Text != "" {
 		t.Errorf("Resign answered %q, want nothing (the board asks)", a.Text)
 	}
-	asked := h.waitState(board, "the question", func(m telegramtest.Message) bool {
+	asked := h.waitState(board, "the question", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("🏳 Resign?")
 		return err == nil
 	})
 	if asked.Content() != board.Content() || h.lastID(g.ID()) != last {
-		t.Errorf("the question changed the text or sent a message:%s", dump([]telegramtest.Message{asked}))
+		t.Errorf("the question changed the text or sent a message:%s", dump([]telegramtest.ChatMessage{asked}))
 	}
 	for _, label := range []string{"Yes", "No"} {
 		if _, err := asked.Button(label); err != nil {
@@ -125,15 +125,15 @@ func TestResignAsksInPlace(t *testing.T) {
 		}
 	}
 	if cur := h.current(asked); cur.Edits != asked.Edits || finished(cur) {
-		t.Errorf("Bob's answers changed the board:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("Bob's answers changed the board:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	h.press(alice, asked, "No")
-	restored := h.waitState(board, "the board restored", func(m telegramtest.Message) bool {
+	restored := h.waitState(board, "the board restored", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("🏳 Resign?")
 		return err != nil
 	})
 	if !slices.EqualFunc(restored.Buttons(), before, slices.Equal) || finished(restored) || h.lastID(g.ID()) != last {
-		t.Errorf("No did not restore the board:%s", dump([]telegramtest.Message{restored}))
+		t.Errorf("No did not restore the board:%s", dump([]telegramtest.ChatMessage{restored}))
 	}
 
 	// Yes resigns: rated, once each player has moved.
@@ -141,7 +141,7 @@ func TestResignAsksInPlace(t *testing.T) {
 	over := h.waitState(board, "the resignation", finished)
 	if !strings.Contains(over.Content(), "Alice resigns") || !strings.Contains(over.Content(), "Ratings: Alice 1184 (−16), Bob 1216 (+16)") &&
 		!strings.Contains(over.Content(), "Ratings: Bob 1216 (+16), Alice 1184 (−16)") {
-		t.Errorf("the resigned board:%s", dump([]telegramtest.Message{over}))
+		t.Errorf("the resigned board:%s", dump([]telegramtest.ChatMessage{over}))
 	}
 	// A question left on a board from before the end is answered, and changes nothing.
 	yes, _ := resignButton(asked, callback.ResignYes)
@@ -169,7 +169,7 @@ func TestRematchNeedsAccept(t *testing.T) {
 	if a := h.press(alice, over, "🔁 Rematch"); a.Text != "Rematch offered." {
 		t.Errorf("the offer answered %q", a.Text)
 	}
-	offered := h.waitState(board, "the offer", func(m telegramtest.Message) bool {
+	offered := h.waitState(board, "the offer", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
 	})
 	if a := h.press(alice, offered, "✅ Accept"); !strings.Contains(a.Text, "other player has to accept") {
@@ -179,11 +179,11 @@ func TestRematchNeedsAccept(t *testing.T) {
 		t.Errorf("a spectator's accept answered %q", a.Text)
 	}
 	h.press(bob, offered, "✖ Decline")
-	declined := h.waitState(board, "the decline", func(m telegramtest.Message) bool {
+	declined := h.waitState(board, "the decline", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Bob declined the rematch.")
 	})
 	if _, err := declined.Button("🔁 Rematch"); err != nil {
-		t.Errorf("a declined board has no Rematch:%s", dump([]telegramtest.Message{declined}))
+		t.Errorf("a declined board has no Rematch:%s", dump([]telegramtest.ChatMessage{declined}))
 	}
 	if h.lastID(g.ID()) != last {
 		t.Fatalf("the offer or its decline posted a message")
@@ -193,15 +193,15 @@ func TestRematchNeedsAccept(t *testing.T) {
 
 	// Bob offers, withdraws, offers again; Alice accepts: the rematch starts, colours swapped.
 	h.press(bob, declined, "🔁 Rematch")
-	offered = h.waitState(board, "Bob's offer", func(m telegramtest.Message) bool {
+	offered = h.waitState(board, "Bob's offer", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Bob offers a rematch (open for 10 minutes).")
 	})
 	h.press(bob, offered, "✖ Decline")
-	withdrawn := h.waitState(board, "the withdrawal", func(m telegramtest.Message) bool {
+	withdrawn := h.waitState(board, "the withdrawal", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Bob withdrew the rematch offer.")
 	})
 	h.press(bob, withdrawn, "🔁 Rematch")
-	offered = h.waitState(board, "Bob's second offer", func(m telegramtest.Message) bool {
+	offered = h.waitState(board, "Bob's second offer", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Bob offers a rematch (open for 10 minutes).")
 	})
 	last = h.lastID(g.ID())
@@ -210,7 +210,7 @@ func TestRematchNeedsAccept(t *testing.T) {
 	if gameID(re) == gameID(board) || colorOf(t, re, "Alice") == colorOf(t, board, "Alice") {
 		t.Errorf("the rematch is game %s with Alice %s (first %s, %s)", gameID(re), colorOf(t, re, "Alice"), gameID(board), colorOf(t, board, "Alice"))
 	}
-	h.waitState(board, "the accepted offer", func(m telegramtest.Message) bool {
+	h.waitState(board, "the accepted offer", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✅ Accept")
 		return strings.Contains(m.Content(), "Rematch accepted") && err != nil
 	})
@@ -223,31 +223,31 @@ func TestRematchOfferExpires(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	ab := h.joinedBoard(alice, bob, "/new 8 black")
-	bb := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	bb := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	final := playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 2)
 	h.resign(alice, final[0])
 	ab, bb = h.waitState(ab, "Alice's end", finished), h.waitState(bb, "Bob's end", finished)
 	aliceLast, bobLast := h.lastID(alice.ID()), h.lastID(bob.ID())
 
 	h.press(alice, ab, "🔁 Rematch")
-	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.Message) bool {
+	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✖ Withdraw offer")
 		return err == nil && strings.Contains(m.Content(), "You offered a rematch (open for 10 minutes). Waiting for Bob to accept.")
 	})
-	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.Message) bool {
+	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✅ Accept")
 		return err == nil && strings.Contains(m.Content(), "Alice offers you a rematch (open for 10 minutes).")
 	})
 	// Bob's board changed by an edit, which notifies nobody: he gets a notice too.
-	h.waitMsg(bob.ID(), "the notice of the offer", func(m telegramtest.Message) bool {
+	h.waitMsg(bob.ID(), "the notice of the offer", func(m telegramtest.ChatMessage) bool {
 		return m.Content() == "Alice offers you a rematch: accept or decline it on your board."
 	})
 	h.clock.Add(game.DefaultRematchFor)
 	if a := h.press(bob, bb, "✅ Accept"); !strings.Contains(a.Text, "expired") {
 		t.Errorf("the late accept answered %q", a.Text)
 	}
-	for _, m := range []telegramtest.Message{ab, bb} {
-		h.waitState(m, "the expiry", func(c telegramtest.Message) bool {
+	for _, m := range []telegramtest.ChatMessage{ab, bb} {
+		h.waitState(m, "the expiry", func(c telegramtest.ChatMessage) bool {
 			_, err := c.Button("🔁 Rematch")
 			return err == nil && strings.Contains(c.Content(), "The rematch offer of Alice expired.")
 		})
@@ -280,18 +280,18 @@ func TestAIGameEnd(t *testing.T) {
 	final, _, _ := playToEnd(h, alice, board, render.BlackDisc+" Alice")
 	c := final.Content()
 	if !strings.Contains(c, "You win ") && !strings.Contains(c, "You lose ") || !strings.Contains(c, "Moves: 1. ") {
-		t.Errorf("the final board lacks the personal result or the numbered moves:%s", dump([]telegramtest.Message{final}))
+		t.Errorf("the final board lacks the personal result or the numbered moves:%s", dump([]telegramtest.ChatMessage{final}))
 	}
 	for _, m := range []struct{ label, want string }{{"🎚 Level or size", "board size"}, {"☰ Menu", "Alice"}} {
 		last := h.lastID(alice.ID())
 		h.press(alice, final, m.label)
 		// The game's replay may come in between: it is no menu.
-		menu := h.waitMsg(alice.ID(), m.label, func(x telegramtest.Message) bool { return x.ID > last && !x.HasAnimation() })
+		menu := h.waitMsg(alice.ID(), m.label, func(x telegramtest.ChatMessage) bool { return x.ID > last && !x.HasAnimation() })
 		if !strings.Contains(strings.ToLower(menu.Content()), strings.ToLower(m.want)) || len(menu.Buttons()) == 0 {
-			t.Errorf("%s posted:%s", m.label, dump([]telegramtest.Message{menu}))
+			t.Errorf("%s posted:%s", m.label, dump([]telegramtest.ChatMessage{menu}))
 		}
 		if cur := h.current(final); cur.Edits != final.Edits {
-			t.Errorf("%s changed the final board:%s", m.label, dump([]telegramtest.Message{cur}))
+			t.Errorf("%s changed the final board:%s", m.label, dump([]telegramtest.ChatMessage{cur}))
 		}
 	}
 }
@@ -311,16 +311,16 @@ func TestRematchOfferExpiresByItself(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	ab := h.joinedBoard(alice, bob, "/new 8 black")
-	bb := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	bb := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	final := playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 2)
 	h.resign(alice, final[0])
 	ab, bb = h.waitState(ab, "Alice's end", finished), h.waitState(bb, "Bob's end", finished)
 	h.press(alice, ab, "🔁 Rematch")
-	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.Message) bool {
+	ab = h.waitState(ab, "Alice's offer on her board", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✖ Withdraw offer")
 		return err == nil
 	})
-	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.Message) bool {
+	bb = h.waitState(bb, "Alice's offer on Bob's board", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✅ Accept")
 		return err == nil
 	})
@@ -328,15 +328,15 @@ func TestRematchOfferExpiresByItself(t *testing.T) {
 	h.start()
 	h.clock.Add(game.DefaultRematchFor - time.Second)
 	h.expireOffersNow(0)
-	for _, m := range []telegramtest.Message{ab, bb} {
+	for _, m := range []telegramtest.ChatMessage{ab, bb} {
 		if cur := h.current(m); cur.Edits != m.Edits {
-			t.Fatalf("a board changed before the deadline:%s", dump([]telegramtest.Message{cur}))
+			t.Fatalf("a board changed before the deadline:%s", dump([]telegramtest.ChatMessage{cur}))
 		}
 	}
 	h.clock.Add(time.Second)
 	h.expireOffersNow(1)
-	for _, m := range []telegramtest.Message{ab, bb} {
-		h.waitState(m, "the expiry without a tap", func(c telegramtest.Message) bool {
+	for _, m := range []telegramtest.ChatMessage{ab, bb} {
+		h.waitState(m, "the expiry without a tap", func(c telegramtest.ChatMessage) bool {
 			_, err := c.Button("🔁 Rematch")
 			_, accept := c.Button("✅ Accept")
 			return err == nil && accept != nil && strings.Contains(c.Content(), "The rematch offer of Alice expired.")
@@ -357,20 +357,20 @@ func TestAnsweredOfferDoesNotExpire(t *testing.T) {
 	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
 	h.resign(bob, board)
 	h.waitState(board, "the end", finished)
-	says := func(text string) func(telegramtest.Message) bool {
-		return func(m telegramtest.Message) bool { return strings.Contains(m.Content(), text) }
+	says := func(text string) func(telegramtest.ChatMessage) bool {
+		return func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), text) }
 	}
-	answered := []struct{ offerer, answerer *telegramtest.User }{{alice, bob}, {bob, bob}}
+	answered := []struct{ offerer, answerer *telegramtest.Person }{{alice, bob}, {bob, bob}}
 	for _, a := range answered {
 		cur := h.current(board)
 		h.press(a.offerer, cur, "🔁 Rematch")
 		offered := h.waitState(board, "the offer", says(" offers a rematch (open for 10 minutes)."))
 		h.press(a.answerer, offered, "✖ Decline")
-		done := h.waitState(board, "the answer", func(m telegramtest.Message) bool { return !says("offers a rematch")(m) })
+		done := h.waitState(board, "the answer", func(m telegramtest.ChatMessage) bool { return !says("offers a rematch")(m) })
 		h.clock.Add(game.DefaultRematchFor)
 		h.expireOffersNow(0)
 		if cur := h.current(board); cur.Edits != done.Edits || strings.Contains(cur.Content(), "expired") {
-			t.Fatalf("an answered offer was redrawn:%s", dump([]telegramtest.Message{cur}))
+			t.Fatalf("an answered offer was redrawn:%s", dump([]telegramtest.ChatMessage{cur}))
 		}
 	}
 
@@ -391,7 +391,7 @@ func TestAnsweredOfferDoesNotExpire(t *testing.T) {
 	h.clock.Add(game.DefaultRematchFor)
 	h.expireOffersNow(0)
 	if cur := h.current(board); cur.Edits != accepted.Edits {
-		t.Fatalf("an accepted offer was redrawn:%s", dump([]telegramtest.Message{cur}))
+		t.Fatalf("an accepted offer was redrawn:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	if gameID(re) == gameID(board) {
 		t.Fatalf("the rematch is the finished game")
@@ -419,7 +419,7 @@ func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
 	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
 	h.resign(bob, board)
 	h.press(alice, h.waitState(board, "the end", finished), "🔁 Rematch")
-	h.waitState(board, "the offer", func(m telegramtest.Message) bool {
+	h.waitState(board, "the offer", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
 	})
 	h.clock.Add(game.DefaultRematchFor)
@@ -436,7 +436,7 @@ func TestRematchOfferExpiresOnceAcrossProcesses(t *testing.T) {
 	if n := <-counts + <-counts; n != 1 {
 		t.Fatalf("the two processes expired %d offers, want 1", n)
 	}
-	h.waitState(board, "the expiry", func(m telegramtest.Message) bool {
+	h.waitState(board, "the expiry", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "The rematch offer of Alice expired.")
 	})
 }
@@ -450,16 +450,16 @@ func TestInlineOfferExpiresByItself(t *testing.T) {
 	post := h.postInline(alice, 8, chat.ID())
 	join, _ := post.ButtonAt(0, 0)
 	h.pressData(bob, post, join.CallbackData)
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	board = playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 2)[0]
 	h.resign(bob, board)
 	h.press(alice, h.waitState(post, "the end", finished), "🔁 Rematch")
-	h.waitState(post, "the offer", func(m telegramtest.Message) bool {
+	h.waitState(post, "the offer", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Alice offers a rematch (open for 10 minutes).")
 	})
 	h.clock.Add(game.DefaultRematchFor)
 	h.expireOffersNow(1)
-	h.waitState(post, "the expiry", func(m telegramtest.Message) bool {
+	h.waitState(post, "the expiry", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("🔁 Rematch")
 		return err == nil && strings.Contains(m.Content(), "The rematch offer of Alice expired.")
 	})

@@ -12,8 +12,8 @@ import (
 )
 
 // searchMessages are the bot's messages in chat that show a search, in any state.
-func (h *harness) searchMessages(chat int64) []telegramtest.Message {
-	var out []telegramtest.Message
+func (h *harness) searchMessages(chat int64) []telegramtest.ChatMessage {
+	var out []telegramtest.ChatMessage
 	for _, m := range h.srv.BotMessages(chat) {
 		for _, s := range []string{"Looking for an opponent", "Opponent found", "no longer looking", "search is over", "Nobody came"} {
 			if strings.Contains(m.Text, s) {
@@ -26,10 +26,10 @@ func (h *harness) searchMessages(chat int64) []telegramtest.Message {
 }
 
 // waitSearch waits for the message of u's search that waits, on size×size.
-func (h *harness) waitSearch(u *telegramtest.User, size int) telegramtest.Message {
+func (h *harness) waitSearch(u *telegramtest.Person, size int) telegramtest.ChatMessage {
 	h.t.Helper()
 	sub := "Looking for an opponent on " + strconv.Itoa(size) + "×" + strconv.Itoa(size)
-	return h.waitMsg(u.ID(), "the search", func(m telegramtest.Message) bool {
+	return h.waitMsg(u.ID(), "the search", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, sub) && strings.Contains(m.Text, "ends by itself") && m.Markup != nil
 	})
 }
@@ -45,7 +45,7 @@ func TestSecondFindEditsTheFirst(t *testing.T) {
 		t.Errorf("the search does not say how long it waits: %q", first.Text)
 	}
 	h.send(alice, alice.ID(), "/find 12")
-	h.waitState(first, "the search moved to 12×12", func(m telegramtest.Message) bool {
+	h.waitState(first, "the search moved to 12×12", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Looking for an opponent on 12×12") && m.Markup != nil
 	})
 	if got := h.searchMessages(alice.ID()); len(got) != 1 {
@@ -69,30 +69,30 @@ func TestPairedSearchMessages(t *testing.T) {
 	cancel := search.Buttons()[0][0].CallbackData
 	bobLast := h.lastID(bob.ID())
 	h.send(bob, bob.ID(), "/find 10")
-	found := h.waitState(search, "Alice's search found Bob", func(m telegramtest.Message) bool {
+	found := h.waitState(search, "Alice's search found Bob", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Opponent found: Bob (rating 1200). You play ")
 	})
 	if found.Markup != nil {
-		t.Errorf("the found search keeps buttons:%s", dump([]telegramtest.Message{found}))
+		t.Errorf("the found search keeps buttons:%s", dump([]telegramtest.ChatMessage{found}))
 	}
-	bobs := h.waitMsg(bob.ID(), "Bob's search found Alice", func(m telegramtest.Message) bool {
+	bobs := h.waitMsg(bob.ID(), "Bob's search found Alice", func(m telegramtest.ChatMessage) bool {
 		return m.ID > bobLast && strings.Contains(m.Text, "Opponent found: Alice (rating 1200). You play ")
 	})
 	if bobs.Markup != nil {
-		t.Errorf("Bob's found search keeps buttons:%s", dump([]telegramtest.Message{bobs}))
+		t.Errorf("Bob's found search keeps buttons:%s", dump([]telegramtest.ChatMessage{bobs}))
 	}
 	if got := h.searchMessages(bob.ID()); len(got) != 1 {
 		t.Errorf("Bob has %d search messages, want 1:%s", len(got), dump(got))
 	}
 	ab := h.boardIn(alice.ID(), search.ID)
-	id := gameID(h.waitState(ab, "the board's buttons", func(m telegramtest.Message) bool { return gameID(m) != "" }))
+	id := gameID(h.waitState(ab, "the board's buttons", func(m telegramtest.ChatMessage) bool { return gameID(m) != "" }))
 	version, boards := h.gameState(id)
 	a := h.forge(l, alice, found, cancel)
 	if !strings.Contains(a.Text, "This search is over") || a.ShowAlert {
 		t.Errorf("a stale Cancel answered %+v, want a toast that the search is over", a)
 	}
 	h.unchanged("a stale Cancel", id, version, boards)
-	h.waitState(found, "the message says the search is over", func(m telegramtest.Message) bool {
+	h.waitState(found, "the message says the search is over", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "This search is over") && m.Markup == nil
 	})
 }
@@ -109,10 +109,10 @@ func TestSearchExpires(t *testing.T) {
 	search := h.waitSearch(alice, 16)
 	h.clock.Add(game.DefaultQueueTTL - time.Second)
 	if cur := h.current(search); !strings.Contains(cur.Text, "Looking for") {
-		t.Fatalf("the search ended early:%s", dump([]telegramtest.Message{cur}))
+		t.Fatalf("the search ended early:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	h.clock.Add(2 * time.Second)
-	expired := h.waitState(search, "the search ended by itself", func(m telegramtest.Message) bool {
+	expired := h.waitState(search, "the search ended by itself", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Nobody came to play on 16×16")
 	})
 	b := expired.Buttons()
@@ -123,14 +123,14 @@ func TestSearchExpires(t *testing.T) {
 	h.send(alice, alice.ID(), "/cancel")
 	h.waitText(alice.ID(), "You were not looking")
 	h.press(alice, expired, "🔁 Search again")
-	again := h.waitState(search, "a new search in the same message", func(m telegramtest.Message) bool {
+	again := h.waitState(search, "a new search in the same message", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Looking for an opponent on 16×16") && m.Markup != nil
 	})
 	h.send(alice, alice.ID(), "/cancel")
-	h.waitMsg(alice.ID(), "the answer to /cancel", func(m telegramtest.Message) bool {
+	h.waitMsg(alice.ID(), "the answer to /cancel", func(m telegramtest.ChatMessage) bool {
 		return m.ID > search.ID && strings.Contains(m.Text, "You are no longer looking")
 	})
-	h.waitState(again, "the search message cancelled", func(m telegramtest.Message) bool {
+	h.waitState(again, "the search message cancelled", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "no longer looking") && m.Markup == nil
 	})
 	if got := h.searchMessages(alice.ID()); len(got) != 2 { // the search, and /cancel's answer
@@ -145,19 +145,23 @@ func TestFindSizeFromMenu(t *testing.T) {
 	alice := h.srv.NewUser("Alice", "ru")
 	menu := h.startMenu2(alice)
 	h.press(alice, menu, "🎲 Случайный соперник")
-	menu = h.waitState(menu, "the size choice", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "поищу соперника") })
+	menu = h.waitState(menu, "the size choice", func(m telegramtest.ChatMessage) bool {
+		return strings.Contains(m.Text, "поищу соперника")
+	})
 	h.press(alice, menu, "« Назад")
-	menu = h.waitState(menu, "the main menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "Во что сыграем?") })
+	menu = h.waitState(menu, "the main menu", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Во что сыграем?") })
 	h.press(alice, menu, "🎲 Случайный соперник")
-	menu = h.waitState(menu, "the size choice", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "поищу соперника") })
+	menu = h.waitState(menu, "the size choice", func(m telegramtest.ChatMessage) bool {
+		return strings.Contains(m.Text, "поищу соперника")
+	})
 	h.press(alice, menu, callback.Data{Action: callback.ActionMenu, Arg: 3, Page: 12}.Encode())
-	h.waitState(menu, "the search in the menu's message", func(m telegramtest.Message) bool {
+	h.waitState(menu, "the search in the menu's message", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Ищу соперника для доски 12×12") && m.Markup != nil
 	})
 }
 
 // startMenu2 has u send /start and waits for the main menu in Russian.
-func (h *harness) startMenu2(u *telegramtest.User) telegramtest.Message {
+func (h *harness) startMenu2(u *telegramtest.Person) telegramtest.ChatMessage {
 	h.t.Helper()
 	return h.startMenuText(u, "Во что сыграем?")
 }
@@ -170,7 +174,7 @@ func TestSearchLeftForAnotherGame(t *testing.T) {
 	h.send(alice, alice.ID(), "/find")
 	search := h.waitSearch(alice, 8)
 	h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
-	h.waitState(search, "the search stopped", func(m telegramtest.Message) bool {
+	h.waitState(search, "the search stopped", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "you went into another game") && m.Markup == nil
 	})
 	h.send(alice, alice.ID(), "/cancel")

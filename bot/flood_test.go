@@ -75,7 +75,7 @@ func TestTapFlood(t *testing.T) {
 	alice := h.user("Alice", "en")
 	mallory := h.user("Mallory", "en")
 	h.send(mallory, mallory.ID(), "/ai 6x6 1 black")
-	mb := h.waitMsg(mallory.ID(), "Mallory's board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	mb := h.waitMsg(mallory.ID(), "Mallory's board", func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 	stale := legalMoves(mb)[0].CallbackData // a real move: the first tap plays it, the rest are stale
 
 	const flood = 40000
@@ -98,11 +98,11 @@ func TestTapFlood(t *testing.T) {
 
 	// Alice plays a whole 6×6 game meanwhile, a virtual second between her taps.
 	h.send(alice, alice.ID(), "/ai 6x6 1 black")
-	board := h.waitMsg(alice.ID(), "Alice's board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := h.waitMsg(alice.ID(), "Alice's board", func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 	var seconds int
 	who := render.BlackDisc + " Alice"
 	for taps := 0; ; taps++ {
-		board = h.waitState(board, "Alice to move or the end", func(c telegramtest.Message) bool {
+		board = h.waitState(board, "Alice to move or the end", func(c telegramtest.ChatMessage) bool {
 			return finished(c) || toMove(c, who)
 		})
 		if finished(board) {
@@ -118,7 +118,7 @@ func TestTapFlood(t *testing.T) {
 		if a.ShowAlert || strings.Contains(a.Text, slowDown) {
 			t.Fatalf("Alice's move answered %q (alert %v)", a.Text, a.ShowAlert)
 		}
-		board = h.waitState(board, "Alice's board after her move", func(c telegramtest.Message) bool {
+		board = h.waitState(board, "Alice's board after her move", func(c telegramtest.ChatMessage) bool {
 			return boardPly(c) != ply || finished(c)
 		})
 	}
@@ -149,7 +149,7 @@ func TestHintFlood(t *testing.T) {
 	board := h.aiBoard(u, u.ID(), "/ai 6x6 1 black")
 	hint, err := board.Button("💡 Hint")
 	if err != nil {
-		t.Fatalf("no hint button: %v%s", err, dump([]telegramtest.Message{board}))
+		t.Fatalf("no hint button: %v%s", err, dump([]telegramtest.ChatMessage{board}))
 	}
 	var qids []string
 	for range 40 {
@@ -177,7 +177,7 @@ func TestUpdateStorm(t *testing.T) {
 	h := newHarness(t, withBudget, func(o *options) { o.MaxHandlers = handlers })
 	h.patience = 2 * time.Minute // 3,000 taps, each answered, on a loaded machine
 	base := runtime.NumGoroutine()
-	us := make([]*telegramtest.User, users)
+	us := make([]*telegramtest.Person, users)
 	for i := range us {
 		us[i] = h.srv.NewUser(fmt.Sprintf("U%d", i), "en")
 	}
@@ -263,7 +263,7 @@ func TestWebhookBusy(t *testing.T) {
 		t.Errorf("intake busy count %d, want 1", st.Busy)
 	}
 	close(mover.release)
-	h.waitMsg(alice.ID(), "Alice's board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	h.waitMsg(alice.ID(), "Alice's board", func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 	// A slot frees once the /ai handler ends; a webhook retry then gets through. Telegram
 	// retries a 503; here the test does, until the update is taken.
 	for i := 0; ; i++ {

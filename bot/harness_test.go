@@ -233,7 +233,7 @@ func (h *harness) guard() context.Context {
 
 // user creates a user who has written /help to the bot (so the bot may write to them), with
 // the answer already there.
-func (h *harness) user(name, lang string) *telegramtest.User {
+func (h *harness) user(name, lang string) *telegramtest.Person {
 	h.t.Helper()
 	u := h.srv.NewUser(name, lang)
 	h.send(u, u.ID(), "/help")
@@ -242,7 +242,7 @@ func (h *harness) user(name, lang string) *telegramtest.User {
 }
 
 // send posts text from u into chat.
-func (h *harness) send(u *telegramtest.User, chat int64, text string) telegramtest.Message {
+func (h *harness) send(u *telegramtest.Person, chat int64, text string) telegramtest.ChatMessage {
 	h.t.Helper()
 	m, err := u.Send(chat, text)
 	if err != nil {
@@ -252,7 +252,7 @@ func (h *harness) send(u *telegramtest.User, chat int64, text string) telegramte
 }
 
 // waitMsg waits for a bot message in chat matching pred.
-func (h *harness) waitMsg(chat int64, what string, pred func(telegramtest.Message) bool) telegramtest.Message {
+func (h *harness) waitMsg(chat int64, what string, pred func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
 	h.t.Helper()
 	m, err := h.srv.WaitMessage(h.guard(), chat, pred)
 	if err != nil {
@@ -262,7 +262,7 @@ func (h *harness) waitMsg(chat int64, what string, pred func(telegramtest.Messag
 }
 
 // startMenu has u send /start in their private chat and waits for the main menu.
-func (h *harness) startMenu(u *telegramtest.User) telegramtest.Message {
+func (h *harness) startMenu(u *telegramtest.Person) telegramtest.ChatMessage {
 	h.t.Helper()
 	h.send(u, u.ID(), "/start")
 	return h.waitText(u.ID(), "What shall we play?")
@@ -270,22 +270,22 @@ func (h *harness) startMenu(u *telegramtest.User) telegramtest.Message {
 
 // aiBoard has u send cmd (an /ai command) in chat and waits for the board of the game it
 // starts: a bot message of chat that carries a game id.
-func (h *harness) aiBoard(u *telegramtest.User, chat int64, cmd string) telegramtest.Message {
+func (h *harness) aiBoard(u *telegramtest.Person, chat int64, cmd string) telegramtest.ChatMessage {
 	h.t.Helper()
 	h.send(u, chat, cmd)
-	return h.waitMsg(chat, "the board", func(m telegramtest.Message) bool { return gameID(m) != "" })
+	return h.waitMsg(chat, "the board", func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 }
 
 // waitText waits for a bot message in chat whose content contains sub.
-func (h *harness) waitText(chat int64, sub string) telegramtest.Message {
+func (h *harness) waitText(chat int64, sub string) telegramtest.ChatMessage {
 	h.t.Helper()
-	return h.waitMsg(chat, fmt.Sprintf("%q", sub), func(m telegramtest.Message) bool { return strings.Contains(m.Content(), sub) })
+	return h.waitMsg(chat, fmt.Sprintf("%q", sub), func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), sub) })
 }
 
 // waitLobby waits for an invitation in chat whose text contains sub, with its buttons.
-func (h *harness) waitLobby(chat int64, sub string) telegramtest.Message {
+func (h *harness) waitLobby(chat int64, sub string) telegramtest.ChatMessage {
 	h.t.Helper()
-	return h.waitMsg(chat, fmt.Sprintf("lobby %q", sub), func(m telegramtest.Message) bool {
+	return h.waitMsg(chat, fmt.Sprintf("lobby %q", sub), func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), sub) && m.Markup != nil
 	})
 }
@@ -305,7 +305,7 @@ func (h *harness) waitAnswer(qid string) telegramtest.CallbackAnswer {
 
 // anyMove returns the first button of m that carries a move, marked or not (a board marks the
 // legal moves only for the player who may make them).
-func anyMove(t testing.TB, m telegramtest.Message) models.InlineKeyboardButton {
+func anyMove(t testing.TB, m telegramtest.ChatMessage) models.InlineKeyboardButton {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -314,7 +314,7 @@ func anyMove(t testing.TB, m telegramtest.Message) models.InlineKeyboardButton {
 			}
 		}
 	}
-	t.Fatalf("no move button:%s", dump([]telegramtest.Message{m}))
+	t.Fatalf("no move button:%s", dump([]telegramtest.ChatMessage{m}))
 	return models.InlineKeyboardButton{}
 }
 
@@ -325,7 +325,7 @@ func applied(a telegramtest.CallbackAnswer) bool {
 }
 
 // press taps label in m and returns the answer.
-func (h *harness) press(u *telegramtest.User, m telegramtest.Message, label string) telegramtest.CallbackAnswer {
+func (h *harness) press(u *telegramtest.Person, m telegramtest.ChatMessage, label string) telegramtest.CallbackAnswer {
 	h.t.Helper()
 	var qid string
 	var err error
@@ -335,21 +335,21 @@ func (h *harness) press(u *telegramtest.User, m telegramtest.Message, label stri
 		qid, err = u.Press(m, label)
 	}
 	if err != nil {
-		h.t.Fatalf("Press(%q): %v\nmessage: %s", label, err, dump([]telegramtest.Message{m}))
+		h.t.Fatalf("Press(%q): %v\nmessage: %s", label, err, dump([]telegramtest.ChatMessage{m}))
 	}
 	return h.waitAnswer(qid)
 }
 
 // pressData taps a button by its callback data (which Press also matches).
-func (h *harness) pressData(u *telegramtest.User, m telegramtest.Message, data string) telegramtest.CallbackAnswer {
+func (h *harness) pressData(u *telegramtest.Person, m telegramtest.ChatMessage, data string) telegramtest.CallbackAnswer {
 	h.t.Helper()
 	return h.press(u, m, data)
 }
 
 // current returns the current state of m (a chat or an inline message).
-func (h *harness) current(m telegramtest.Message) telegramtest.Message {
+func (h *harness) current(m telegramtest.ChatMessage) telegramtest.ChatMessage {
 	h.t.Helper()
-	var cur telegramtest.Message
+	var cur telegramtest.ChatMessage
 	var ok bool
 	if m.InlineID != "" {
 		cur, ok = h.srv.InlineMessage(m.InlineID)
@@ -363,11 +363,11 @@ func (h *harness) current(m telegramtest.Message) telegramtest.Message {
 }
 
 // waitState waits until message m (chat or inline) satisfies pred.
-func (h *harness) waitState(m telegramtest.Message, what string, pred func(telegramtest.Message) bool) telegramtest.Message {
+func (h *harness) waitState(m telegramtest.ChatMessage, what string, pred func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
 	h.t.Helper()
-	var got telegramtest.Message
+	var got telegramtest.ChatMessage
 	err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool {
-		var cur telegramtest.Message
+		var cur telegramtest.ChatMessage
 		var ok bool
 		if m.InlineID != "" {
 			cur, ok = v.InlineMessage(m.InlineID)
@@ -381,13 +381,13 @@ func (h *harness) waitState(m telegramtest.Message, what string, pred func(teleg
 		return false
 	})
 	if err != nil {
-		h.t.Fatalf("waiting for %s: %v\nmessage now: %s", what, err, dump([]telegramtest.Message{h.current(m)}))
+		h.t.Fatalf("waiting for %s: %v\nmessage now: %s", what, err, dump([]telegramtest.ChatMessage{h.current(m)}))
 	}
 	return got
 }
 
 // boardPly is the ply carried by the board buttons of m, -1 when it has none.
-func boardPly(m telegramtest.Message) int {
+func boardPly(m telegramtest.ChatMessage) int {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			c, err := callback.Parse(b.CallbackData)
@@ -408,7 +408,7 @@ func boardPly(m telegramtest.Message) int {
 }
 
 // gameID is the game named by m's buttons.
-func gameID(m telegramtest.Message) string {
+func gameID(m telegramtest.ChatMessage) string {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, err := callback.Parse(b.CallbackData); err == nil && c.Game != "" {
@@ -422,7 +422,7 @@ func gameID(m telegramtest.Message) string {
 // legalMoves returns the move buttons of a board that are legal: the present.LegalMark squares
 // of a keyboard board, or the buttons of a move picker ("7 · k12", or the square's name alone
 // past render.MaxMoveLabels), in order.
-func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
+func legalMoves(m telegramtest.ChatMessage) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -440,19 +440,19 @@ func legalMoves(m telegramtest.Message) []models.InlineKeyboardButton {
 }
 
 // finished reports whether m shows a finished game.
-func finished(m telegramtest.Message) bool {
+func finished(m telegramtest.ChatMessage) bool {
 	return strings.Contains(m.Content(), "Game over") || strings.Contains(m.Content(), "Игра окончена") ||
 		strings.Contains(m.Content(), "resigns") || strings.Contains(m.Content(), "ran out of time") ||
 		strings.Contains(m.Content(), "Aborted before") || strings.Contains(m.Content(), "Партия прервана")
 }
 
 // toMove reports whether the status of m says it is the turn of sym+name.
-func toMove(m telegramtest.Message, who string) bool {
+func toMove(m telegramtest.ChatMessage, who string) bool {
 	return strings.Contains(m.Content(), "To move: "+who) || strings.Contains(m.Content(), "Ходит: "+who)
 }
 
 // dump describes messages for failure output.
-func dump(ms []telegramtest.Message) string {
+func dump(ms []telegramtest.ChatMessage) string {
 	var sb strings.Builder
 	for _, m := range ms {
 		fmt.Fprintf(&sb, "\n[%d/%d inline=%q edits=%d photo=%v] %s\n", m.ChatID, m.ID, m.InlineID, m.Edits, m.HasPhoto(), m.Content())

@@ -11,7 +11,7 @@ import (
 )
 
 // hintSquare is the square m's keyboard marks as the hint (render.HintMark), "" for none.
-func hintSquare(t testing.TB, m telegramtest.Message) string {
+func hintSquare(t testing.TB, m telegramtest.ChatMessage) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -48,7 +48,7 @@ func TestHintOnBoard(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.pressData(alice, board, hint.CallbackData)
-			hinted := h.waitState(board, "the hint on the board", func(m telegramtest.Message) bool {
+			hinted := h.waitState(board, "the hint on the board", func(m telegramtest.ChatMessage) bool {
 				return strings.Contains(m.Content(), c.label+": "+render.HintMark+" "+want)
 			})
 			line := hinted.Content()[strings.Index(hinted.Content(), c.label+": "):]
@@ -58,19 +58,19 @@ func TestHintOnBoard(t *testing.T) {
 			}
 			if c.size == 8 {
 				if got := hintSquare(t, hinted); got != want {
-					t.Errorf("the keyboard marks %q as the hint, want %s:%s", got, want, dump([]telegramtest.Message{hinted}))
+					t.Errorf("the keyboard marks %q as the hint, want %s:%s", got, want, dump([]telegramtest.ChatMessage{hinted}))
 				}
 				if boardPly(hinted) != 0 || len(legalMoves(hinted)) != len(moves)-1 {
-					t.Errorf("the hinted board lost its moves:%s", dump([]telegramtest.Message{hinted}))
+					t.Errorf("the hinted board lost its moves:%s", dump([]telegramtest.ChatMessage{hinted}))
 				}
 			} else if !hinted.HasPhoto() || string(hinted.Photo) == string(board.Photo) {
 				t.Errorf("the picture was not redrawn with the hint")
 			}
 			// The next move drops the hint.
 			h.pressData(alice, hinted, sameMove(t, hinted, moves[0]).CallbackData)
-			after := h.waitState(board, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+			after := h.waitState(board, "the AI's reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 			if strings.Contains(after.Content(), render.HintMark) || hintSquare(t, after) != "" {
-				t.Errorf("the hint survived the move:%s", dump([]telegramtest.Message{after}))
+				t.Errorf("the hint survived the move:%s", dump([]telegramtest.ChatMessage{after}))
 			}
 		})
 	}

@@ -17,17 +17,17 @@ import (
 	"github.com/reversibot/reversi/metrics"
 )
 
-// HandlerFunc handles one update. It is go-telegram/bot's HandlerFunc without its *bot.Bot
+// UpdateHandler handles one update. It is go-telegram/bot's HandlerFunc without its *tgbot.Bot
 // parameter: every Bot API call of this package goes through botapi.Client (retries, error
 // kinds), the library's Bot is that client's business, and long polling, the webhook and
 // ProcessUpdate have none to pass.
-type HandlerFunc func(ctx context.Context, u *models.Update)
+type UpdateHandler func(ctx context.Context, u *models.Update)
 
-// Middleware wraps a HandlerFunc with one cross-cutting step, in go-telegram/bot's shape.
-type Middleware func(next HandlerFunc) HandlerFunc
+// UpdateMiddleware wraps an UpdateHandler with one cross-cutting step, in go-telegram/bot's shape.
+type UpdateMiddleware func(next UpdateHandler) UpdateHandler
 
 // chain returns h wrapped in ms, the first outermost (go-telegram/bot's order).
-func chain(h HandlerFunc, ms ...Middleware) HandlerFunc {
+func chain(h UpdateHandler, ms ...UpdateMiddleware) UpdateHandler {
 	for i := len(ms) - 1; i >= 0; i-- {
 		h = ms[i](h)
 	}
@@ -70,9 +70,9 @@ type updateSource interface {
 
 // intakeConfig configures an Intake.
 type intakeConfig struct {
-	Source      updateSource // long polling; nil when only the webhook is used
-	Handler     HandlerFunc  // the handler every admitted update reaches
-	Middlewares []Middleware // around Handler, the first outermost
+	Source      updateSource       // long polling; nil when only the webhook is used
+	Handler     UpdateHandler      // the handler every admitted update reaches
+	Middlewares []UpdateMiddleware // around Handler, the first outermost
 	// Budget is the per-process half of the users' budgets, checked before an update takes a
 	// handler slot (its shared half is one of Middlewares); nil: no budget.
 	Budget      *budget
@@ -100,7 +100,7 @@ type intakeConfig struct {
 // safe for concurrent use.
 type Intake struct {
 	src    updateSource
-	handle HandlerFunc // Handler inside Middlewares
+	handle UpdateHandler // Handler inside Middlewares
 	budget *budget
 	slots  chan struct{}
 	wait   time.Duration

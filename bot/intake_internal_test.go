@@ -95,7 +95,7 @@ func TestIntakePollConfirmsOnlyTaken(t *testing.T) {
 func TestIntakeWebhook(t *testing.T) {
 	h := newBlocker()
 	var lines logLines
-	in := newIntake(intakeConfig{Handler: h.handle, Middlewares: []Middleware{logUpdates(lines.logger(), func(err error) string { return err.Error() })},
+	in := newIntake(intakeConfig{Handler: h.handle, Middlewares: []UpdateMiddleware{logUpdates(lines.logger(), func(err error) string { return err.Error() })},
 		MaxHandlers: 1, WebhookWait: time.Millisecond, Logger: discard})
 	post := func(secret, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(body))

@@ -21,7 +21,7 @@ import (
 const victimID = 4503599627370495 // a user id that never talked to the bot
 
 // noGameOn fails the test when the inline message of post hosts a game.
-func (h *harness) noGameOn(post telegramtest.Message) {
+func (h *harness) noGameOn(post telegramtest.ChatMessage) {
 	h.t.Helper()
 	if g, err := h.store.GameByInline(context.Background(), post.InlineID); !errors.Is(err, game.ErrNotFound) {
 		h.t.Errorf("the inline post hosts game %+v (%v), want none", g, err)
@@ -63,7 +63,7 @@ func TestForgedInlineCreator(t *testing.T) {
 	}
 	h.unknown(victimID)
 	if cur := h.current(post); cur.Edits != 0 {
-		t.Errorf("the post was edited after forged taps:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("the post was edited after forged taps:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 
 	// The genuine button still opens the lobby without chosen_inline_result: Bob joins and
@@ -79,7 +79,7 @@ func TestForgedInlineCreator(t *testing.T) {
 		t.Fatalf("the inline game's players are %v, want Mallory and Bob", ids)
 	}
 	if !strings.Contains(board.Content(), "Mallory") || !strings.Contains(board.Content(), "Bob") {
-		t.Errorf("the board does not name both players:%s", dump([]telegramtest.Message{board}))
+		t.Errorf("the board does not name both players:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	h.unknown(victimID)
 }
@@ -113,7 +113,7 @@ func TestInvitationCopiedToAnotherPost(t *testing.T) {
 			}
 			h.noGameOn(other)
 			h.press(bob, original, "✅ Join")
-			h.waitState(original, "the board in the original post", func(m telegramtest.Message) bool {
+			h.waitState(original, "the board in the original post", func(m telegramtest.ChatMessage) bool {
 				return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 			})
 		})

@@ -14,7 +14,7 @@ import (
 )
 
 // inlineAnswer has u type query in inline mode and returns the bot's answer.
-func (h *harness) inlineAnswer(u *telegramtest.User, query string) telegramtest.InlineAnswer {
+func (h *harness) inlineAnswer(u *telegramtest.Person, query string) telegramtest.InlineAnswer {
 	h.t.Helper()
 	qid, err := u.InlineQuery(query)
 	if err != nil {
@@ -50,11 +50,11 @@ func TestInlineQueryAsks(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.press(bob, post, "✅ Join")
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+	board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 	})
 	if !toMove(board, "⚫ Bob") {
-		t.Errorf("Alice asked for white, so Bob moves first:%s", dump([]telegramtest.Message{board}))
+		t.Errorf("Alice asked for white, so Bob moves first:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 }
 
@@ -131,7 +131,7 @@ func TestFriendMenu(t *testing.T) {
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
 	menu := h.startMenu(alice)
 	h.press(alice, menu, "👥 Play a friend")
-	menu = h.waitState(menu, "the ways to play a friend", func(m telegramtest.Message) bool {
+	menu = h.waitState(menu, "the ways to play a friend", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "To play a friend") && m.Markup != nil
 	})
 	pick, err := menu.Button("📨 Invite in a chat")
@@ -169,7 +169,7 @@ func TestFriendMenu(t *testing.T) {
 
 	last := h.lastID(alice.ID())
 	h.press(alice, menu, "🔗 A link to forward")
-	invite := h.waitMsg(alice.ID(), "the invitation to forward", func(m telegramtest.Message) bool {
+	invite := h.waitMsg(alice.ID(), "the invitation to forward", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Text, "invites you to play") && m.Markup != nil
 	})
 	if first := invite.Buttons()[0][0]; !strings.Contains(first.URL, "?start=j") {

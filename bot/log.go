@@ -48,8 +48,8 @@ func setOutcome(ctx context.Context, name string, err error) {
 // logUpdates is the middleware that writes one line per handled update: its id, kind, user,
 // outcome and how long it took, at Warn with the error (redacted) when there was one, at Info
 // otherwise.
-func logUpdates(log *slog.Logger, redact func(error) string) Middleware {
-	return func(next HandlerFunc) HandlerFunc {
+func logUpdates(log *slog.Logger, redact func(error) string) UpdateMiddleware {
+	return func(next UpdateHandler) UpdateHandler {
 		return func(ctx context.Context, u *models.Update) {
 			start := time.Now()
 			ctx, o := trackOutcome(ctx)

@@ -42,7 +42,7 @@ func TestBoardAheadOfTheStore(t *testing.T) {
 			}
 			now := h.yourMoveAt(board, 0)
 			if discsOf(now) != discsOf(start) {
-				t.Errorf("the board was redrawn as%s\nwant as stored:%s", dump([]telegramtest.Message{now}), dump([]telegramtest.Message{start}))
+				t.Errorf("the board was redrawn as%s\nwant as stored:%s", dump([]telegramtest.ChatMessage{now}), dump([]telegramtest.ChatMessage{start}))
 			}
 			if a := h.pressData(alice, now, legalMoves(now)[0].CallbackData); !applied(a) {
 				t.Fatalf("the move on the redrawn board answered %+v", a)

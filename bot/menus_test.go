@@ -13,8 +13,8 @@ func TestAIMenuBack(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.NewUser("Alice", "en")
 	menu := h.startMenu(alice)
-	has := func(sub string) func(telegramtest.Message) bool {
-		return func(m telegramtest.Message) bool { return strings.Contains(m.Text, sub) }
+	has := func(sub string) func(telegramtest.ChatMessage) bool {
+		return func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, sub) }
 	}
 	h.press(alice, menu, "🤖 Play the bot")
 	menu = h.waitState(menu, "size step", has("board size"))
@@ -39,7 +39,7 @@ func TestAIMenuBack(t *testing.T) {
 	h.press(alice, menu, "⚫ Black")
 	board := h.boardIn(alice.ID(), last)
 	if !board.HasPhoto() {
-		t.Errorf("a 10×10 board is a picture:%s", dump([]telegramtest.Message{board}))
+		t.Errorf("a 10×10 board is a picture:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	h.waitState(menu, "the menu's note of the game", has("10×10, Casual"))
 	if n := len(h.srv.BotMessages(alice.ID())); n != 2 {
@@ -56,14 +56,14 @@ func TestLangMenus(t *testing.T) {
 	h.send(alice, alice.ID(), "/lang")
 	menu := h.waitText(alice.ID(), "Language here: English")
 	if _, err := menu.Button("✓ English"); err != nil {
-		t.Errorf("the active language is not marked:%s", dump([]telegramtest.Message{menu}))
+		t.Errorf("the active language is not marked:%s", dump([]telegramtest.ChatMessage{menu}))
 	}
 	h.press(alice, menu, "Русский")
-	menu = h.waitState(menu, "the menu in Russian", func(m telegramtest.Message) bool {
+	menu = h.waitState(menu, "the menu in Russian", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Язык здесь: русский")
 	})
 	if _, err := menu.Button("✓ Русский"); err != nil {
-		t.Errorf("the new language is not marked:%s", dump([]telegramtest.Message{menu}))
+		t.Errorf("the new language is not marked:%s", dump([]telegramtest.ChatMessage{menu}))
 	}
 	h.send(alice, alice.ID(), "/lang")
 	h.waitText(alice.ID(), "Язык здесь: русский")
@@ -72,22 +72,22 @@ func TestLangMenus(t *testing.T) {
 
 	main := h.startMenuText(alice, "Во что сыграем?")
 	h.press(alice, main, "🌐 Language: English")
-	main = h.waitState(main, "the main menu in English", func(m telegramtest.Message) bool {
+	main = h.waitState(main, "the main menu in English", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "What shall we play?")
 	})
 	if _, err := main.Button("🌐 Язык: русский"); err != nil {
-		t.Errorf("the main menu did not toggle in place:%s", dump([]telegramtest.Message{main}))
+		t.Errorf("the main menu did not toggle in place:%s", dump([]telegramtest.ChatMessage{main}))
 	}
 	h.send(alice, alice.ID(), "/lang")
 	h.waitText(alice.ID(), "Language here: English")
 }
 
 // startMenuText has u send /start and waits for the main menu, whose text contains sub.
-func (h *harness) startMenuText(u *telegramtest.User, sub string) telegramtest.Message {
+func (h *harness) startMenuText(u *telegramtest.Person, sub string) telegramtest.ChatMessage {
 	h.t.Helper()
 	last := h.lastID(u.ID())
 	h.send(u, u.ID(), "/start")
-	return h.waitMsg(u.ID(), "the main menu", func(m telegramtest.Message) bool {
+	return h.waitMsg(u.ID(), "the main menu", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Text, sub)
 	})
 }
@@ -102,18 +102,18 @@ func TestGroupLangRedrawsBoard(t *testing.T) {
 	lobby := h.waitLobby(g.ID(), "Bob")
 	h.send(alice, g.ID(), "/lang@"+telegramtest.DefaultBotUsername+" ru")
 	h.waitText(g.ID(), "Буду говорить по-русски")
-	lobby = h.waitState(lobby, "the invitation in Russian", func(m telegramtest.Message) bool {
+	lobby = h.waitState(lobby, "the invitation in Russian", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "хочет сыграть") && m.Markup != nil
 	})
 	last := h.lastID(g.ID())
 	h.press(alice, lobby, "✅ Присоединиться")
 	board := h.boardIn(g.ID(), last)
 	if !strings.Contains(board.Content(), "Ходит") {
-		t.Fatalf("the board is not in Russian:%s", dump([]telegramtest.Message{board}))
+		t.Fatalf("the board is not in Russian:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	h.send(alice, g.ID(), "/lang@"+telegramtest.DefaultBotUsername+" en")
 	h.waitText(g.ID(), "I will speak English")
-	h.waitState(board, "the board in English", func(m telegramtest.Message) bool {
+	h.waitState(board, "the board in English", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "To move")
 	})
 }

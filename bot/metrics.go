@@ -11,8 +11,8 @@ import (
 
 // countUpdates is the middleware that counts each handled update by kind and outcome and
 // records how long it took (m nil: records nothing).
-func countUpdates(m *metrics.Metrics) Middleware {
-	return func(next HandlerFunc) HandlerFunc {
+func countUpdates(m *metrics.Metrics) UpdateMiddleware {
+	return func(next UpdateHandler) UpdateHandler {
 		return func(ctx context.Context, u *models.Update) {
 			start := time.Now()
 			ctx, o := trackOutcome(ctx)

@@ -54,7 +54,7 @@ func (l *logLines) lines(t *testing.T, msg string) []map[string]any {
 }
 
 // outcomeAfter runs u through h with an outcome tracked and returns it.
-func outcomeAfter(h HandlerFunc, u *models.Update) *outcome {
+func outcomeAfter(h UpdateHandler, u *models.Update) *outcome {
 	ctx, o := trackOutcome(context.Background())
 	h(ctx, u)
 	return o
@@ -80,8 +80,8 @@ func (c *counter) calls() int {
 
 func TestChainOrder(t *testing.T) {
 	var order []string
-	mark := func(name string) Middleware {
-		return func(next HandlerFunc) HandlerFunc {
+	mark := func(name string) UpdateMiddleware {
+		return func(next UpdateHandler) UpdateHandler {
 			return func(ctx context.Context, u *models.Update) {
 				order = append(order, name)
 				next(ctx, u)

@@ -36,11 +36,11 @@ func TestUpgradeMovesLobby(t *testing.T) {
 			}
 			lobby := h.waitLobby(sg.ID(), "хочет сыграть")
 			h.press(bob, lobby, "✅ Присоединиться")
-			board := h.waitMsg(sg.ID(), "the board", func(m telegramtest.Message) bool {
+			board := h.waitMsg(sg.ID(), "the board", func(m telegramtest.ChatMessage) bool {
 				return gameID(m) != "" && strings.Contains(m.Content(), "Ходит")
 			})
 			if !board.HasPhoto() {
-				t.Fatalf("the board in the supergroup is not a picture, as Alice's style asks:%s", dump([]telegramtest.Message{board}))
+				t.Fatalf("the board in the supergroup is not a picture, as Alice's style asks:%s", dump([]telegramtest.ChatMessage{board}))
 			}
 			if gameID(board) != gameID(old) {
 				t.Fatalf("the supergroup plays game %s, the group's lobby was %s", gameID(board), gameID(old))
@@ -73,13 +73,13 @@ func TestUpgradeFoundByRefusedCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Open()
-	moved := h.waitMsg(sg.ID(), "the board after the AI's reply", func(m telegramtest.Message) bool {
+	moved := h.waitMsg(sg.ID(), "the board after the AI's reply", func(m telegramtest.ChatMessage) bool {
 		return gameID(m) == gameID(board) && boardPly(m) == 2 && toMove(m, render.BlackDisc+" Alice")
 	})
 	if a := h.press(alice, moved, legalMoves(moved)[0].CallbackData); !applied(a) {
 		t.Fatalf("the move in the supergroup was refused: %+v", a)
 	}
-	h.waitState(moved, "the AI's next reply", func(m telegramtest.Message) bool { return boardPly(m) == 4 })
+	h.waitState(moved, "the AI's next reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 4 })
 }
 
 // A tap on the group's old board, which its players still see in the supergroup's history,
@@ -91,24 +91,24 @@ func TestUpgradeOldBoardTap(t *testing.T) {
 	grp := h.srv.NewBasicGroup("Club", alice, bob)
 	h.send(alice, grp.ID(), "/new 8 black")
 	h.press(bob, h.waitLobby(grp.ID(), "wants to play"), "✅ Join")
-	old := h.waitMsg(grp.ID(), "the board", func(m telegramtest.Message) bool { return len(legalMoves(m)) > 0 })
+	old := h.waitMsg(grp.ID(), "the board", func(m telegramtest.ChatMessage) bool { return len(legalMoves(m)) > 0 })
 	if a := h.press(alice, old, legalMoves(old)[0].CallbackData); !applied(a) {
 		t.Fatalf("the first move was refused: %+v", a)
 	}
-	old = h.waitState(old, "the first move", func(m telegramtest.Message) bool { return boardPly(m) == 1 && len(legalMoves(m)) > 0 })
+	old = h.waitState(old, "the first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 && len(legalMoves(m)) > 0 })
 	sg, err := grp.Upgrade(alice, telegramtest.OldChatFirst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	board := h.waitMsg(sg.ID(), "the board in the supergroup", func(m telegramtest.Message) bool {
+	board := h.waitMsg(sg.ID(), "the board in the supergroup", func(m telegramtest.ChatMessage) bool {
 		return gameID(m) == gameID(old) && boardPly(m) == 1 && len(legalMoves(m)) > 0
 	})
 	if a := h.press(bob, old, legalMoves(old)[0].CallbackData); !applied(a) {
 		t.Fatalf("the tap on the old board was refused: %+v", a)
 	}
-	h.waitState(board, "the move tapped on the old board", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(board, "the move tapped on the old board", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	if cur := h.current(old); cur.Edits != old.Edits {
-		t.Fatalf("the old board was edited after the upgrade:%s", dump([]telegramtest.Message{cur}))
+		t.Fatalf("the old board was edited after the upgrade:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 }
 
@@ -129,17 +129,17 @@ func TestUpgradeOldInvitationJoin(t *testing.T) {
 	if a := h.press(bob, old, "✅ Join"); a.ShowAlert {
 		t.Fatalf("the Join on the old invitation was refused: %+v", a)
 	}
-	board := h.waitMsg(sg.ID(), "the board", func(m telegramtest.Message) bool { return len(legalMoves(m)) > 0 })
+	board := h.waitMsg(sg.ID(), "the board", func(m telegramtest.ChatMessage) bool { return len(legalMoves(m)) > 0 })
 	if a := h.press(alice, board, legalMoves(board)[0].CallbackData); !applied(a) {
 		t.Fatalf("the first move was refused: %+v", a)
 	}
-	h.waitState(board, "the first move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
-	h.waitState(again, "the invitation saying who plays", func(m telegramtest.Message) bool {
+	h.waitState(board, "the first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
+	h.waitState(again, "the invitation saying who plays", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "Alice") && strings.Contains(m.Content(), "Bob") && m.Markup == nil
 	})
 	h.stop()
 	if cur := h.current(old); cur.Edits != old.Edits {
-		t.Fatalf("the old invitation was edited after the upgrade:%s", dump([]telegramtest.Message{cur}))
+		t.Fatalf("the old invitation was edited after the upgrade:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	if ms := h.srv.BotMessages(sg.ID()); len(ms) != 2 {
 		t.Fatalf("%d bot messages in the supergroup, want the invitation and the board:%s", len(ms), dump(ms))

@@ -23,7 +23,7 @@ import (
 
 // miniAppButton returns the button of m that opens the Mini App (a web_app button or a link to
 // t.me/<bot>/<app>), false when it has none.
-func miniAppButton(m telegramtest.Message) (models.InlineKeyboardButton, bool) {
+func miniAppButton(m telegramtest.ChatMessage) (models.InlineKeyboardButton, bool) {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if b.WebApp != nil || strings.Contains(b.URL, "startapp=") {
@@ -49,7 +49,7 @@ func TestMiniAppButtons(t *testing.T) {
 	id := gameID(board)
 	btn, ok := miniAppButton(board)
 	if !ok || btn.WebApp == nil || btn.WebApp.URL != "https://reversi.example/bot/app/?g="+id || btn.Text != "🎯 Open board" {
-		t.Fatalf("private AI board: Mini App button %+v (found %v)\n%s", btn, ok, dump([]telegramtest.Message{board}))
+		t.Fatalf("private AI board: Mini App button %+v (found %v)\n%s", btn, ok, dump([]telegramtest.ChatMessage{board}))
 	}
 	board8 := h.aiBoard(bob, bob.ID(), "/ai 8")
 	if btn, ok := miniAppButton(board8); !ok || btn.WebApp == nil || btn.Text != "🎯 Открыть доску" {
@@ -185,10 +185,10 @@ func TestInlineLargeBoardPictures(t *testing.T) {
 	}
 	moves := legalMoves(board)
 	if len(moves) == 0 {
-		t.Fatalf("no move buttons:\n%s", dump([]telegramtest.Message{board}))
+		t.Fatalf("no move buttons:\n%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	h.pressData(mover, board, moves[0].CallbackData)
-	board = h.waitState(board, "the board after a move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	board = h.waitState(board, "the board after a move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	if !strings.HasPrefix(board.PhotoURL, pics.URL+bot.PicturePath+id+"/1-") {
 		t.Fatalf("the board after a move shows %q", board.PhotoURL)
 	}
@@ -296,11 +296,11 @@ func TestMiniAppMove(t *testing.T) {
 	if err != nil || len(played.Played) == 0 || played.Played[0].Square != legal[0] {
 		t.Fatalf("Move(%v) = %+v, %v", legal[0], played, err)
 	}
-	board = h.waitState(board, "the chat board after the Mini App's move and the AI's reply", func(m telegramtest.Message) bool {
+	board = h.waitState(board, "the chat board after the Mini App's move and the AI's reply", func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == 2
 	})
 	if !strings.Contains(board.Caption, legal[0].String()) && !strings.Contains(board.Caption, "To move: ⚫") {
-		t.Errorf("the chat board after the move:\n%s", dump([]telegramtest.Message{board}))
+		t.Errorf("the chat board after the move:\n%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	seen := map[int]bool{}
 	for len(seen) < 2 {
@@ -349,7 +349,7 @@ func TestMiniAppAllow(t *testing.T) {
 }
 
 // groupGame has a open a lobby in the group chat and b join it, and returns the board.
-func (h *harness) groupGame(a, b *telegramtest.User, chat int64) telegramtest.Message {
+func (h *harness) groupGame(a, b *telegramtest.Person, chat int64) telegramtest.ChatMessage {
 	h.t.Helper()
 	lobby := h.openLobby(a, chat)
 	return h.boardAfter(chat, func() { h.press(b, lobby, "✅ Join") })

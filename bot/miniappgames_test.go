@@ -33,7 +33,7 @@ func TestMiniAppWakesAnOwedAI(t *testing.T) {
 	if _, err := app.Move(ctx, id, alice.ID(), sq, res.Pos.Tag()); !errors.Is(err, game.ErrNotYourTurn) {
 		t.Fatalf("Move(%v) while the AI is to move = %v, want ErrNotYourTurn", sq, err)
 	}
-	h.waitState(h.current(board), "the AI's owed move after the Mini App's refused move", func(m telegramtest.Message) bool {
+	h.waitState(h.current(board), "the AI's owed move after the Mini App's refused move", func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == 2
 	})
 }

@@ -23,11 +23,11 @@ func TestStartMenu(t *testing.T) {
 	alice := h.srv.NewUser("Alice", "en")
 	menu := h.startMenu(alice)
 	h.press(alice, menu, "🤖 Play the bot")
-	menu = h.waitState(menu, "size menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "board size") })
+	menu = h.waitState(menu, "size menu", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "board size") })
 	h.press(alice, menu, "12×12")
-	menu = h.waitState(menu, "level menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "bot's level") })
+	menu = h.waitState(menu, "level menu", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "bot's level") })
 	h.press(alice, menu, "2. Novice")
-	menu = h.waitState(menu, "colour menu", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "colour") })
+	menu = h.waitState(menu, "colour menu", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "colour") })
 	last := h.lastID(alice.ID())
 	h.press(alice, menu, "⚪ White")
 	board := h.boardIn(alice.ID(), last)
@@ -35,9 +35,9 @@ func TestStartMenu(t *testing.T) {
 		t.Fatalf("12×12 board is not a picture")
 	}
 	// The AI plays black and moves first: the board the player sees is after its move.
-	board = h.waitState(board, "AI's first move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	board = h.waitState(board, "AI's first move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	if !toMove(board, render.WhiteDisc+" Alice") {
-		t.Errorf("not Alice's turn after the AI's first move:%s", dump([]telegramtest.Message{board}))
+		t.Errorf("not Alice's turn after the AI's first move:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	// The picture is a PNG the fake kept.
 	if len(board.Photo) == 0 || string(board.Photo[1:4]) != "PNG" {
@@ -64,15 +64,15 @@ func TestUndoHintResign(t *testing.T) {
 			}
 			// Move, AI answers, undo takes both back.
 			h.pressData(alice, board, moves[0].CallbackData)
-			board = h.waitState(board, "AI replied", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+			board = h.waitState(board, "AI replied", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 			h.press(alice, board, "↩ Undo")
-			board = h.waitState(board, "undone", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+			board = h.waitState(board, "undone", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 			// Resign, once each side has moved, ends the game (asking first); the board
 			// shows it and offers a rematch.
 			h.pressData(alice, board, legalMoves(board)[0].CallbackData)
-			board = h.waitState(board, "AI replied again", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+			board = h.waitState(board, "AI replied again", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 			h.resign(alice, board)
-			board = h.waitState(board, "resigned", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "resigns") })
+			board = h.waitState(board, "resigned", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "resigns") })
 			if _, err := board.Button("🔁 Rematch"); err != nil {
 				t.Errorf("no rematch after resigning: %v", err)
 			}
@@ -119,13 +119,13 @@ func TestTypedMovesAndCommands(t *testing.T) {
 		h.waitText(alice.ID(), c.want)
 	}
 	if cur := h.current(board); cur.Edits != board.Edits {
-		t.Errorf("board edited by bad input:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("board edited by bad input:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	// A typed move plays, and /move in any form too.
 	h.send(alice, alice.ID(), "D3")
-	board = h.waitState(board, "typed move", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "typed move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	h.send(alice, alice.ID(), "/move@"+telegramtest.DefaultBotUsername+" "+moveName(t, legalMoves(board)[0]))
-	h.waitState(board, "/move", func(m telegramtest.Message) bool { return boardPly(m) == 4 })
+	h.waitState(board, "/move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 4 })
 	// /board posts it again; the old message's buttons are then stale.
 	last := h.lastID(alice.ID())
 	h.send(alice, alice.ID(), "/board")
@@ -144,9 +144,9 @@ func TestTypedMovesAndCommands(t *testing.T) {
 	h.send(alice, alice.ID(), "/lang")
 	menu := h.waitText(alice.ID(), "Язык здесь: русский")
 	h.press(alice, menu, "English")
-	h.waitState(menu, "language set", func(m telegramtest.Message) bool { return strings.HasPrefix(m.Text, "Language here: English") })
+	h.waitState(menu, "language set", func(m telegramtest.ChatMessage) bool { return strings.HasPrefix(m.Text, "Language here: English") })
 	h.send(alice, alice.ID(), "/resign")
-	h.waitState(fresh, "resigned", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "resigns") })
+	h.waitState(fresh, "resigned", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "resigns") })
 	h.send(alice, alice.ID(), "/stats")
 	st := h.waitText(alice.ID(), "Alice — rating")
 	if !strings.Contains(st.Text, "Casual: 0 wins, 1 loss, 0 draws") {
@@ -205,7 +205,7 @@ func TestBadCallbacks(t *testing.T) {
 	// (A forged move catches the board up, which draws it again: the same board, its move
 	// buttons naming the game's version since the board was recorded.)
 	if cur := h.current(board); cur.Content() != board.Content() || discsOf(cur) != discsOf(board) || boardPly(cur) != 0 {
-		t.Errorf("forged taps changed the board:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("forged taps changed the board:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	// Every query was answered exactly once (the fake rejects a second answer).
 	for _, c := range h.srv.CallLog() {
@@ -238,7 +238,7 @@ func TestTwoTapsAtOnce(t *testing.T) {
 	if ok != 1 {
 		t.Errorf("%d of 3 simultaneous taps applied, want exactly 1", ok)
 	}
-	board = h.waitState(board, "one move and the reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "one move and the reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	if got := strings.Count(fmt.Sprint(board.Buttons()), render.BlackDisc) + strings.Count(fmt.Sprint(board.Buttons()), render.WhiteDisc); got != 6 {
 		t.Errorf("board shows %d discs after one move each, want 6", got)
 	}
@@ -276,8 +276,8 @@ func TestIdleClaim(t *testing.T) {
 	ab, bb = final[0], final[1]
 	h.clock.Add(time.Hour + time.Minute)
 	h.press(alice, ab, "⏰ Claim win")
-	h.waitState(bb, "timeout on Bob's board", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "ran out of time") })
-	h.waitState(ab, "timeout on Alice's board", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "ran out of time") })
+	h.waitState(bb, "timeout on Bob's board", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "ran out of time") })
+	h.waitState(ab, "timeout on Alice's board", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "ran out of time") })
 }
 
 func TestRestartMidGame(t *testing.T) {
@@ -285,7 +285,7 @@ func TestRestartMidGame(t *testing.T) {
 	alice := h.user("Alice", "en")
 	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
-	board = h.waitState(board, "reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	// Stop this process and start another over the same store and Bot API.
 	h.stop()
 	h.start()
@@ -302,7 +302,7 @@ func TestEditRetriedAfter429(t *testing.T) {
 	before := len(h.srv.CallLog())
 	h.srv.FailNext("editMessageText", 1, 429, 1)
 	h.pressData(alice, board, legalMoves(board)[0].CallbackData)
-	h.waitState(board, "the board after a 429", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(board, "the board after a 429", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	// The edit of the player's move met the 429 and waited retry_after; meanwhile the AI
 	// answered, and the retry drew the newest board: the board after the player's move alone
 	// was never sent (coalesced), and nothing failed for good.
@@ -450,7 +450,7 @@ func TestGroupLanguage(t *testing.T) {
 	h.press(alice, lobby, "✅ Присоединиться")
 	board := h.boardIn(g.ID(), last)
 	if !strings.Contains(board.Text, "Ходит") {
-		t.Errorf("group board not in the group's language:%s", dump([]telegramtest.Message{board}))
+		t.Errorf("group board not in the group's language:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	// Alerts go to the tapping user in their own language.
 	carol := h.user("Carol", "en")
@@ -508,7 +508,7 @@ func TestAIMoveOwedAcrossRestart(t *testing.T) {
 	if !strings.Contains(a.Text, "not your turn") && !strings.Contains(a.Text, "has changed") {
 		t.Errorf("tap while the AI owes a move answered %q", a.Text)
 	}
-	h.waitState(board, "the AI's owed move", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(board, "the AI's owed move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 }
 
 func TestMainMenuEntries(t *testing.T) {
@@ -520,16 +520,16 @@ func TestMainMenuEntries(t *testing.T) {
 	h.press(alice, menu, "📊 My stats")
 	h.waitText(alice.ID(), "No finished games yet")
 	h.press(alice, menu, "👥 Play a friend")
-	friend := h.waitState(menu, "the ways to play a friend", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "To play a friend") })
+	friend := h.waitState(menu, "the ways to play a friend", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "To play a friend") })
 	h.press(alice, friend, "« Back")
-	menu = h.waitState(menu, "the main menu again", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "What shall we play?") })
+	menu = h.waitState(menu, "the main menu again", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "What shall we play?") })
 	h.press(alice, menu, "🎲 Random opponent")
-	search := h.waitState(menu, "the size choice", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "look for an opponent") })
+	search := h.waitState(menu, "the size choice", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "look for an opponent") })
 	h.press(alice, search, "8×8")
-	h.waitState(menu, "the search in the menu's message", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "Looking for an opponent") })
+	h.waitState(menu, "the search in the menu's message", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Looking for an opponent") })
 	menu = h.startMenuText(alice, "What shall we play?")
 	h.press(alice, menu, "🌐 Язык: русский")
-	h.waitState(menu, "language switched", func(m telegramtest.Message) bool { return strings.Contains(m.Text, "Во что сыграем?") })
+	h.waitState(menu, "language switched", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Во что сыграем?") })
 	h.send(alice, alice.ID(), "/cancel")
 	h.waitText(alice.ID(), "Поиск соперника прекращён")
 }
@@ -548,5 +548,5 @@ func TestAIBusyIsTold(t *testing.T) {
 	close(mover.gate) // the AI answers at once from now on
 	board = h.current(board)
 	h.pressData(alice, board, anyMove(t, board).CallbackData) // the board marks no moves: the AI is to move
-	h.waitState(board, "the AI's owed move", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(board, "the AI's owed move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 }

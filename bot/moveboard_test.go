@@ -26,15 +26,15 @@ func TestBoardMoves(t *testing.T) {
 	var l *handledLog
 	h := newHarness(t, withHandledLog(&l))
 	alice := h.user("Alice", "en")
-	check := func(what string, board telegramtest.Message, id, stale string) {
+	check := func(what string, board telegramtest.ChatMessage, id, stale string) {
 		t.Helper()
 		fresh := h.sendForBoard(alice, alice.ID(), "/board")
-		h.waitState(fresh, "the new board's buttons", func(m telegramtest.Message) bool { return gameID(m) == id })
-		old := h.waitState(board, "the old board retired", func(m telegramtest.Message) bool {
+		h.waitState(fresh, "the new board's buttons", func(m telegramtest.ChatMessage) bool { return gameID(m) == id })
+		old := h.waitState(board, "the old board retired", func(m telegramtest.ChatMessage) bool {
 			return m.Markup == nil && strings.Contains(m.Content(), "moved to the board below")
 		})
 		if board.HasPhoto() != old.HasPhoto() {
-			t.Errorf("%s: the old board changed kind:%s", what, dump([]telegramtest.Message{old}))
+			t.Errorf("%s: the old board changed kind:%s", what, dump([]telegramtest.ChatMessage{old}))
 		}
 		if n := h.liveBoards(alice.ID(), id); n != 1 {
 			t.Errorf("%s: %d live boards of the game, want 1:%s", what, n, dump(h.srv.BotMessages(alice.ID())))
@@ -43,7 +43,7 @@ func TestBoardMoves(t *testing.T) {
 		h.forge(l, alice, old, stale)
 		h.unchanged(what+": a tap with old data on the retired board", id, version, boards)
 		if cur := h.current(old); cur.Markup != nil {
-			t.Errorf("%s: the tap brought buttons back:%s", what, dump([]telegramtest.Message{cur}))
+			t.Errorf("%s: the tap brought buttons back:%s", what, dump([]telegramtest.ChatMessage{cur}))
 		}
 	}
 	board, id, stale := h.ownAIGame(alice)
@@ -52,10 +52,10 @@ func TestBoardMoves(t *testing.T) {
 	h.waitMsg(alice.ID(), "resigned", finished)
 
 	board = h.sendForBoard(alice, alice.ID(), "/ai 10 1 black")
-	board = h.waitState(board, "its buttons", func(m telegramtest.Message) bool { return len(legalMoves(m)) > 0 })
+	board = h.waitState(board, "its buttons", func(m telegramtest.ChatMessage) bool { return len(legalMoves(m)) > 0 })
 	id, stale = gameID(board), legalMoves(board)[0].CallbackData
 	h.pressData(alice, board, stale)
-	board = h.waitState(board, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "the AI's reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	check("10×10 picture", board, id, stale)
 	h.send(alice, alice.ID(), "/resign")
 	h.waitMsg(alice.ID(), "resigned", finished)
@@ -66,10 +66,10 @@ func TestBoardMoves(t *testing.T) {
 	lobby := h.openLobby(alice, g.ID())
 	last := h.lastID(g.ID())
 	h.send(alice, g.ID(), "/board@"+telegramtest.DefaultBotUsername)
-	moved := h.waitMsg(g.ID(), "the invitation again", func(m telegramtest.Message) bool {
+	moved := h.waitMsg(g.ID(), "the invitation again", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Content(), "wants to play Reversi") && m.Markup != nil
 	})
-	h.waitState(lobby, "the old invitation retired", func(m telegramtest.Message) bool {
+	h.waitState(lobby, "the old invitation retired", func(m telegramtest.ChatMessage) bool {
 		return m.Markup == nil && strings.Contains(m.Content(), "invitation moved")
 	})
 	id = gameID(moved)

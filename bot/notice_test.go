@@ -9,8 +9,8 @@ import (
 
 // notices returns the turn notices among msgs (a chat's messages that are not deleted):
 // messages that tell whose move it is, or that the game is over, in either language.
-func notices(msgs []telegramtest.Message) []telegramtest.Message {
-	var out []telegramtest.Message
+func notices(msgs []telegramtest.ChatMessage) []telegramtest.ChatMessage {
+	var out []telegramtest.ChatMessage
 	for _, m := range msgs {
 		if c := m.Content(); strings.Contains(c, "Your move.") || strings.Contains(c, "Теперь ваш ход.") ||
 			strings.Contains(c, "The game is over") || strings.Contains(c, "Партия окончена") {
@@ -28,12 +28,12 @@ func TestTurnNotices(t *testing.T) {
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "ru")
 	board := h.joinedBoard(alice, bob, "/new 8 black")
 	id := gameID(board)
-	boards := map[int64]telegramtest.Message{alice.ID(): board,
-		bob.ID(): h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return gameID(m) == id })}
-	players := []*telegramtest.User{alice, bob} // Alice is black
+	boards := map[int64]telegramtest.ChatMessage{alice.ID(): board,
+		bob.ID(): h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.ChatMessage) bool { return gameID(m) == id })}
+	players := []*telegramtest.Person{alice, bob} // Alice is black
 	for ply := range 6 {
 		mover, other := players[ply%2], players[1-ply%2]
-		cur := h.waitState(boards[mover.ID()], "the mover's turn", func(m telegramtest.Message) bool { return boardPly(m) == ply })
+		cur := h.waitState(boards[mover.ID()], "the mover's turn", func(m telegramtest.ChatMessage) bool { return boardPly(m) == ply })
 		move := legalMoves(cur)[0]
 		sq := moveName(t, move)
 		if a := h.pressData(mover, cur, move.CallbackData); !applied(a) {
@@ -43,7 +43,7 @@ func TestTurnNotices(t *testing.T) {
 		if mover == bob {
 			want = "Bob played " + sq + ". Your move."
 		}
-		h.waitMsg(other.ID(), "the notice of "+sq, func(m telegramtest.Message) bool { return m.Content() == want })
+		h.waitMsg(other.ID(), "the notice of "+sq, func(m telegramtest.ChatMessage) bool { return m.Content() == want })
 		// The notice before it is gone: one notice in the chat, none in the mover's for this move.
 		if err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool { return len(notices(v.BotMessages(other.ID()))) == 1 }); err != nil {
 			t.Fatalf("ply %d: %s's chat has notices %s", ply, other.Model().FirstName, dump(notices(h.srv.BotMessages(other.ID()))))
@@ -55,7 +55,7 @@ func TestTurnNotices(t *testing.T) {
 		}
 	}
 	h.resign(alice, h.current(boards[alice.ID()]))
-	h.waitMsg(bob.ID(), "the resignation notice", func(m telegramtest.Message) bool {
+	h.waitMsg(bob.ID(), "the resignation notice", func(m telegramtest.ChatMessage) bool {
 		return m.Content() == "Alice сдаётся. Партия окончена."
 	})
 }
@@ -66,8 +66,8 @@ func TestTurnNotices(t *testing.T) {
 func TestAbortedNotice(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "ru")
-	aborted := func(who *telegramtest.User) []telegramtest.Message {
-		var out []telegramtest.Message
+	aborted := func(who *telegramtest.Person) []telegramtest.ChatMessage {
+		var out []telegramtest.ChatMessage
 		for _, m := range h.srv.BotMessages(who.ID()) {
 			if c := m.Content(); strings.Contains(c, "before it really began") || strings.Contains(c, "толком не началась") {
 				out = append(out, m)
@@ -78,7 +78,7 @@ func TestAbortedNotice(t *testing.T) {
 	// Alice resigns before any move.
 	board := h.joinedBoard(alice, bob, "/new 8 black")
 	h.resign(alice, board)
-	h.waitMsg(bob.ID(), "the notice to Bob", func(m telegramtest.Message) bool {
+	h.waitMsg(bob.ID(), "the notice to Bob", func(m telegramtest.ChatMessage) bool {
 		return m.Content() == "Alice отменяет партию, которая толком не началась: результата не будет."
 	})
 	// Alice (black) moves, Bob resigns before his first move.
@@ -87,9 +87,9 @@ func TestAbortedNotice(t *testing.T) {
 		t.Fatalf("Alice's move answered %q", a.Text)
 	}
 	id := gameID(board)
-	bb := h.waitMsg(bob.ID(), "Bob's turn", func(m telegramtest.Message) bool { return gameID(m) == id && boardPly(m) == 1 })
+	bb := h.waitMsg(bob.ID(), "Bob's turn", func(m telegramtest.ChatMessage) bool { return gameID(m) == id && boardPly(m) == 1 })
 	h.resign(bob, bb)
-	h.waitMsg(alice.ID(), "the notice to Alice", func(m telegramtest.Message) bool {
+	h.waitMsg(alice.ID(), "the notice to Alice", func(m telegramtest.ChatMessage) bool {
 		return m.Content() == "Bob cancelled the game before it really began: no result."
 	})
 	h.waitState(bb, "Bob's aborted board", finished)

@@ -9,18 +9,18 @@ import (
 
 // openedGame starts a game by invitation between alice (black) and bob and plays alice's
 // first move, told to bob; it returns both boards, bob's showing his turn.
-func openedGame(t *testing.T, h *harness, alice, bob *telegramtest.User) (ab, bb telegramtest.Message) {
+func openedGame(t *testing.T, h *harness, alice, bob *telegramtest.Person) (ab, bb telegramtest.ChatMessage) {
 	t.Helper()
 	ab = h.joinedBoard(alice, bob, "/new 8 black")
 	id := gameID(ab)
-	bb = h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return gameID(m) == id })
+	bb = h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.ChatMessage) bool { return gameID(m) == id })
 	move := legalMoves(ab)[0]
 	if a := h.pressData(alice, ab, move.CallbackData); !applied(a) {
 		t.Fatalf("Alice's first move answered %q", a.Text)
 	}
 	want := "Alice played " + moveName(t, move) + ". Your move."
-	h.waitMsg(bob.ID(), "the notice of Alice's move", func(m telegramtest.Message) bool { return m.Content() == want })
-	bb = h.waitState(bb, "Bob's turn", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	h.waitMsg(bob.ID(), "the notice of Alice's move", func(m telegramtest.ChatMessage) bool { return m.Content() == want })
+	bb = h.waitState(bb, "Bob's turn", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	return ab, bb
 }
 
@@ -41,7 +41,7 @@ func TestNoNoticeAfterResignation(t *testing.T) {
 		t.Fatalf("Bob's move answered %q", a.Text)
 	}
 	h.send(alice, alice.ID(), "/resign") // needs nothing sent into her chat
-	h.waitMsg(bob.ID(), "the resignation notice", func(m telegramtest.Message) bool {
+	h.waitMsg(bob.ID(), "the resignation notice", func(m telegramtest.ChatMessage) bool {
 		return m.Content() == "Alice resigned. The game is over."
 	})
 	h.waitState(bb, "Bob's board at the end", finished)
@@ -66,12 +66,12 @@ func TestFalseNoticeDeleted(t *testing.T) {
 		t.Fatalf("Bob's move answered %q", a.Text)
 	}
 	want := "Bob played " + moveName(t, move) + ". Your move."
-	h.waitMsg(alice.ID(), "the notice of Bob's move", func(m telegramtest.Message) bool { return m.Content() == want })
-	ab = h.waitState(ab, "Alice's turn", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitMsg(alice.ID(), "the notice of Bob's move", func(m telegramtest.ChatMessage) bool { return m.Content() == want })
+	ab = h.waitState(ab, "Alice's turn", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	if a := h.pressData(alice, ab, legalMoves(ab)[0].CallbackData); !applied(a) {
 		t.Fatalf("Alice's second move answered %q", a.Text)
 	}
-	h.waitState(bb, "Bob's turn again", func(m telegramtest.Message) bool { return boardPly(m) == 3 })
+	h.waitState(bb, "Bob's turn again", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 3 })
 	if err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool { return len(notices(v.BotMessages(alice.ID()))) == 0 }); err != nil {
 		t.Fatalf("Alice moved, and her chat still has notices:%s", dump(notices(h.srv.BotMessages(alice.ID()))))
 	}

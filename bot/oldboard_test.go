@@ -21,7 +21,7 @@ func TestOldCopiesOfABoard(t *testing.T) {
 	second := h.boardAfter(alice.ID(), func() { h.sendHandled(l, alice, alice.ID(), "/board") }) // posts the board and records it
 	current := legalMoves(first)[0].CallbackData
 	// /board moved the board: the older copy keeps no buttons (forged taps still reach it).
-	first = h.waitState(first, "the older copy retired", func(m telegramtest.Message) bool { return m.Markup == nil })
+	first = h.waitState(first, "the older copy retired", func(m telegramtest.ChatMessage) bool { return m.Markup == nil })
 
 	a := h.forge(l, alice, first, stale)
 	if !a.ShowAlert || !strings.Contains(a.Text, "/board") {
@@ -32,9 +32,9 @@ func TestOldCopiesOfABoard(t *testing.T) {
 	if a := h.forge(l, alice, first, current); a.ShowAlert {
 		t.Fatalf("a current move on the older copy answered %q", a.Text)
 	}
-	second = h.waitState(second, "the recorded board after the move", func(m telegramtest.Message) bool { return boardPly(m) == 4 })
+	second = h.waitState(second, "the recorded board after the move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 4 })
 	if cur := h.current(first); cur.Edits != first.Edits {
-		t.Errorf("the older copy was drawn into:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("the older copy was drawn into:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	h.boardsAre(id, second)
 
@@ -77,7 +77,7 @@ func TestLobbyMessageAfterTheGameBegan(t *testing.T) {
 }
 
 // boardsAre fails the test unless game id's recorded boards are exactly ms.
-func (h *harness) boardsAre(id string, ms ...telegramtest.Message) {
+func (h *harness) boardsAre(id string, ms ...telegramtest.ChatMessage) {
 	h.t.Helper()
 	g, err := h.store.Game(context.Background(), id)
 	if err != nil {

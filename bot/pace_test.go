@@ -41,7 +41,7 @@ func TestTapAnswersWhileTheBoardWaits(t *testing.T) {
 	if !strings.Contains(again.Text, "about to be redrawn") {
 		t.Errorf("a tap on the board about to be redrawn answered %q", again.Text)
 	}
-	h.waitState(board, "both moves", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(board, "both moves", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 }
 
 // In a group, the move's answer says the board is coming while the group's budget holds it.
@@ -70,7 +70,7 @@ func TestTapAnswerInAGroupWhileTheBoardWaits(t *testing.T) {
 	if a.Text != want {
 		t.Errorf("the move's tap answered %q, want %q", a.Text, want)
 	}
-	h.waitState(board, "the move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	h.waitState(board, "the move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 }
 
 // A player tapping out of turn on a board that is up to date spends none of the group's

@@ -12,27 +12,27 @@ import (
 
 // seat is a player of a game between people and the board they look at.
 type seat struct {
-	u     *telegramtest.User
-	board telegramtest.Message
+	u     *telegramtest.Person
+	board telegramtest.ChatMessage
 	name  string // as the status shows it, without the colour symbol
 }
 
 // colorOf returns the disc symbol the status gives name on board m.
-func colorOf(t testing.TB, m telegramtest.Message, name string) string {
+func colorOf(t testing.TB, m telegramtest.ChatMessage, name string) string {
 	t.Helper()
 	for _, sym := range []string{render.BlackDisc, render.WhiteDisc} {
 		if strings.Contains(m.Content(), sym+" "+name+" —") {
 			return sym
 		}
 	}
-	t.Fatalf("board does not name %s:%s", name, dump([]telegramtest.Message{m}))
+	t.Fatalf("board does not name %s:%s", name, dump([]telegramtest.ChatMessage{m}))
 	return ""
 }
 
 // playPeople plays a game between two people to the end (or maxTaps taps), each tapping
 // the first legal move on their own board when the board says it is their turn, and checks
 // after every move that all boards show the same ply. It returns the final boards.
-func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.Message {
+func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.ChatMessage {
 	h.t.Helper()
 	who := make([]string, len(seats))
 	for i, s := range seats {
@@ -50,19 +50,19 @@ func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.Message {
 			}
 		}
 		if mover < 0 {
-			h.t.Fatalf("nobody to move:%s", dump([]telegramtest.Message{cur}))
+			h.t.Fatalf("nobody to move:%s", dump([]telegramtest.ChatMessage{cur}))
 		}
 		board := h.current(seats[mover].board)
 		moves := legalMoves(board)
 		if len(moves) == 0 {
-			h.t.Fatalf("no legal move for %s:%s", who[mover], dump([]telegramtest.Message{board}))
+			h.t.Fatalf("no legal move for %s:%s", who[mover], dump([]telegramtest.ChatMessage{board}))
 		}
 		ply := boardPly(board)
 		if a := h.pressData(seats[mover].u, board, moves[0].CallbackData); a.ShowAlert {
 			h.t.Fatalf("%s's move answered with alert %q", who[mover], a.Text)
 		}
 		for i, s := range seats {
-			c := h.waitState(s.board, fmt.Sprintf("board after ply %d", ply), func(c telegramtest.Message) bool {
+			c := h.waitState(s.board, fmt.Sprintf("board after ply %d", ply), func(c telegramtest.ChatMessage) bool {
 				return boardPly(c) == ply+1 || finished(c) && boardPly(c) >= ply+1
 			})
 			// A player's own keyboard board offers moves only while they may make them.
@@ -71,11 +71,11 @@ func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.Message {
 			}
 			if marks, mine := len(legalMoves(c)) > 0, toMove(c, who[i]); marks != mine {
 				h.t.Fatalf("%s's own board after ply %d marks moves: %v, their turn: %v:%s",
-					s.name, ply+1, marks, mine, dump([]telegramtest.Message{c}))
+					s.name, ply+1, marks, mine, dump([]telegramtest.ChatMessage{c}))
 			}
 		}
 	}
-	out := make([]telegramtest.Message, len(seats))
+	out := make([]telegramtest.ChatMessage, len(seats))
 	for i, s := range seats {
 		out[i] = h.current(s.board)
 	}
@@ -84,9 +84,9 @@ func playPeople(h *harness, seats []seat, maxTaps int) []telegramtest.Message {
 
 // boardIn waits for the game board the bot posts in chat after seq (a message with game
 // buttons).
-func (h *harness) boardIn(chat int64, after int) telegramtest.Message {
+func (h *harness) boardIn(chat int64, after int) telegramtest.ChatMessage {
 	h.t.Helper()
-	return h.waitMsg(chat, "a board", func(m telegramtest.Message) bool {
+	return h.waitMsg(chat, "a board", func(m telegramtest.ChatMessage) bool {
 		return m.ID > after && boardPly(m) >= 0 && !strings.Contains(m.Content(), "invite")
 	})
 }
@@ -101,7 +101,7 @@ func (h *harness) lastID(chat int64) int {
 
 // joinedBoard has creator send cmd (a /new command) in their private chat and joiner open the
 // invitation's "▶ Play" link, and returns the board the creator then gets.
-func (h *harness) joinedBoard(creator, joiner *telegramtest.User, cmd string) telegramtest.Message {
+func (h *harness) joinedBoard(creator, joiner *telegramtest.Person, cmd string) telegramtest.ChatMessage {
 	h.t.Helper()
 	h.send(creator, creator.ID(), cmd)
 	invite := h.waitLobby(creator.ID(), "invites you to play")
@@ -111,7 +111,7 @@ func (h *harness) joinedBoard(creator, joiner *telegramtest.User, cmd string) te
 }
 
 // openLink follows the deep link of a URL button as its user would (after a forward).
-func (h *harness) openLink(u *telegramtest.User, m telegramtest.Message, label string) {
+func (h *harness) openLink(u *telegramtest.Person, m telegramtest.ChatMessage, label string) {
 	h.t.Helper()
 	b, err := m.Button(label)
 	if err != nil || b.URL == "" {
@@ -146,12 +146,12 @@ func TestInvite(t *testing.T) {
 				t.Fatalf("boards photo = %v/%v for size %d", ab.HasPhoto(), bb.HasPhoto(), size)
 			}
 			if !strings.Contains(bb.Content(), "Ходит") {
-				t.Errorf("Bob's board is not in Russian:%s", dump([]telegramtest.Message{bb}))
+				t.Errorf("Bob's board is not in Russian:%s", dump([]telegramtest.ChatMessage{bb}))
 			}
 			if colorOf(t, ab, "Alice") != render.BlackDisc {
 				t.Errorf("Alice chose black but plays %s", colorOf(t, ab, "Alice"))
 			}
-			h.waitState(invite, "the invite marked started", func(m telegramtest.Message) bool {
+			h.waitState(invite, "the invite marked started", func(m telegramtest.ChatMessage) bool {
 				return strings.Contains(m.Content(), " vs ") && m.Markup == nil
 			})
 			maxTaps := 200
@@ -176,7 +176,7 @@ func TestInvite(t *testing.T) {
 				aliceLast, bobLast = h.lastID(alice.ID()), h.lastID(bob.ID())
 				rematchData, _ := final[0].Button("🔁 Rematch")
 				h.press(bob, final[1], "🔁 Реванш")
-				offered := h.waitState(final[0], "the offer on Alice's board", func(m telegramtest.Message) bool {
+				offered := h.waitState(final[0], "the offer on Alice's board", func(m telegramtest.ChatMessage) bool {
 					_, err := m.Button("✅ Accept")
 					return err == nil && strings.Contains(m.Content(), "Bob offers you a rematch")
 				})
@@ -202,7 +202,7 @@ func TestInvite(t *testing.T) {
 			} else {
 				// Resign ends it for both.
 				h.resign(alice, h.current(ab))
-				h.waitState(bb, "resignation on Bob's board", func(m telegramtest.Message) bool {
+				h.waitState(bb, "resignation on Bob's board", func(m telegramtest.ChatMessage) bool {
 					return strings.Contains(m.Content(), "сдача")
 				})
 			}
@@ -241,7 +241,7 @@ func TestGroup(t *testing.T) {
 			if colorOf(t, board, "Bob") == render.BlackDisc {
 				black = "Bob"
 			}
-			waiting := map[string]*telegramtest.User{"Alice": bob, "Bob": alice}[black]
+			waiting := map[string]*telegramtest.Person{"Alice": bob, "Bob": alice}[black]
 			a = h.pressData(waiting, board, moves[0].CallbackData)
 			if a.ShowAlert || !strings.Contains(a.Text, "not your turn") {
 				t.Errorf("out-of-turn tap answered %+v", a)
@@ -296,11 +296,11 @@ func TestInline(t *testing.T) {
 				t.Errorf("creator's join answered %q", a.Text)
 			}
 			h.press(bob, post, "✅ Join")
-			board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+			board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool {
 				return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 			})
 			if size > 8 && !strings.HasPrefix(board.PhotoURL, "https://reversi.example/pic/") {
-				t.Errorf("large inline board is not the bot's picture:%s", dump([]telegramtest.Message{board}))
+				t.Errorf("large inline board is not the bot's picture:%s", dump([]telegramtest.ChatMessage{board}))
 			}
 			moves := legalMoves(board)
 			if a := h.pressData(carol, board, moves[0].CallbackData); a.ShowAlert || !strings.Contains(a.Text, "only the two players") {
@@ -317,12 +317,12 @@ func TestInline(t *testing.T) {
 			if size == 8 {
 				// Rematch in the same message: Alice offers, Bob accepts there.
 				h.press(alice, final[0], "🔁 Rematch")
-				offered := h.waitState(post, "the offer in the post", func(m telegramtest.Message) bool {
+				offered := h.waitState(post, "the offer in the post", func(m telegramtest.ChatMessage) bool {
 					_, err := m.Button("✅ Accept")
 					return err == nil
 				})
 				h.press(bob, offered, "✅ Accept")
-				h.waitState(post, "the rematch in the post", func(m telegramtest.Message) bool {
+				h.waitState(post, "the rematch in the post", func(m telegramtest.ChatMessage) bool {
 					return boardPly(m) == 0 && gameID(m) != gameID(final[0]) && gameID(m) != ""
 				})
 			}
@@ -351,7 +351,7 @@ func TestFindAndCancel(t *testing.T) {
 	playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb, "Bob"}}, 6)
 	// Carol is no longer queued: her next /find waits again rather than pairing.
 	h.send(carol, carol.ID(), "/find 8")
-	h.waitMsg(carol.ID(), "queued again", func(m telegramtest.Message) bool {
+	h.waitMsg(carol.ID(), "queued again", func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Text, "Looking for an opponent on 8×8")
 	})
 	// /find 8 on the other side pairs at 8×8 and the game plays to the end.

@@ -83,11 +83,11 @@ func inlinePictures(h *harness, n int) []string {
 		}
 		moves := legalMoves(board)
 		if len(moves) == 0 {
-			h.t.Fatalf("no move buttons:%s", dump([]telegramtest.Message{board}))
+			h.t.Fatalf("no move buttons:%s", dump([]telegramtest.ChatMessage{board}))
 		}
 		h.pressData(mover, board, moves[0].CallbackData)
 		last := board.PhotoURL
-		board = h.waitState(board, "the next position's picture", func(m telegramtest.Message) bool {
+		board = h.waitState(board, "the next position's picture", func(m telegramtest.ChatMessage) bool {
 			return m.PhotoURL != last && strings.Contains(m.Content(), "To move")
 		})
 		urls = append(urls, board.PhotoURL)
@@ -150,7 +150,7 @@ func TestPictureDrawsBounded(t *testing.T) {
 	if a := h.pressData(carol, board, moves[0].CallbackData); a.ShowAlert {
 		t.Fatalf("Carol's move answered %q", a.Text)
 	}
-	h.waitState(board, "Carol's board after her move", func(m telegramtest.Message) bool { return boardPly(m) > 0 })
+	h.waitState(board, "Carol's board after her move", func(m telegramtest.ChatMessage) bool { return boardPly(m) > 0 })
 	if st := h.b.Drawing(); st.Running != workers || st.Waiting != queue {
 		t.Errorf("while Carol played: %+v; want %d drawing and %d waiting", st, workers, queue)
 	}
@@ -255,7 +255,7 @@ func TestReplaysDrawnByTheDrawingWorkers(t *testing.T) {
 		t.Fatal("two replays drawn at once by one worker")
 	default:
 	}
-	for _, u := range []*telegramtest.User{alice, bob} {
+	for _, u := range []*telegramtest.Person{alice, bob} {
 		for _, m := range h.srv.Messages(u.ID()) {
 			if m.HasAnimation() {
 				t.Fatalf("a replay was sent to %s while the drawing worker held it", u.Model().FirstName)

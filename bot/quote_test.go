@@ -26,7 +26,7 @@ func TestLongMessagesGetAnAnswer(t *testing.T) {
 		}
 		last := h.lastID(alice.ID())
 		h.send(alice, alice.ID(), text)
-		reply := h.waitMsg(alice.ID(), "the answer", func(m telegramtest.Message) bool {
+		reply := h.waitMsg(alice.ID(), "the answer", func(m telegramtest.ChatMessage) bool {
 			return m.ID > last && (strings.Contains(m.Text, "Type a move like d3") || strings.Contains(m.Text, "Usage: /move d3"))
 		})
 		if n := len(utf16.Encode([]rune(reply.Text))); n > 160 {

@@ -14,8 +14,8 @@ import (
 // recoverPanics is the middleware that turns a panic in next into an error line in the log
 // (with the stack), the outcome error, and an apology to the user (apologize, whose own
 // panic is swallowed), never a crash.
-func recoverPanics(log *slog.Logger, apologize func(context.Context, *models.Update)) Middleware {
-	return func(next HandlerFunc) HandlerFunc {
+func recoverPanics(log *slog.Logger, apologize func(context.Context, *models.Update)) UpdateMiddleware {
+	return func(next UpdateHandler) UpdateHandler {
 		return func(ctx context.Context, u *models.Update) {
 			defer func() {
 				r := recover()

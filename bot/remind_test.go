@@ -60,8 +60,8 @@ func withReminders(log *paceLog) func(*options) {
 }
 
 // reminders returns the turn reminders among msgs, in either language.
-func reminders(msgs []telegramtest.Message) []telegramtest.Message {
-	var out []telegramtest.Message
+func reminders(msgs []telegramtest.ChatMessage) []telegramtest.ChatMessage {
+	var out []telegramtest.ChatMessage
 	for _, m := range msgs {
 		if c := m.Content(); strings.Contains(c, "it is your move in the game against") || strings.Contains(c, "ваш ход! Соперник") {
 			out = append(out, m)
@@ -94,7 +94,7 @@ func TestTurnRemindersGroup(t *testing.T) {
 	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log))
 	alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
-	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
+	players := map[int64]*telegramtest.Person{alice.ID(): alice, bob.ID(): bob}
 	g := h.srv.NewGroup("Club", alice, bob)
 	lobby := h.openLobby(alice, g.ID())
 	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
@@ -129,7 +129,7 @@ func TestTurnRemindersGroup(t *testing.T) {
 	if a := h.pressData(players[toMove], cur, legalMoves(cur)[0].CallbackData); !applied(a) {
 		t.Fatalf("move answered %q", a.Text)
 	}
-	h.waitState(board, "the board after the move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	h.waitState(board, "the board after the move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	if err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool {
 		_, ok := v.Message(g.ID(), first.ID)
 		return !ok
@@ -166,7 +166,7 @@ func TestTurnRemindersGroup(t *testing.T) {
 	g2 := h.srv.NewGroup("Solo", alice)
 	ai := h.aiBoard(alice, g2.ID(), "/ai@"+telegramtest.DefaultBotUsername+" 8 2 black")
 	h.pressData(alice, ai, legalMoves(ai)[0].CallbackData)
-	h.waitState(ai, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	h.waitState(ai, "the AI's reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	h.clock.Add(3 * remindAfter)
 	h.remindNow(log, 0) // and the people game's turn was reminded already
 	if rs := reminders(h.srv.BotMessages(g2.ID())); len(rs) != 0 {
@@ -181,15 +181,15 @@ func TestTurnRemindersInline(t *testing.T) {
 	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log))
 	alice, bob := h.user("Alice", "en"), h.user("Боб 🦊", "ru")
-	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
+	players := map[int64]*telegramtest.Person{alice.ID(): alice, bob.ID(): bob}
 	chat := h.srv.NewGroup("Chat", alice, bob)
 	post := h.postInline(alice, 8, chat.ID())
 	join, _ := post.ButtonAt(0, 0)
 	h.pressData(bob, post, join.CallbackData)
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
-	var last = map[int64]telegramtest.Message{}
+	board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
+	var last = map[int64]telegramtest.ChatMessage{}
 	for ply := 0; ply < 3; ply++ {
-		cur := h.waitState(board, "the board", func(m telegramtest.Message) bool { return boardPly(m) == ply })
+		cur := h.waitState(board, "the board", func(m telegramtest.ChatMessage) bool { return boardPly(m) == ply })
 		toMove := mentioned(t, cur)[0]
 		h.clock.Add(remindAfter)
 		h.remindNow(log, 1)
@@ -231,7 +231,7 @@ func TestTurnRemindersLoop(t *testing.T) {
 	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
 	toMove := mentioned(t, board)[0]
 	h.clock.Add(remindAfter) // the reminder's due time was taken when the game began
-	m := h.waitMsg(g.ID(), "the reminder", func(m telegramtest.Message) bool { return len(reminders([]telegramtest.Message{m})) == 1 })
+	m := h.waitMsg(g.ID(), "the reminder", func(m telegramtest.ChatMessage) bool { return len(reminders([]telegramtest.ChatMessage{m})) == 1 })
 	if ids := m.Mentions(); len(ids) != 1 || ids[0] != toMove {
 		t.Fatalf("the loop's reminder mentions %v, want %d", ids, toMove)
 	}
@@ -248,13 +248,13 @@ func TestTurnRemindersInlineNoChat(t *testing.T) {
 	post := h.postInline(alice, 8, chat.ID())
 	join, _ := post.ButtonAt(0, 0)
 	h.pressData(bob, post, join.CallbackData)
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	if mentioned(t, board)[0] != bob.ID() {
 		// Alice is black: she moves, and it is Bob's turn.
 		if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !applied(a) {
 			t.Fatalf("move answered %q", a.Text)
 		}
-		h.waitState(post, "Bob's turn", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+		h.waitState(post, "Bob's turn", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 		h.stop() // the move's reminder is scheduled before the bot stops
 		h.start()
 	}
@@ -276,7 +276,7 @@ func TestTurnReminderOfAnEarlierTurn(t *testing.T) {
 	log := newPaceLog(t)
 	h := newHarness(t, withReminders(log))
 	alice, bob := h.user("Alice", "en"), h.user("Bob", "en")
-	players := map[int64]*telegramtest.User{alice.ID(): alice, bob.ID(): bob}
+	players := map[int64]*telegramtest.Person{alice.ID(): alice, bob.ID(): bob}
 	g := h.srv.NewGroup("Club", alice, bob)
 	lobby := h.openLobby(alice, g.ID())
 	board := h.boardAfter(g.ID(), func() { h.press(bob, lobby, "✅ Join") })
@@ -285,7 +285,7 @@ func TestTurnReminderOfAnEarlierTurn(t *testing.T) {
 	if a := h.pressData(players[mentioned(t, board)[0]], board, legalMoves(board)[0].CallbackData); !applied(a) {
 		t.Fatalf("move answered %q", a.Text)
 	}
-	h.waitState(board, "the board after the move", func(m telegramtest.Message) bool { return boardPly(m) == 1 })
+	h.waitState(board, "the board after the move", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 1 })
 	h.stop() // the move's schedule has landed
 	// As if it had not: only the first turn's reminder is in the store.
 	if _, err := h.store.ScheduleReminder(h.guard(), id, start.Add(remindAfter)); err != nil {

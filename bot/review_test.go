@@ -17,9 +17,9 @@ const reviewButton = "🔍 Review"
 // waitReplay waits for the replay the bot sends into chat when a game ends, checks that it
 // decodes as an animation of more frames than the game had moves (start, moves, end), and
 // returns it.
-func (h *harness) waitReplay(chat int64, moves int) telegramtest.Message {
+func (h *harness) waitReplay(chat int64, moves int) telegramtest.ChatMessage {
 	h.t.Helper()
-	m := h.waitMsg(chat, "the replay", telegramtest.Message.HasAnimation)
+	m := h.waitMsg(chat, "the replay", telegramtest.ChatMessage.HasAnimation)
 	anim, err := gif.DecodeAll(bytes.NewReader(m.Animation))
 	if err != nil {
 		h.t.Fatalf("replay does not decode: %v", err)
@@ -34,9 +34,9 @@ func (h *harness) waitReplay(chat int64, moves int) telegramtest.Message {
 }
 
 // waitReview waits for the review posted in chat: a chart with the costliest moves under it.
-func (h *harness) waitReview(chat int64) telegramtest.Message {
+func (h *harness) waitReview(chat int64) telegramtest.ChatMessage {
 	h.t.Helper()
-	m := h.waitMsg(chat, "the review", func(m telegramtest.Message) bool {
+	m := h.waitMsg(chat, "the review", func(m telegramtest.ChatMessage) bool {
 		return m.HasPhoto() && strings.HasPrefix(m.Caption, "🔍 Review: ⚫ ")
 	})
 	if _, err := png.DecodeConfig(bytes.NewReader(m.Photo)); err != nil {
@@ -46,7 +46,7 @@ func (h *harness) waitReview(chat int64) telegramtest.Message {
 }
 
 // movesOf counts the moves of a finished board from its game record ("Moves: 1. c4 …").
-func movesOf(m telegramtest.Message) int {
+func movesOf(m telegramtest.ChatMessage) int {
 	_, rec, _ := strings.Cut(m.Content(), "Moves: ")
 	rec, _, _ = strings.Cut(rec, "\n")
 	n := 0
@@ -75,7 +75,7 @@ func TestReplayAndReviewOfAnAIGame(t *testing.T) {
 	if a := h.press(alice, final, reviewButton); a.ShowAlert || a.Text != "" {
 		t.Fatalf("Review answered %+v", a)
 	}
-	note := h.waitMsg(alice.ID(), "the note that the review is under way", func(m telegramtest.Message) bool {
+	note := h.waitMsg(alice.ID(), "the note that the review is under way", func(m telegramtest.ChatMessage) bool {
 		return m.ID > before && strings.Contains(m.Content(), "Looking over the game: about ")
 	})
 	review := h.waitReview(alice.ID())
@@ -117,11 +117,11 @@ func TestReviewRefusals(t *testing.T) {
 	h.resign(alice, board)
 	over := h.waitState(board, "the aborted game", aborted)
 	if _, err := over.Button(reviewButton); err == nil {
-		t.Errorf("an aborted game offers a review:%s", dump([]telegramtest.Message{over}))
+		t.Errorf("an aborted game offers a review:%s", dump([]telegramtest.ChatMessage{over}))
 	}
 	last := h.lastID(alice.ID())
 	h.send(alice, alice.ID(), "/review") // an aborted game frees the chat at once
-	h.waitMsg(alice.ID(), "the answer to /review", func(m telegramtest.Message) bool {
+	h.waitMsg(alice.ID(), "the answer to /review", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Content(), "There is no game here")
 	})
 	for _, m := range h.srv.BotMessages(alice.ID()) {
@@ -172,7 +172,7 @@ func TestReviewOfAnInlineGame(t *testing.T) {
 	chat := h.srv.NewGroup("Chat", alice, bob, carol)
 	post := h.postInline(alice, 8, chat.ID())
 	h.press(bob, post, "✅ Join")
-	board := h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+	board := h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 	})
 	h.resignAfter(alice, bob, board, 4)
@@ -191,11 +191,11 @@ func TestReviewOfAnInlineGame(t *testing.T) {
 
 // resignAfter plays n moves of the game on board (a shared board: inline or group), the two
 // players tapping the first legal move in turn, then the one to move resigns.
-func (h *harness) resignAfter(a, b *telegramtest.User, board telegramtest.Message, n int) {
+func (h *harness) resignAfter(a, b *telegramtest.Person, board telegramtest.ChatMessage, n int) {
 	h.t.Helper()
 	final := playPeople(h, []seat{{a, board, "Alice"}, {b, board, "Bob"}}, n)
 	cur := final[0]
-	for _, u := range []*telegramtest.User{a, b} {
+	for _, u := range []*telegramtest.Person{a, b} {
 		if toMove(cur, colorOf(h.t, cur, u.Model().FirstName)+" "+u.Model().FirstName) {
 			h.resign(u, cur)
 			return
@@ -225,7 +225,7 @@ func TestForgedReviewTap(t *testing.T) {
 	review := h.waitReview(alice.ID())
 	for _, m := range h.srv.MessagesSince(alice.ID(), before) {
 		if m.ID != review.ID && !strings.Contains(m.Content(), "Looking over the game") {
-			t.Errorf("after a forged Review tap the chat got:%s", dump([]telegramtest.Message{m}))
+			t.Errorf("after a forged Review tap the chat got:%s", dump([]telegramtest.ChatMessage{m}))
 		}
 	}
 	if !strings.Contains(review.Caption, "Alice") || strings.Contains(review.Caption, "Bob") {

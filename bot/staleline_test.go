@@ -19,7 +19,7 @@ import (
 // player never saw. Every button that acts on the position must name the position itself.
 
 // legalSquares maps the legal moves marked on board m to their buttons' data.
-func legalSquares(t testing.TB, m telegramtest.Message) map[engine.Square]string {
+func legalSquares(t testing.TB, m telegramtest.ChatMessage) map[engine.Square]string {
 	t.Helper()
 	out := map[engine.Square]string{}
 	for _, b := range legalMoves(m) {
@@ -33,7 +33,7 @@ func legalSquares(t testing.TB, m telegramtest.Message) map[engine.Square]string
 }
 
 // actionData returns the data of m's first button of action a.
-func actionData(t testing.TB, m telegramtest.Message, a callback.Action) string {
+func actionData(t testing.TB, m telegramtest.ChatMessage, a callback.Action) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -42,12 +42,12 @@ func actionData(t testing.TB, m telegramtest.Message, a callback.Action) string 
 			}
 		}
 	}
-	t.Fatalf("no %v button:%s", a, dump([]telegramtest.Message{m}))
+	t.Fatalf("no %v button:%s", a, dump([]telegramtest.ChatMessage{m}))
 	return ""
 }
 
 // discsOf is the board of keyboard m as its squares' texts, row by row.
-func discsOf(m telegramtest.Message) string {
+func discsOf(m telegramtest.ChatMessage) string {
 	var sb strings.Builder
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -60,9 +60,9 @@ func discsOf(m telegramtest.Message) string {
 }
 
 // yourMoveAt waits until board shows ply with u's moves marked.
-func (h *harness) yourMoveAt(board telegramtest.Message, ply int) telegramtest.Message {
+func (h *harness) yourMoveAt(board telegramtest.ChatMessage, ply int) telegramtest.ChatMessage {
 	h.t.Helper()
-	return h.waitState(board, "the player to move at ply "+strconv.Itoa(ply), func(m telegramtest.Message) bool {
+	return h.waitState(board, "the player to move at ply "+strconv.Itoa(ply), func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == ply && len(legalMoves(m)) > 0
 	})
 }
@@ -72,7 +72,7 @@ func (h *harness) yourMoveAt(board telegramtest.Message, ply int) telegramtest.M
 // position that shares a legal move with the first line's. It returns the first line's board
 // (its buttons as a client that missed the redraws still shows them), the board now, and a
 // square legal on both.
-func (h *harness) undoneLine(l *handledLog, alice *telegramtest.User, board telegramtest.Message) (old, now telegramtest.Message, sq engine.Square) {
+func (h *harness) undoneLine(l *handledLog, alice *telegramtest.Person, board telegramtest.ChatMessage) (old, now telegramtest.ChatMessage, sq engine.Square) {
 	h.t.Helper()
 	start := legalMoves(board)
 	h.pressData(alice, board, start[0].CallbackData)
@@ -84,7 +84,7 @@ func (h *harness) undoneLine(l *handledLog, alice *telegramtest.User, board tele
 		h.pressData(alice, start, sameMove(h.t, start, first).CallbackData)
 		now = h.yourMoveAt(board, 2)
 		if discsOf(now) == discsOf(old) {
-			h.t.Fatalf("another first move led to the same board:%s", dump([]telegramtest.Message{now}))
+			h.t.Fatalf("another first move led to the same board:%s", dump([]telegramtest.ChatMessage{now}))
 		}
 		for s := range legalSquares(h.t, now) {
 			if _, ok := oldLegal[s]; ok {
@@ -92,7 +92,7 @@ func (h *harness) undoneLine(l *handledLog, alice *telegramtest.User, board tele
 			}
 		}
 	}
-	h.t.Fatalf("no other line shares a legal move with the first:%s", dump([]telegramtest.Message{old}))
+	h.t.Fatalf("no other line shares a legal move with the first:%s", dump([]telegramtest.ChatMessage{old}))
 	return
 }
 
@@ -119,7 +119,7 @@ func TestUndoneLineBoardPlaysNothing(t *testing.T) {
 		}
 		h.unchanged(tap.what, id, version, boards)
 		if cur := h.current(board); discsOf(cur) != discsOf(now) || boardPly(cur) != 2 {
-			t.Errorf("after %s the board shows:%s\nwant:%s", tap.what, dump([]telegramtest.Message{cur}), dump([]telegramtest.Message{now}))
+			t.Errorf("after %s the board shows:%s\nwant:%s", tap.what, dump([]telegramtest.ChatMessage{cur}), dump([]telegramtest.ChatMessage{now}))
 		}
 	}
 
@@ -139,7 +139,7 @@ func TestResignAnswerOfAnotherPosition(t *testing.T) {
 	board := h.aiBoard(alice, alice.ID(), "/ai 8 1 black")
 	id := gameID(board)
 	h.pressHandled(l, alice, board, actionData(t, board, callback.ActionResign))
-	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.Message) bool {
+	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.ChatMessage) bool {
 		_, ok := resignButton(m, callback.ResignYes)
 		return ok
 	})
@@ -154,7 +154,7 @@ func TestResignAnswerOfAnotherPosition(t *testing.T) {
 	}
 	h.unchanged("the old Yes", id, version, boards)
 	if cur := h.current(board); finished(cur) || discsOf(cur) != discsOf(now) {
-		t.Errorf("after the old Yes the board shows:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("after the old Yes the board shows:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 }
 
@@ -187,7 +187,7 @@ func TestBoardOfBeforePositionsIsStale(t *testing.T) {
 
 // sameMove returns the button of board m that plays the move of button b, drawn on another
 // drawing of the same position (its data names the game's version then: callback.Data.Arg).
-func sameMove(t testing.TB, m telegramtest.Message, b models.InlineKeyboardButton) models.InlineKeyboardButton {
+func sameMove(t testing.TB, m telegramtest.ChatMessage, b models.InlineKeyboardButton) models.InlineKeyboardButton {
 	t.Helper()
 	want, err := callback.Parse(b.CallbackData)
 	if err != nil {
@@ -201,6 +201,6 @@ func sameMove(t testing.TB, m telegramtest.Message, b models.InlineKeyboardButto
 			}
 		}
 	}
-	t.Fatalf("no button plays %v on the same position:%s", want.Square, dump([]telegramtest.Message{m}))
+	t.Fatalf("no button plays %v on the same position:%s", want.Square, dump([]telegramtest.ChatMessage{m}))
 	return models.InlineKeyboardButton{}
 }

@@ -27,7 +27,7 @@ func TestConcurrentAICommands(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			barrier := &chatBarrier{n: tc.n}
 			h := newHarness(t, func(o *options) { o.Store.Client().AddHook(barrier) })
-			senders := make([]*telegramtest.User, tc.n)
+			senders := make([]*telegramtest.Person, tc.n)
 			var chat int64
 			if tc.group {
 				for i := range senders {
@@ -46,7 +46,7 @@ func TestConcurrentAICommands(t *testing.T) {
 			for _, u := range senders {
 				h.send(u, chat, "/ai 8 1 black")
 			}
-			var boards, refused []telegramtest.Message
+			var boards, refused []telegramtest.ChatMessage
 			err := h.srv.WaitFor(h.guard(), func(v telegramtest.View) bool {
 				boards, refused = boards[:0], refused[:0]
 				for _, m := range v.MessagesSince(chat, last) {

@@ -15,15 +15,15 @@ import (
 
 // checkPictureBoard checks that m is an 8×8 board drawn as a picture: a PNG photo whose
 // keyboard is a move picker (coordinate buttons), never the 64-button board.
-func checkPictureBoard(t *testing.T, m telegramtest.Message) {
+func checkPictureBoard(t *testing.T, m telegramtest.ChatMessage) {
 	t.Helper()
 	if !m.HasPhoto() || len(m.Photo) < 4 || string(m.Photo[1:4]) != "PNG" {
-		t.Fatalf("8×8 board in the picture style is not a PNG photo:%s", dump([]telegramtest.Message{m}))
+		t.Fatalf("8×8 board in the picture style is not a PNG photo:%s", dump([]telegramtest.ChatMessage{m}))
 	}
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if b.Text == render.BlackDisc || b.Text == render.WhiteDisc || b.Text == present.LegalMark {
-				t.Fatalf("picture board has board-cell button %q:%s", b.Text, dump([]telegramtest.Message{m}))
+				t.Fatalf("picture board has board-cell button %q:%s", b.Text, dump([]telegramtest.ChatMessage{m}))
 			}
 		}
 	}
@@ -31,11 +31,11 @@ func checkPictureBoard(t *testing.T, m telegramtest.Message) {
 
 // checkButtonsBoard checks that m is an 8×8 board drawn as buttons: a text message whose
 // first 8 keyboard rows hold 8 buttons each, followed by controls.
-func checkButtonsBoard(t *testing.T, m telegramtest.Message) {
+func checkButtonsBoard(t *testing.T, m telegramtest.ChatMessage) {
 	t.Helper()
 	rows := m.Buttons()
 	if m.HasPhoto() || len(rows) < 9 {
-		t.Fatalf("8×8 board in the buttons style:%s", dump([]telegramtest.Message{m}))
+		t.Fatalf("8×8 board in the buttons style:%s", dump([]telegramtest.ChatMessage{m}))
 	}
 	for r := range 8 {
 		if len(rows[r]) != 8 {
@@ -71,7 +71,7 @@ func TestStyleCommand(t *testing.T) {
 	h.waitLobby(alice.ID(), "Now: buttons")
 	last := h.lastID(alice.ID())
 	h.send(alice, alice.ID(), "/style sideways")
-	h.waitMsg(alice.ID(), "the style menu again", func(m telegramtest.Message) bool {
+	h.waitMsg(alice.ID(), "the style menu again", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Content(), "Now: buttons") && m.Markup != nil
 	})
 	h.send(alice, alice.ID(), "/style image")
@@ -84,16 +84,16 @@ func TestStyleCommand(t *testing.T) {
 	checkPictureBoard(t, board)
 	// Play a few moves on the picture: the picker lists the legal moves by coordinate.
 	for range 3 {
-		board = h.waitState(board, "Alice to move", func(m telegramtest.Message) bool { return toMove(m, render.BlackDisc+" Alice") })
+		board = h.waitState(board, "Alice to move", func(m telegramtest.ChatMessage) bool { return toMove(m, render.BlackDisc+" Alice") })
 		moves := legalMoves(board)
 		if len(moves) == 0 || len(moves[0].Text) < 2 {
-			t.Fatalf("no coordinate buttons:%s", dump([]telegramtest.Message{board}))
+			t.Fatalf("no coordinate buttons:%s", dump([]telegramtest.ChatMessage{board}))
 		}
 		ply := boardPly(board)
 		if a := h.pressData(alice, board, moves[0].CallbackData); a.ShowAlert {
 			t.Fatalf("move %s answered %q", moves[0].Text, a.Text)
 		}
-		board = h.waitState(board, "the picture after the move", func(m telegramtest.Message) bool { return boardPly(m) > ply+1 })
+		board = h.waitState(board, "the picture after the move", func(m telegramtest.ChatMessage) bool { return boardPly(m) > ply+1 })
 		checkPictureBoard(t, board)
 	}
 
@@ -105,18 +105,18 @@ func TestStyleCommand(t *testing.T) {
 		t.Errorf("the new board came after the confirmation")
 	}
 	if gameID(kb) != gameID(board) || boardPly(kb) != boardPly(board) || kb.HasPhoto() {
-		t.Fatalf("board posted after /style buttons:%s\nwas:%s", dump([]telegramtest.Message{kb}), dump([]telegramtest.Message{board}))
+		t.Fatalf("board posted after /style buttons:%s\nwas:%s", dump([]telegramtest.ChatMessage{kb}), dump([]telegramtest.ChatMessage{board}))
 	}
 	checkButtonsBoard(t, kb)
 	final, _, _ := playToEnd(h, alice, kb, render.BlackDisc+" Alice")
 	if final.HasPhoto() || !strings.Contains(final.Content(), "Moves: 1. ") {
-		t.Errorf("final board:%s", dump([]telegramtest.Message{final}))
+		t.Errorf("final board:%s", dump([]telegramtest.ChatMessage{final}))
 	}
 	// The picture message was replaced: it lost its buttons and still shows the position it
 	// had at the switch.
-	old := h.waitState(board, "the old board without buttons", func(m telegramtest.Message) bool { return len(m.Buttons()) == 0 })
+	old := h.waitState(board, "the old board without buttons", func(m telegramtest.ChatMessage) bool { return len(m.Buttons()) == 0 })
 	if !old.HasPhoto() || old.Caption != board.Caption {
-		t.Errorf("the old picture board after the switch:%s", dump([]telegramtest.Message{old}))
+		t.Errorf("the old picture board after the switch:%s", dump([]telegramtest.ChatMessage{old}))
 	}
 }
 
@@ -129,15 +129,15 @@ func TestStyleGroupAndMenu(t *testing.T) {
 	h.send(alice, alice.ID(), "/start")
 	menu := h.waitLobby(alice.ID(), "Alice")
 	h.press(alice, menu, "🎨 Board style")
-	menu = h.waitState(menu, "the style menu", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "Now: buttons") })
+	menu = h.waitState(menu, "the style menu", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "Now: buttons") })
 	h.press(alice, menu, "🖼 Picture")
-	h.waitState(menu, "the choice confirmed", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "drawn as picture") })
+	h.waitState(menu, "the choice confirmed", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "drawn as picture") })
 	if got := h.style(alice.ID()); got != game.StyleImage {
 		t.Fatalf("stored style %v after the menu, want image", got)
 	}
 
 	for _, tc := range []struct {
-		opener, joiner *telegramtest.User
+		opener, joiner *telegramtest.Person
 		picture        bool
 	}{{alice, bob, true}, {bob, alice, false}} {
 		t.Run(fmt.Sprintf("opened by %s", tc.opener.Model().FirstName), func(t *testing.T) {
@@ -171,7 +171,7 @@ func TestIdleClaimIgnoresBoardRepost(t *testing.T) {
 	ab := h.joinedBoard(alice, bob, "/new 8 white")
 	// A move each (a claim before it would abort the game, unrated); then Bob (black, to move)
 	// shows his board again 50 minutes later, and still does not move.
-	bb0 := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	bb0 := h.waitMsg(bob.ID(), "Bob's board", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	ab = playPeople(h, []seat{{alice, ab, "Alice"}, {bob, bb0, "Bob"}}, 2)[0]
 	h.clock.Add(50 * time.Minute)
 	bobLast := h.lastID(bob.ID())
@@ -185,5 +185,5 @@ func TestIdleClaimIgnoresBoardRepost(t *testing.T) {
 	if a := h.press(alice, ab, "⏰ Claim win"); a.ShowAlert {
 		t.Fatalf("claim after an hour answered %q", a.Text)
 	}
-	h.waitState(bb, "timeout on Bob's new board", func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "ran out of time") })
+	h.waitState(bb, "timeout on Bob's new board", func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "ran out of time") })
 }

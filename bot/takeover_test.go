@@ -19,7 +19,7 @@ const foreignText = "does not belong to this message"
 
 // tryTakeover forges every game-scoped tap of mallory's own AI game on message m (one that
 // shows someone else's game or lobby) and checks that each was refused and changed nothing.
-func tryTakeover(h *harness, l *handledLog, mallory *telegramtest.User, m telegramtest.Message) {
+func tryTakeover(h *harness, l *handledLog, mallory *telegramtest.Person, m telegramtest.ChatMessage) {
 	h.t.Helper()
 	own, id, stale := h.ownAIGame(mallory)
 	current := legalMoves(own)[0].CallbackData
@@ -33,10 +33,10 @@ func tryTakeover(h *harness, l *handledLog, mallory *telegramtest.User, m telegr
 	}
 	h.unchanged("the tapper's own game after the forged taps", id, version, boards)
 	if cur := h.current(m); cur.Edits != before.Edits || cur.Content() != before.Content() {
-		h.t.Errorf("the victim's message was edited:%s", dump([]telegramtest.Message{cur}))
+		h.t.Errorf("the victim's message was edited:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	if cur := h.current(own); cur.Edits != own.Edits {
-		h.t.Errorf("the tapper's own board was edited:%s", dump([]telegramtest.Message{cur}))
+		h.t.Errorf("the tapper's own board was edited:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 }
 
@@ -45,7 +45,7 @@ func tryTakeover(h *harness, l *handledLog, mallory *telegramtest.User, m telegr
 type takeoverScene struct {
 	h                   *harness
 	l                   *handledLog
-	alice, bob, mallory *telegramtest.User
+	alice, bob, mallory *telegramtest.Person
 	chat                int64
 }
 
@@ -65,7 +65,7 @@ func newTakeoverScene(t *testing.T, title string) *takeoverScene {
 // Bob's game (or lobby), change nothing (what names that game in the failure), and that the
 // two then play that game to its end on the board play returns; notPlayed is the failure
 // when they do not.
-func (s *takeoverScene) resists(what string, target telegramtest.Message, play func() telegramtest.Message, notPlayed string) {
+func (s *takeoverScene) resists(what string, target telegramtest.ChatMessage, play func() telegramtest.ChatMessage, notPlayed string) {
 	h := s.h
 	h.t.Helper()
 	victim := gameID(target)
@@ -85,21 +85,21 @@ func TestTakeoverOfInlinePost(t *testing.T) {
 	post := s.h.postInline(s.alice, 8, s.chat)
 	s.h.pressHandled(s.l, s.bob, post, "✅ Join") // the game began and its board is recorded
 	board := s.h.postBoard(post)
-	s.resists("the victim's game", board, func() telegramtest.Message { return board },
+	s.resists("the victim's game", board, func() telegramtest.ChatMessage { return board },
 		"the victim's inline game did not play to its end")
 }
 
 func TestTakeoverOfGroupBoard(t *testing.T) {
 	s := newTakeoverScene(t, "Club")
 	_, board := s.h.lobbyGame(s.l, s.alice, s.bob, s.chat)
-	s.resists("the victim's game", board, func() telegramtest.Message { return board },
+	s.resists("the victim's game", board, func() telegramtest.ChatMessage { return board },
 		"the victim's group game did not play to its end")
 }
 
 func TestTakeoverOfGroupLobby(t *testing.T) {
 	s := newTakeoverScene(t, "Club")
 	lobby := s.h.openLobby(s.alice, s.chat)
-	s.resists("the victim's lobby", lobby, func() telegramtest.Message {
+	s.resists("the victim's lobby", lobby, func() telegramtest.ChatMessage {
 		return s.h.boardAfter(s.chat, func() { s.h.press(s.bob, s.h.current(lobby), "✅ Join") })
 	}, "the victim's lobby did not become a game played to its end")
 }
@@ -121,7 +121,7 @@ func TestMenuTapsOnAGroupBoard(t *testing.T) {
 		}
 	}
 	if cur := h.current(board); cur.Edits != board.Edits || cur.Content() != board.Content() {
-		t.Errorf("a menu tap edited the group's board:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("a menu tap edited the group's board:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	h.unchanged("the group's game", gameID(board), version, boards)
 	final := playPeople(h, []seat{{alice, board, "Alice"}, {bob, board, "Bob"}}, 200)
@@ -144,12 +144,12 @@ func TestOldInlineGameAfterRematch(t *testing.T) {
 	h.resign(alice, board)
 	over := h.waitState(post, "the resignation", finished)
 	h.pressHandled(l, alice, over, "🔁 Rematch")
-	offered := h.waitState(post, "the offer", func(m telegramtest.Message) bool {
+	offered := h.waitState(post, "the offer", func(m telegramtest.ChatMessage) bool {
 		_, err := m.Button("✅ Accept")
 		return err == nil
 	})
 	h.pressHandled(l, bob, offered, "✅ Accept")
-	rematch := h.waitState(post, "the rematch", func(m telegramtest.Message) bool {
+	rematch := h.waitState(post, "the rematch", func(m telegramtest.ChatMessage) bool {
 		return gameID(m) != old && gameID(m) != "" && boardPly(m) == 0
 	})
 	id := gameID(rematch)
@@ -165,7 +165,7 @@ func TestOldInlineGameAfterRematch(t *testing.T) {
 	}
 	h.unchanged("the rematch", id, version, boards)
 	if cur := h.current(post); cur.Edits != rematch.Edits || gameID(cur) != id {
-		t.Errorf("the post was drawn into after taps of the old game:%s", dump([]telegramtest.Message{cur}))
+		t.Errorf("the post was drawn into after taps of the old game:%s", dump([]telegramtest.ChatMessage{cur}))
 	}
 	playPeople(h, []seat{{alice, rematch, "Alice"}, {bob, rematch, "Bob"}}, 6)
 }

@@ -47,5 +47,5 @@ func TestTapAfterTypedBurst(t *testing.T) {
 		}
 	}
 	gate.set(alice.ID(), false)
-	h.waitState(board, "the move on the board", func(m telegramtest.Message) bool { return boardPly(m) >= 1 })
+	h.waitState(board, "the move on the board", func(m telegramtest.ChatMessage) bool { return boardPly(m) >= 1 })
 }

@@ -30,7 +30,7 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 			t.Helper()
 			last := h.lastID(u.ID())
 			h.send(u, u.ID(), send)
-			got := h.waitMsg(u.ID(), "the answer to "+send[:min(len(send), 20)], func(m telegramtest.Message) bool { return m.ID > last })
+			got := h.waitMsg(u.ID(), "the answer to "+send[:min(len(send), 20)], func(m telegramtest.ChatMessage) bool { return m.ID > last })
 			if got.Text != want {
 				t.Errorf("%s: %.30q answered\n%q\nwant\n%q", lang, send, got.Text, want)
 			}
@@ -63,7 +63,7 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 		} {
 			last := h.lastID(u.ID())
 			h.send(u, u.ID(), c.send)
-			got := h.waitMsg(u.ID(), "the answer to a long argument", func(m telegramtest.Message) bool { return m.ID > last })
+			got := h.waitMsg(u.ID(), "the answer to a long argument", func(m telegramtest.ChatMessage) bool { return m.ID > last })
 			if !strings.HasSuffix(got.Text, i18n.T(lang, c.usage)) {
 				t.Errorf("%s: %.20q… answered %q, without the usage", lang, c.send, got.Text)
 			}
@@ -74,7 +74,7 @@ func TestBadArgumentsGetTheUsage(t *testing.T) {
 		// A language it does not know: the language menu, which echoes nothing of it.
 		last := h.lastID(u.ID())
 		h.send(u, u.ID(), "/lang "+long)
-		got := h.waitMsg(u.ID(), "the answer to a long language", func(m telegramtest.Message) bool { return m.ID > last })
+		got := h.waitMsg(u.ID(), "the answer to a long language", func(m telegramtest.ChatMessage) bool { return m.ID > last })
 		if !strings.Contains(got.Text, i18n.T(lang, i18n.KeyLangCurrent)) || strings.Contains(got.Text, "жжж") {
 			t.Errorf("%s: /lang %.20q… answered %q", lang, long, got.Text)
 		}
@@ -94,11 +94,11 @@ func TestOwnInvitation(t *testing.T) {
 	alice, bob, carol := h.user("Alice", "en"), h.user("Bob", "ru"), h.user("Carol", "en")
 	h.send(alice, alice.ID(), "/new 8")
 	invite := h.waitLobby(alice.ID(), "invites you to play")
-	open := func(u *telegramtest.User, want string) {
+	open := func(u *telegramtest.Person, want string) {
 		t.Helper()
 		last := h.lastID(u.ID())
 		h.openLink(u, invite, "▶ Play")
-		got := h.waitMsg(u.ID(), "the answer to the link", func(m telegramtest.Message) bool { return m.ID > last })
+		got := h.waitMsg(u.ID(), "the answer to the link", func(m telegramtest.ChatMessage) bool { return m.ID > last })
 		if got.Text != want {
 			t.Errorf("%s opening the invitation read %q, want %q", u.Model().FirstName, got.Text, want)
 		}
@@ -125,7 +125,7 @@ func TestOwnGroupLobby(t *testing.T) {
 	}
 	h.boardAfter(g.ID(), func() { h.pressHandled(l, bob, lobby, "✅ Join") })
 	join := lobby.Buttons()[0][0].CallbackData
-	for _, u := range []*telegramtest.User{alice, bob} {
+	for _, u := range []*telegramtest.Person{alice, bob} {
 		if a := h.forge(l, u, lobby, join); a.Text != i18n.T(i18n.EN, i18n.KeyErrInYourGame) {
 			t.Errorf("%s's late Join answered %q", u.Model().FirstName, a.Text)
 		}
@@ -141,7 +141,7 @@ func TestTopTellsNamesakesApart(t *testing.T) {
 	h := newHarness(t)
 	alex1, alex2, carol := h.user("Alex", "en"), h.user("Alex", "ru"), h.user("Carol", "en")
 	g := h.srv.NewGroup("Club", alex1, alex2, carol)
-	for i, pair := range [][2]*telegramtest.User{{alex1, alex2}, {alex1, carol}} {
+	for i, pair := range [][2]*telegramtest.Person{{alex1, alex2}, {alex1, carol}} {
 		fin := &game.Game{ID: "top" + string(rune('A'+i)), Size: 8, Flow: game.FlowGroup, Status: game.StatusFinished,
 			Players: [2]game.Player{{UserID: pair[0].ID(), Name: "Alex"}, {UserID: pair[1].ID(), Name: pair[1].Model().FirstName}},
 			ChatID:  g.ID(), Outcome: game.OutcomeBlack, Reason: game.EndResign}
@@ -150,11 +150,11 @@ func TestTopTellsNamesakesApart(t *testing.T) {
 		}
 	}
 	// The group has no language of its own: each answer is in the asker's.
-	for _, asker := range []*telegramtest.User{alex1, alex2} {
+	for _, asker := range []*telegramtest.Person{alex1, alex2} {
 		lang := asker.Model().LanguageCode
 		last := h.lastID(g.ID())
 		h.send(asker, g.ID(), "/top@"+telegramtest.DefaultBotUsername)
-		top := h.waitMsg(g.ID(), "/top", func(m telegramtest.Message) bool { return m.ID > last })
+		top := h.waitMsg(g.ID(), "/top", func(m telegramtest.ChatMessage) bool { return m.ID > last })
 		lines := strings.Split(top.Text, "\n")
 		if len(lines) != 4 || lines[0] != i18n.T(lang, i18n.KeyTopGroup) {
 			t.Fatalf("/top by user %d:\n%s", asker.ID(), top.Text)
@@ -187,7 +187,7 @@ func TestUndoSaysHowManyMoves(t *testing.T) {
 	if a := h.pressData(alice, board, legalMoves(board)[0].CallbackData); !applied(a) {
 		t.Fatalf("move answered %+v", a)
 	}
-	board = h.waitState(board, "the bot's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "the bot's reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	undo, err := board.Button(i18n.T(i18n.RU, i18n.KeyBtnUndo))
 	if err != nil {
 		t.Fatal(err)
@@ -196,5 +196,5 @@ func TestUndoSaysHowManyMoves(t *testing.T) {
 	if a.Text != "Отменено 2 хода." || a.ShowAlert {
 		t.Errorf("undo answered %+v, want a toast that 2 moves went back", a)
 	}
-	h.waitState(board, "the board taken back", func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	h.waitState(board, "the board taken back", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 }

@@ -12,8 +12,8 @@ import (
 const DefaultHandlerTimeout = time.Minute
 
 // withTimeout is the middleware that gives each update's handling a deadline d from its start.
-func withTimeout(d time.Duration) Middleware {
-	return func(next HandlerFunc) HandlerFunc {
+func withTimeout(d time.Duration) UpdateMiddleware {
+	return func(next UpdateHandler) UpdateHandler {
 		return func(ctx context.Context, u *models.Update) {
 			ctx, cancel := context.WithTimeout(ctx, d)
 			defer cancel()

@@ -67,23 +67,23 @@ func (l *handledLog) WithGroup(name string) slog.Handler {
 }
 
 // taps returns how many callback queries of u the bot has finished handling.
-func (l *handledLog) taps(u *telegramtest.User) int { return l.count("callback_query", u) }
+func (l *handledLog) taps(u *telegramtest.Person) int { return l.count("callback_query", u) }
 
 // count returns how many updates of kind from u the bot has finished handling.
-func (l *handledLog) count(kind string, u *telegramtest.User) int {
+func (l *handledLog) count(kind string, u *telegramtest.Person) int {
 	l.st.mu.Lock()
 	defer l.st.mu.Unlock()
 	return l.st.counts[fmt.Sprintf("%s/%d", kind, u.ID())]
 }
 
 // waitTaps waits until the bot has finished handling n callback queries of u.
-func (l *handledLog) waitTaps(h *harness, u *telegramtest.User, n int) {
+func (l *handledLog) waitTaps(h *harness, u *telegramtest.Person, n int) {
 	h.t.Helper()
 	l.wait(h, "callback_query", u, n)
 }
 
 // wait waits until the bot has finished handling n updates of kind from u.
-func (l *handledLog) wait(h *harness, kind string, u *telegramtest.User, n int) {
+func (l *handledLog) wait(h *harness, kind string, u *telegramtest.Person, n int) {
 	h.t.Helper()
 	ctx := h.guard()
 	key := fmt.Sprintf("%s/%d", kind, u.ID())
@@ -103,7 +103,7 @@ func (l *handledLog) wait(h *harness, kind string, u *telegramtest.User, n int) 
 }
 
 // sendHandled sends text from u into chat and waits until the bot has handled it.
-func (h *harness) sendHandled(l *handledLog, u *telegramtest.User, chat int64, text string) {
+func (h *harness) sendHandled(l *handledLog, u *telegramtest.Person, chat int64, text string) {
 	h.t.Helper()
 	n := l.count("message", u)
 	h.send(u, chat, text)
@@ -111,7 +111,7 @@ func (h *harness) sendHandled(l *handledLog, u *telegramtest.User, chat int64, t
 }
 
 // pressHandled taps label in m and waits until the bot has handled the tap.
-func (h *harness) pressHandled(l *handledLog, u *telegramtest.User, m telegramtest.Message, label string) telegramtest.CallbackAnswer {
+func (h *harness) pressHandled(l *handledLog, u *telegramtest.Person, m telegramtest.ChatMessage, label string) telegramtest.CallbackAnswer {
 	h.t.Helper()
 	n := l.taps(u)
 	a := h.press(u, m, label)
@@ -121,7 +121,7 @@ func (h *harness) pressHandled(l *handledLog, u *telegramtest.User, m telegramte
 
 // forge sends data on message m (a chat or an inline message) as u's modified client could,
 // waits until the bot has handled it and returns the answer.
-func (h *harness) forge(l *handledLog, u *telegramtest.User, m telegramtest.Message, data string) telegramtest.CallbackAnswer {
+func (h *harness) forge(l *handledLog, u *telegramtest.Person, m telegramtest.ChatMessage, data string) telegramtest.CallbackAnswer {
 	h.t.Helper()
 	before := l.taps(u)
 	var qid string
@@ -142,12 +142,12 @@ func (h *harness) forge(l *handledLog, u *telegramtest.User, m telegramtest.Mess
 // ownAIGame starts an AI game of u in their private chat and plays one move (so the AI has
 // answered), and returns its board, the game's id and the data of a move button of the first
 // board, at ply 0: out of date.
-func (h *harness) ownAIGame(u *telegramtest.User) (board telegramtest.Message, id, stale string) {
+func (h *harness) ownAIGame(u *telegramtest.Person) (board telegramtest.ChatMessage, id, stale string) {
 	h.t.Helper()
 	board = h.aiBoard(u, u.ID(), "/ai 8 1 black")
 	id, stale = gameID(board), legalMoves(board)[0].CallbackData
 	h.pressData(u, board, stale)
-	board = h.waitState(board, "the AI's reply", func(m telegramtest.Message) bool { return boardPly(m) == 2 })
+	board = h.waitState(board, "the AI's reply", func(m telegramtest.ChatMessage) bool { return boardPly(m) == 2 })
 	return board, id, stale
 }
 
@@ -188,7 +188,7 @@ func (h *harness) gameState(id string) (int64, int) {
 }
 
 // postInline has u type an inline query and post the result of size into chat.
-func (h *harness) postInline(u *telegramtest.User, size int, chat int64) telegramtest.Message {
+func (h *harness) postInline(u *telegramtest.Person, size int, chat int64) telegramtest.ChatMessage {
 	h.t.Helper()
 	qid, err := u.InlineQuery("")
 	if err != nil {
@@ -219,26 +219,26 @@ func inlineResult(t testing.TB, ans telegramtest.InlineAnswer, size int) string 
 }
 
 // postBoard waits until the inline post shows its game's board, before the first move.
-func (h *harness) postBoard(post telegramtest.Message) telegramtest.Message {
+func (h *harness) postBoard(post telegramtest.ChatMessage) telegramtest.ChatMessage {
 	h.t.Helper()
-	return h.waitState(post, "the board in the post", func(m telegramtest.Message) bool {
+	return h.waitState(post, "the board in the post", func(m telegramtest.ChatMessage) bool {
 		return boardPly(m) == 0 && strings.Contains(m.Content(), "To move")
 	})
 }
 
 // openLobby has u send /new in the group chat and returns the lobby the bot posts after it.
-func (h *harness) openLobby(u *telegramtest.User, chat int64) telegramtest.Message {
+func (h *harness) openLobby(u *telegramtest.Person, chat int64) telegramtest.ChatMessage {
 	h.t.Helper()
 	last := h.lastID(chat)
 	h.send(u, chat, "/new@"+telegramtest.DefaultBotUsername)
-	return h.waitMsg(chat, "a lobby", func(m telegramtest.Message) bool {
+	return h.waitMsg(chat, "a lobby", func(m telegramtest.ChatMessage) bool {
 		return m.ID > last && strings.Contains(m.Content(), "wants to play Reversi") && m.Markup != nil
 	})
 }
 
 // boardAfter runs step (a command, a tap) and returns the first board the bot posts in chat
 // after it.
-func (h *harness) boardAfter(chat int64, step func()) telegramtest.Message {
+func (h *harness) boardAfter(chat int64, step func()) telegramtest.ChatMessage {
 	h.t.Helper()
 	last := h.lastID(chat)
 	step()
@@ -247,7 +247,7 @@ func (h *harness) boardAfter(chat int64, step func()) telegramtest.Message {
 
 // sendForBoard sends text from u into chat and returns the first board the bot posts there
 // after it.
-func (h *harness) sendForBoard(u *telegramtest.User, chat int64, text string) telegramtest.Message {
+func (h *harness) sendForBoard(u *telegramtest.Person, chat int64, text string) telegramtest.ChatMessage {
 	h.t.Helper()
 	return h.boardAfter(chat, func() { h.send(u, chat, text) })
 }
@@ -255,7 +255,7 @@ func (h *harness) sendForBoard(u *telegramtest.User, chat int64, text string) te
 // lobbyGame has a open a lobby in the group chat and b join it, and waits until the bot has
 // handled the Join (the game began and its board is recorded). It returns the lobby as it was
 // before the Join and the board of the game.
-func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.User, chat int64) (lobby, board telegramtest.Message) {
+func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.Person, chat int64) (lobby, board telegramtest.ChatMessage) {
 	h.t.Helper()
 	lobby = h.openLobby(a, chat)
 	board = h.boardAfter(chat, func() { h.pressHandled(l, b, lobby, "✅ Join") })
@@ -264,7 +264,7 @@ func (h *harness) lobbyGame(l *handledLog, a, b *telegramtest.User, chat int64) 
 
 // resignButton returns the callback data of the button of m that asks for step (callback.ResignAsk,
 // ResignYes, ResignNo) of a resignation, and whether m has one.
-func resignButton(m telegramtest.Message, step int) (string, bool) {
+func resignButton(m telegramtest.ChatMessage, step int) (string, bool) {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, err := callback.Parse(b.CallbackData); err == nil && c.Action == callback.ActionResign && c.Arg == step {
@@ -277,14 +277,14 @@ func resignButton(m telegramtest.Message, step int) (string, bool) {
 
 // resign resigns u's game on board: it presses Resign, waits for the question in place, and
 // presses Yes, returning the answer to Yes.
-func (h *harness) resign(u *telegramtest.User, board telegramtest.Message) telegramtest.CallbackAnswer {
+func (h *harness) resign(u *telegramtest.Person, board telegramtest.ChatMessage) telegramtest.CallbackAnswer {
 	h.t.Helper()
 	ask, ok := resignButton(board, callback.ResignAsk)
 	if !ok {
-		h.t.Fatalf("no Resign button on the board:%s", dump([]telegramtest.Message{board}))
+		h.t.Fatalf("no Resign button on the board:%s", dump([]telegramtest.ChatMessage{board}))
 	}
 	h.pressData(u, board, ask)
-	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.Message) bool {
+	asked := h.waitState(board, "the question whether to resign", func(m telegramtest.ChatMessage) bool {
 		_, ok := resignButton(m, callback.ResignYes)
 		return ok
 	})

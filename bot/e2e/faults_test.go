@@ -94,7 +94,7 @@ func (c *cluster) wantStaleAlert(qid string) {
 
 // firstMoveButton returns the callback data of the first move button of m (any empty square,
 // marked or not: the point is a tap on an out-of-date board).
-func firstMoveButton(t *testing.T, m telegramtest.Message) string {
+func firstMoveButton(t *testing.T, m telegramtest.ChatMessage) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {

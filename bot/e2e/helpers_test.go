@@ -123,7 +123,7 @@ func callbackOf(b models.InlineKeyboardButton) (callback.Data, bool) {
 }
 
 // boardPly is the ply carried by the game buttons of m, -1 when it has none.
-func boardPly(m telegramtest.Message) int {
+func boardPly(m telegramtest.ChatMessage) int {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, ok := callbackOf(b); ok && c.Game != "" {
@@ -135,7 +135,7 @@ func boardPly(m telegramtest.Message) int {
 }
 
 // gameID is the game named by m's buttons, "" when none.
-func gameID(m telegramtest.Message) string {
+func gameID(m telegramtest.ChatMessage) string {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, ok := callbackOf(b); ok && c.Game != "" {
@@ -147,7 +147,7 @@ func gameID(m telegramtest.Message) string {
 }
 
 // moveButton returns the button of m that plays sq.
-func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboardButton, bool) {
+func moveButton(m telegramtest.ChatMessage, sq engine.Square) (models.InlineKeyboardButton, bool) {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, ok := callbackOf(b); ok && c.Action == callback.ActionMove && c.Square == sq {
@@ -160,7 +160,7 @@ func moveButton(m telegramtest.Message, sq engine.Square) (models.InlineKeyboard
 
 // shownBoard reads the discs of an 8×8 keyboard board as position text (X black, O white,
 // - empty), row 1 first.
-func shownBoard(m telegramtest.Message) string {
+func shownBoard(m telegramtest.ChatMessage) string {
 	var sb strings.Builder
 	rows := m.Buttons()
 	for r := 0; r < 8 && r < len(rows); r++ {
@@ -182,7 +182,7 @@ func shownBoard(m telegramtest.Message) string {
 func positionText(p engine.Position) string { return p.BoardText() }
 
 // dump describes messages for failure output.
-func dump(ms ...telegramtest.Message) string {
+func dump(ms ...telegramtest.ChatMessage) string {
 	var sb strings.Builder
 	for _, m := range ms {
 		fmt.Fprintf(&sb, "\n[%d/%d edits=%d] %s\n", m.ChatID, m.ID, m.Edits, m.Content())

@@ -14,33 +14,33 @@ import (
 type groupGame struct {
 	id    string
 	chat  int64
-	board telegramtest.Message
-	users [2]*telegramtest.User // black, white
+	board telegramtest.ChatMessage
+	users [2]*telegramtest.Person // black, white
 	ref   *replica
 	rng   *rand.Rand
 }
 
 // openGroupGame has a open a game in group chat and b join it, and returns it at ply 0.
-func (c *cluster) openGroupGame(seed uint64, chat int64, a, b *telegramtest.User) *groupGame {
+func (c *cluster) openGroupGame(seed uint64, chat int64, a, b *telegramtest.Person) *groupGame {
 	t := c.t
 	t.Helper()
 	last := c.lastID(chat)
 	if _, err := a.Send(chat, "/new@"+telegramtest.DefaultBotUsername); err != nil {
 		t.Fatal(err)
 	}
-	lobby := c.waitMsg(chat, "the lobby", last, func(m telegramtest.Message) bool { return m.Markup != nil })
+	lobby := c.waitMsg(chat, "the lobby", last, func(m telegramtest.ChatMessage) bool { return m.Markup != nil })
 	last = c.lastID(chat)
 	if _, err := b.PressAt(lobby, 0, 0); err != nil { // the first button joins
 		t.Fatal(err)
 	}
-	board := c.waitMsg(chat, "the board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 && gameID(m) != "" })
+	board := c.waitMsg(chat, "the board", last, func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 && gameID(m) != "" })
 	return &groupGame{id: gameID(board), chat: chat, board: board, users: c.blackOf(board, a, b), ref: newReplica(t),
 		rng: rand.New(rand.NewPCG(seed, 5))}
 }
 
 // pickGroup chooses the next move of g: the player to move, a legal square, and the board
 // once it shows the moves so far.
-func (c *cluster) pickGroup(g *groupGame) (*telegramtest.User, engine.Square, telegramtest.Message) {
+func (c *cluster) pickGroup(g *groupGame) (*telegramtest.Person, engine.Square, telegramtest.ChatMessage) {
 	c.t.Helper()
 	legal := g.ref.legal()
 	sq := legal[g.rng.IntN(len(legal))]
@@ -79,7 +79,7 @@ func TestSupergroupMidGame(t *testing.T) {
 			if _, err := alice.Send(grp.ID(), "/lang@"+telegramtest.DefaultBotUsername+" ru"); err != nil {
 				t.Fatal(err)
 			}
-			c.waitMsg(grp.ID(), "the language set", last, func(m telegramtest.Message) bool {
+			c.waitMsg(grp.ID(), "the language set", last, func(m telegramtest.ChatMessage) bool {
 				return strings.Contains(m.Content(), "по-русски")
 			})
 
@@ -91,7 +91,7 @@ func TestSupergroupMidGame(t *testing.T) {
 			if _, err := first.users[first.ref.toMove()].Send(grp.ID(), "/resign@"+telegramtest.DefaultBotUsername); err != nil {
 				t.Fatal(err)
 			}
-			c.waitMsg(grp.ID(), "the resigned board", 0, func(m telegramtest.Message) bool {
+			c.waitMsg(grp.ID(), "the resigned board", 0, func(m telegramtest.ChatMessage) bool {
 				return m.ID == first.board.ID && strings.Contains(m.Content(), "сдача")
 			})
 
@@ -110,7 +110,7 @@ func TestSupergroupMidGame(t *testing.T) {
 			}
 			g.ref.play(t, sq)
 			g.chat = sg.ID()
-			g.board = c.waitMsg(sg.ID(), "the board in the supergroup", 0, func(m telegramtest.Message) bool {
+			g.board = c.waitMsg(sg.ID(), "the board in the supergroup", 0, func(m telegramtest.ChatMessage) bool {
 				return gameID(m) == g.id
 			})
 			for !g.ref.g.Over() {
@@ -122,7 +122,7 @@ func TestSupergroupMidGame(t *testing.T) {
 			if _, err := bob.Send(sg.ID(), "/top@"+telegramtest.DefaultBotUsername); err != nil {
 				t.Fatal(err)
 			}
-			top := c.waitMsg(sg.ID(), "the leaderboard", last, func(m telegramtest.Message) bool {
+			top := c.waitMsg(sg.ID(), "the leaderboard", last, func(m telegramtest.ChatMessage) bool {
 				return strings.Contains(m.Content(), "Лучшие игроки этой группы")
 			})
 			if !strings.Contains(top.Content(), "Alice") || !strings.Contains(top.Content(), "Bob") {
@@ -132,7 +132,7 @@ func TestSupergroupMidGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.stop()
-			var boards []telegramtest.Message
+			var boards []telegramtest.ChatMessage
 			for _, m := range c.srv.BotMessages(sg.ID()) {
 				if gameID(m) == g.id && !m.HasAnimation() {
 					boards = append(boards, m)

@@ -19,7 +19,7 @@ import (
 
 // miniAppPage is the address of the Mini App page that the web_app button of board m opens,
 // on base (where the test serves the page) instead of the bot's public address.
-func miniAppPage(t *testing.T, m telegramtest.Message, base string) string {
+func miniAppPage(t *testing.T, m telegramtest.ChatMessage, base string) string {
 	t.Helper()
 	for _, row := range m.Buttons() {
 		for _, b := range row {
@@ -73,7 +73,7 @@ func TestMiniAppAcrossProcesses(t *testing.T) {
 	if !strings.Contains(page, "g="+g.id) {
 		t.Fatalf("the page %s is not of game %s", page, g.id)
 	}
-	signed := func(u *telegramtest.User, name string, at time.Time) string {
+	signed := func(u *telegramtest.Person, name string, at time.Time) string {
 		return webapptest.SignInitData(c.srv.Token(), webapp.User{ID: u.ID(), FirstName: name, LanguageCode: "en"}, "", at)
 	}
 

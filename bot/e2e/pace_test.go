@@ -57,8 +57,8 @@ func newPacedCluster(t *testing.T, k int) *cluster {
 // pacedGame is a game played by the pacing tests, as its players see it.
 type pacedGame struct {
 	name    string
-	board   telegramtest.Message  // the one board both players tap on (a group's, an inline post)
-	players [2]*telegramtest.User // black, white; nil for the AI (FirstMover)
+	board   telegramtest.ChatMessage // the one board both players tap on (a group's, an inline post)
+	players [2]*telegramtest.Person  // black, white; nil for the AI (FirstMover)
 	ref     *replica
 	rng     *rand.Rand
 	maxPly  int // stop after this many moves and resign (0: play to the end)
@@ -66,7 +66,7 @@ type pacedGame struct {
 }
 
 // shown is the current state of the game's board.
-func (c *cluster) shown(pg *pacedGame) (telegramtest.Message, bool) {
+func (c *cluster) shown(pg *pacedGame) (telegramtest.ChatMessage, bool) {
 	if pg.board.InlineID != "" {
 		return c.srv.InlineMessage(pg.board.InlineID)
 	}
@@ -74,8 +74,8 @@ func (c *cluster) shown(pg *pacedGame) (telegramtest.Message, bool) {
 }
 
 // waitShown waits until the board of pg shows ply with its buttons, or ctx ends.
-func (c *cluster) waitShown(ctx context.Context, pg *pacedGame, ply int) (telegramtest.Message, error) {
-	var got telegramtest.Message
+func (c *cluster) waitShown(ctx context.Context, pg *pacedGame, ply int) (telegramtest.ChatMessage, error) {
+	var got telegramtest.ChatMessage
 	err := c.srv.WaitFor(ctx, func(v telegramtest.View) bool {
 		var ok bool
 		if pg.board.InlineID != "" {
@@ -206,34 +206,34 @@ func logLags(t *testing.T, what string, k int, elapsed time.Duration, games ...*
 }
 
 // blackOf returns the users of the game on board m as black and white.
-func (c *cluster) blackOf(m telegramtest.Message, a, b *telegramtest.User) [2]*telegramtest.User {
+func (c *cluster) blackOf(m telegramtest.ChatMessage, a, b *telegramtest.Person) [2]*telegramtest.Person {
 	c.t.Helper()
 	g, err := c.stores[0].Game(context.Background(), gameID(m))
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	if g.Players[0].UserID == a.ID() {
-		return [2]*telegramtest.User{a, b}
+		return [2]*telegramtest.Person{a, b}
 	}
-	return [2]*telegramtest.User{b, a}
+	return [2]*telegramtest.Person{b, a}
 }
 
 // openGroupGame has alice open a game in the group chat with /new and bob join it, and returns
 // its first board and the paced game of it, with moves drawn from seed.
-func openGroupGame(t *testing.T, c *cluster, chat *telegramtest.Group, alice, bob *telegramtest.User, seed uint64) (telegramtest.Message, *pacedGame) {
+func openGroupGame(t *testing.T, c *cluster, chat *telegramtest.Group, alice, bob *telegramtest.Person, seed uint64) (telegramtest.ChatMessage, *pacedGame) {
 	t.Helper()
 	last := c.lastID(chat.ID())
 	if _, err := alice.Send(chat.ID(), "/new@"+telegramtest.DefaultBotUsername); err != nil {
 		t.Fatal(err)
 	}
-	lobby := c.waitMsg(chat.ID(), "the lobby", last, func(m telegramtest.Message) bool {
+	lobby := c.waitMsg(chat.ID(), "the lobby", last, func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "wants to play") && m.Markup != nil
 	})
 	last = c.lastID(chat.ID())
 	if _, err := bob.Press(lobby, "✅ Join"); err != nil {
 		t.Fatal(err)
 	}
-	board := c.waitMsg(chat.ID(), "the board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 })
+	board := c.waitMsg(chat.ID(), "the board", last, func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 })
 	pg := &pacedGame{name: "group", board: board, players: c.blackOf(board, alice, bob), ref: newReplica(t),
 		rng: rand.New(rand.NewPCG(seed, seed))}
 	return board, pg
@@ -276,7 +276,7 @@ func TestPacedGroupGameWithNotices(t *testing.T) {
 	if err := <-played; err != nil {
 		t.Fatal(err)
 	}
-	isHelp := func(m telegramtest.Message) bool { return m.ID > last && strings.Contains(m.Content(), "/rules") }
+	isHelp := func(m telegramtest.ChatMessage) bool { return m.ID > last && strings.Contains(m.Content(), "/rules") }
 	if err := c.srv.WaitFor(ctx, func(v telegramtest.View) bool {
 		n := 0
 		for _, m := range v.Messages(chat.ID()) {
@@ -300,8 +300,8 @@ func TestPacedPrivateAIGame(t *testing.T) {
 	if _, err := alice.Send(alice.ID(), "/ai 8 1 black"); err != nil {
 		t.Fatal(err)
 	}
-	board := c.waitMsg(alice.ID(), "the board", last, func(m telegramtest.Message) bool { return gameID(m) != "" })
-	pg := &pacedGame{name: "AI", board: board, players: [2]*telegramtest.User{alice, nil}, ref: newReplica(t),
+	board := c.waitMsg(alice.ID(), "the board", last, func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
+	pg := &pacedGame{name: "AI", board: board, players: [2]*telegramtest.Person{alice, nil}, ref: newReplica(t),
 		rng: rand.New(rand.NewPCG(2, 2))}
 	start := time.Now()
 	if err := c.playPaced(guardFor(t, 2*time.Minute), pg); err != nil {
@@ -314,7 +314,7 @@ func TestPacedPrivateAIGame(t *testing.T) {
 
 // inlineGames (on a cluster at k× the limits) opens n inline games, each posted into chat (0: each pair's own group), joined
 // and played at once by their own pair of players, maxPly moves each (then resigned).
-func (c *cluster) inlineGames(t *testing.T, k, n, maxPly int, chat func(i int, a, b *telegramtest.User) int64) {
+func (c *cluster) inlineGames(t *testing.T, k, n, maxPly int, chat func(i int, a, b *telegramtest.Person) int64) {
 	games := make([]*pacedGame, n)
 	for i := range n {
 		a, b := c.user(fmt.Sprintf("A%d", i)), c.user(fmt.Sprintf("B%d", i))
@@ -336,7 +336,7 @@ func (c *cluster) inlineGames(t *testing.T, k, n, maxPly int, chat func(i int, a
 		if err != nil {
 			t.Fatal(err)
 		}
-		games[i] = &pacedGame{name: fmt.Sprintf("inline %d", i), board: post, players: [2]*telegramtest.User{a, b},
+		games[i] = &pacedGame{name: fmt.Sprintf("inline %d", i), board: post, players: [2]*telegramtest.Person{a, b},
 			ref: newReplica(t), rng: rand.New(rand.NewPCG(uint64(i), 3)), maxPly: maxPly}
 	}
 	// Every game is joined at once, then played at once.
@@ -380,7 +380,7 @@ func (c *cluster) inlineGames(t *testing.T, k, n, maxPly int, chat func(i int, a
 func TestPacedTenGamesInOneGroup(t *testing.T) {
 	c := newPacedCluster(t, paceTestSpeed)
 	var group *telegramtest.Group
-	c.inlineGames(t, paceTestSpeed, 10, 20, func(i int, a, b *telegramtest.User) int64 {
+	c.inlineGames(t, paceTestSpeed, 10, 20, func(i int, a, b *telegramtest.Person) int64 {
 		if group == nil {
 			group = c.srv.NewGroup("Club")
 		}
@@ -393,7 +393,7 @@ func TestPacedTenGamesInOneGroup(t *testing.T) {
 // each: the bot's global budget is the one that binds.
 func TestPacedSixtyInlineGames(t *testing.T) {
 	c := newPacedCluster(t, paceTestSpeed)
-	c.inlineGames(t, paceTestSpeed, 60, 8, func(i int, a, b *telegramtest.User) int64 {
+	c.inlineGames(t, paceTestSpeed, 60, 8, func(i int, a, b *telegramtest.Person) int64 {
 		return c.srv.NewGroup(fmt.Sprintf("Pair %d", i), a, b).ID()
 	})
 }

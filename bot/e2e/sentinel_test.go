@@ -104,7 +104,7 @@ func TestSentinelFailoverMidGame(t *testing.T) {
 // wantLost waits for the answer to the tap qid that u made on board m, which is ahead of the
 // stored game, and checks that it is an alert saying that the last move was lost and that m is
 // redrawn at ply, as the game is stored.
-func (c *cluster) wantLost(u *telegramtest.User, m telegramtest.Message, qid string, ply int) {
+func (c *cluster) wantLost(u *telegramtest.Person, m telegramtest.ChatMessage, qid string, ply int) {
 	c.t.Helper()
 	ans, err := c.srv.WaitCallbackAnswer(guard(c.t), qid)
 	if err != nil {

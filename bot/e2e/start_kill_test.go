@@ -26,15 +26,15 @@ func TestBotKilledMidStart(t *testing.T) {
 	ctx := context.Background()
 	c, proxy, prefix, run := killableBot(t)
 	st := c.stores[0]
-	send := func(u *telegramtest.User, text string) int {
+	send := func(u *telegramtest.Person, text string) int {
 		last := c.lastID(u.ID())
 		if _, err := u.Send(u.ID(), text); err != nil {
 			t.Fatal(err)
 		}
 		return last
 	}
-	board := func(u *telegramtest.User, after int) telegramtest.Message {
-		return c.waitMsg(u.ID(), "a board", after, func(m telegramtest.Message) bool { return gameID(m) != "" })
+	board := func(u *telegramtest.Person, after int) telegramtest.ChatMessage {
+		return c.waitMsg(u.ID(), "a board", after, func(m telegramtest.ChatMessage) bool { return gameID(m) != "" })
 	}
 
 	p := run()
@@ -54,7 +54,7 @@ func TestBotKilledMidStart(t *testing.T) {
 	}
 	p = run()
 	last := send(ann, "/board")
-	c.waitMsg(ann.ID(), "no game", last, func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "no game here") })
+	c.waitMsg(ann.ID(), "no game", last, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "no game here") })
 	first := board(ann, send(ann, "/ai 8 1 black"))
 	send(ann, "/resign")
 	err := c.srv.WaitFor(guard(t), func(v telegramtest.View) bool {
@@ -82,7 +82,7 @@ func TestBotKilledMidStart(t *testing.T) {
 		t.Fatalf("/board after the restart posted game %s, want %s", gameID(b), g.ID)
 	}
 	last = send(ann, "/ai 8 1 black")
-	c.waitMsg(ann.ID(), "the refusal", last, func(m telegramtest.Message) bool {
+	c.waitMsg(ann.ID(), "the refusal", last, func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "already going on")
 	})
 	p.stop()

@@ -149,20 +149,20 @@ func (c *cluster) with(t *testing.T) *cluster {
 }
 
 // user creates a user who has written /help to the bot, so the bot may write to them.
-func (c *cluster) user(name string) *telegramtest.User {
+func (c *cluster) user(name string) *telegramtest.Person {
 	c.t.Helper()
 	u := c.srv.NewUser(name, "en")
 	if _, err := u.Send(u.ID(), "/help"); err != nil {
 		c.t.Fatal(err)
 	}
-	c.waitMsg(u.ID(), "help", 0, func(m telegramtest.Message) bool { return strings.Contains(m.Content(), "/rules") })
+	c.waitMsg(u.ID(), "help", 0, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Content(), "/rules") })
 	return u
 }
 
 // waitMsg waits for a bot message in chat newer than id after that matches pred.
-func (c *cluster) waitMsg(chat int64, what string, after int, pred func(telegramtest.Message) bool) telegramtest.Message {
+func (c *cluster) waitMsg(chat int64, what string, after int, pred func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
 	c.t.Helper()
-	m, err := c.srv.WaitMessage(guard(c.t), chat, func(m telegramtest.Message) bool { return m.ID > after && pred(m) })
+	m, err := c.srv.WaitMessage(guard(c.t), chat, func(m telegramtest.ChatMessage) bool { return m.ID > after && pred(m) })
 	if err != nil {
 		c.t.Fatalf("waiting for %s in chat %d: %v\nmessages:%s", what, chat, err, dump(c.srv.BotMessages(chat)...))
 	}
@@ -178,9 +178,9 @@ func (c *cluster) lastID(chat int64) int {
 }
 
 // waitPly waits until board message m shows ply.
-func (c *cluster) waitPly(m telegramtest.Message, ply int) telegramtest.Message {
+func (c *cluster) waitPly(m telegramtest.ChatMessage, ply int) telegramtest.ChatMessage {
 	c.t.Helper()
-	var got telegramtest.Message
+	var got telegramtest.ChatMessage
 	err := c.srv.WaitFor(guard(c.t), func(v telegramtest.View) bool {
 		cur, ok := v.Message(m.ChatID, m.ID)
 		got = cur
@@ -194,7 +194,7 @@ func (c *cluster) waitPly(m telegramtest.Message, ply int) telegramtest.Message 
 
 // tap presses the move sq on board m as u and returns the callback answer. The button must
 // show the legal-move mark: the board the player sees agrees with the reference.
-func (c *cluster) tap(u *telegramtest.User, m telegramtest.Message, sq engine.Square) telegramtest.CallbackAnswer {
+func (c *cluster) tap(u *telegramtest.Person, m telegramtest.ChatMessage, sq engine.Square) telegramtest.CallbackAnswer {
 	c.t.Helper()
 	qid := c.press(u, m, sq)
 	a, err := c.srv.WaitCallbackAnswer(guard(c.t), qid)
@@ -205,7 +205,7 @@ func (c *cluster) tap(u *telegramtest.User, m telegramtest.Message, sq engine.Sq
 }
 
 // press presses the move sq on board m as u without waiting for the answer.
-func (c *cluster) press(u *telegramtest.User, m telegramtest.Message, sq engine.Square) string {
+func (c *cluster) press(u *telegramtest.Person, m telegramtest.ChatMessage, sq engine.Square) string {
 	c.t.Helper()
 	b, ok := moveButton(m, sq)
 	if !ok || b.Text != present.LegalMark {
@@ -280,7 +280,7 @@ func (r *replica) legal() []engine.Square {
 }
 
 // check compares the game as the store and the final boards show it with the reference.
-func (c *cluster) check(id string, ref *replica, boards ...telegramtest.Message) {
+func (c *cluster) check(id string, ref *replica, boards ...telegramtest.ChatMessage) {
 	c.t.Helper()
 	for i, st := range c.stores { // each process reads the same game
 		g, err := st.Game(context.Background(), id)
@@ -302,7 +302,7 @@ func (c *cluster) check(id string, ref *replica, boards ...telegramtest.Message)
 	for _, b := range boards {
 		// An edit of the other bot drawn from an older state may land last; its recheck
 		// draws the board again a moment later (boards.CheckDelay).
-		var cur telegramtest.Message
+		var cur telegramtest.ChatMessage
 		err := c.srv.WaitFor(guard(c.t), func(v telegramtest.View) bool {
 			cur, _ = v.Message(b.ChatID, b.ID)
 			return shownBoard(cur) == wantBoard
@@ -341,21 +341,21 @@ func shownRecord(text string) string {
 // peopleGame is a game between two people by invitation as its players see it.
 type peopleGame struct {
 	id     string
-	boards map[engine.Color]telegramtest.Message
-	users  map[engine.Color]*telegramtest.User
+	boards map[engine.Color]telegramtest.ChatMessage
+	users  map[engine.Color]*telegramtest.Person
 	ref    *replica
 	rng    *rand.Rand
 }
 
 // startPeople opens an 8×8 game of a (black) and b by invitation and returns it at ply 0.
-func (c *cluster) startPeople(seed uint64, a, b *telegramtest.User) *peopleGame {
+func (c *cluster) startPeople(seed uint64, a, b *telegramtest.Person) *peopleGame {
 	t := c.t
 	t.Helper()
 	aLast := c.lastID(a.ID())
 	if _, err := a.Send(a.ID(), "/new 8 black"); err != nil {
 		t.Fatal(err)
 	}
-	invite := c.waitMsg(a.ID(), "invitation", aLast, func(m telegramtest.Message) bool {
+	invite := c.waitMsg(a.ID(), "invitation", aLast, func(m telegramtest.ChatMessage) bool {
 		return strings.Contains(m.Content(), "invites you") && m.Markup != nil
 	})
 	link, err := url.Parse(invite.Buttons()[0][0].URL)
@@ -366,13 +366,13 @@ func (c *cluster) startPeople(seed uint64, a, b *telegramtest.User) *peopleGame 
 	if _, err := b.Send(b.ID(), "/start "+link.Query().Get("start")); err != nil {
 		t.Fatal(err)
 	}
-	isBoard := func(m telegramtest.Message) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 }
+	isBoard := func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 }
 	g := &peopleGame{
-		boards: map[engine.Color]telegramtest.Message{
+		boards: map[engine.Color]telegramtest.ChatMessage{
 			engine.Black: c.waitMsg(a.ID(), "A's board", aLast, isBoard),
 			engine.White: c.waitMsg(b.ID(), "B's board", bLast, isBoard),
 		},
-		users: map[engine.Color]*telegramtest.User{engine.Black: a, engine.White: b},
+		users: map[engine.Color]*telegramtest.Person{engine.Black: a, engine.White: b},
 		ref:   newReplica(t),
 		rng:   rand.New(rand.NewPCG(seed, 1)),
 	}
@@ -385,7 +385,7 @@ func (c *cluster) startPeople(seed uint64, a, b *telegramtest.User) *peopleGame 
 
 // pick chooses the next move of g: the side to move, a legal square, and the current board
 // of that side.
-func (c *cluster) pick(g *peopleGame) (engine.Color, engine.Square, telegramtest.Message) {
+func (c *cluster) pick(g *peopleGame) (engine.Color, engine.Square, telegramtest.ChatMessage) {
 	side := g.ref.toMove()
 	legal := g.ref.legal()
 	sq := legal[g.rng.IntN(len(legal))]
@@ -423,7 +423,7 @@ func (c *cluster) finish(g *peopleGame) {
 
 // playPeople plays a whole 8×8 game between two people by invitation, each tapping a move the
 // game's random source picks on their own board; every fifth tap is pressed twice at once.
-func (c *cluster) playPeople(seed uint64, a, b *telegramtest.User) {
+func (c *cluster) playPeople(seed uint64, a, b *telegramtest.Person) {
 	t := c.t
 	t.Helper()
 	g := c.startPeople(seed, a, b)
@@ -451,7 +451,7 @@ func (c *cluster) playPeople(seed uint64, a, b *telegramtest.User) {
 
 // playAI plays a whole 8×8 game of u (black) against the deterministic AI (the lowest legal
 // square), u tapping a move the game's random source picks.
-func (c *cluster) playAI(seed uint64, u *telegramtest.User) {
+func (c *cluster) playAI(seed uint64, u *telegramtest.Person) {
 	t := c.t
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 2))
@@ -459,7 +459,7 @@ func (c *cluster) playAI(seed uint64, u *telegramtest.User) {
 	if _, err := u.Send(u.ID(), "/ai 8 1 black"); err != nil {
 		t.Fatal(err)
 	}
-	board := c.waitMsg(u.ID(), "AI board", last, func(m telegramtest.Message) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 })
+	board := c.waitMsg(u.ID(), "AI board", last, func(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 })
 	id := gameID(board)
 	ref := newReplica(t)
 	for !ref.g.Over() {
@@ -498,12 +498,12 @@ func (c *cluster) playAI(seed uint64, u *telegramtest.User) {
 func TestTwoBotsOneRedis(t *testing.T) {
 	c := newCluster(t)
 	const pairs, solo = 3, 3
-	type player struct{ a, b *telegramtest.User }
+	type player struct{ a, b *telegramtest.Person }
 	var ps []player
 	for i := range pairs {
 		ps = append(ps, player{c.user(fmt.Sprintf("A%d", i)), c.user(fmt.Sprintf("B%d", i))})
 	}
-	var ai []*telegramtest.User
+	var ai []*telegramtest.Person
 	for i := range solo {
 		ai = append(ai, c.user(fmt.Sprintf("S%d", i)))
 	}

@@ -97,11 +97,11 @@
 // # Scripted users
 //
 // [Server.NewUser] and [Server.NewGroup] create people and groups;
-// a [User] sends messages ([User.Send]), presses buttons of the CURRENT
-// keyboard of a message ([User.Press], [User.PressAt], [User.PressData] for
-// forged data, [User.PressInline], [User.PressInlineData] for forged data on
-// an inline message), types inline queries ([User.InlineQuery]) and picks a
-// result ([User.ChooseInlineResult]), which posts the inline message into a
+// a [Person] sends messages ([Person.Send]), presses buttons of the CURRENT
+// keyboard of a message ([Person.Press], [Person.PressAt], [Person.PressData] for
+// forged data, [Person.PressInline], [Person.PressInlineData] for forged data on
+// an inline message), types inline queries ([Person.InlineQuery]) and picks a
+// result ([Person.ChooseInlineResult]), which posts the inline message into a
 // chat and sends chosen_inline_result (unless [Server.SetInlineFeedback]
 // switched inline feedback off). A URL button that
 // points to t.me/<bot>?start=PAYLOAD is opened as "/start PAYLOAD" in the

@@ -77,7 +77,7 @@ func EntityText(text string, e models.MessageEntity) string {
 }
 
 // Mentions returns the users the message mentions by a text_mention entity, in order.
-func (m Message) Mentions() []int64 {
+func (m ChatMessage) Mentions() []int64 {
 	var out []int64
 	for _, e := range m.Entities {
 		if e.Type == "text_mention" && e.User != nil {

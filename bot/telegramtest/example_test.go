@@ -54,14 +54,14 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	menu, err := srv.WaitMessage(guard, alice.ID(), func(m telegramtest.Message) bool { return m.Text == "Play?" })
+	menu, err := srv.WaitMessage(guard, alice.ID(), func(m telegramtest.ChatMessage) bool { return m.Text == "Play?" })
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	qid, _ := alice.Press(menu, "10×10")
 	answer, _ := srv.WaitCallbackAnswer(guard, qid)
-	edited, _ := srv.WaitMessage(guard, alice.ID(), func(m telegramtest.Message) bool { return m.Edits > 0 })
+	edited, _ := srv.WaitMessage(guard, alice.ID(), func(m telegramtest.ChatMessage) bool { return m.Edits > 0 })
 
 	fmt.Println(menu.ButtonCount(), "buttons")
 	fmt.Println("answer:", answer.Text, "before the edit:", answer.Seq < edited.Seq)

@@ -93,7 +93,7 @@ func (lim FloodLimits) Faster(k int) FloodLimits {
 // refused too, and the wait it is given doubles (up to lim.MaxRetryAfter). Without this
 // option nothing is limited. [Server.TooManyRequests] and [View.TooManyRequests] count
 // the 429s given.
-func WithFloodLimits(lim FloodLimits) Option {
+func WithFloodLimits(lim FloodLimits) ServerOption {
 	return func(c *config) { c.flood = &lim }
 }
 

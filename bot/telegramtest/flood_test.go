@@ -166,7 +166,7 @@ func TestFloodPrivateChatOneASecond(t *testing.T) {
 
 func TestFloodGlobalBudget(t *testing.T) {
 	srv, clock := floodServer(t, telegramtest.DefaultFloodLimits)
-	users := make([]*telegramtest.User, 32)
+	users := make([]*telegramtest.Person, 32)
 	for i := range users {
 		users[i] = started(t, srv, fmt.Sprint("U", i), "en")
 	}
@@ -196,7 +196,7 @@ func TestFloodGlobalBudget(t *testing.T) {
 
 // postInline has alice post n inline messages with a Join button into chat through a client of
 // srv's and returns them.
-func postInline(t *testing.T, srv *telegramtest.Server, alice *telegramtest.User, chat int64, n int) []telegramtest.Message {
+func postInline(t *testing.T, srv *telegramtest.Server, alice *telegramtest.Person, chat int64, n int) []telegramtest.ChatMessage {
 	t.Helper()
 	b := client(t, srv)
 	qid, err := alice.InlineQuery("")
@@ -209,7 +209,7 @@ func postInline(t *testing.T, srv *telegramtest.Server, alice *telegramtest.User
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	posted := make([]telegramtest.Message, n)
+	posted := make([]telegramtest.ChatMessage, n)
 	for i := range posted {
 		if posted[i], err = alice.ChooseInlineResult("g", chat); err != nil {
 			t.Fatal(err)

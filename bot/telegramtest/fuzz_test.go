@@ -88,7 +88,7 @@ func FuzzParseEntities(f *testing.F) {
 
 // startedUser is a new user of s named name (language "en") who has sent the bot start, a
 // /start message; a send that fails fails tb.
-func startedUser(tb testing.TB, s *Server, name, start string) *User {
+func startedUser(tb testing.TB, s *Server, name, start string) *Person {
 	tb.Helper()
 	u := s.NewUser(name, "en")
 	if _, err := u.Send(u.ID(), start); err != nil {

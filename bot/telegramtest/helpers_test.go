@@ -73,7 +73,7 @@ func keyboard(rows, cols int) *models.InlineKeyboardMarkup {
 
 // started returns a user who has written /start to the bot, with that
 // update already consumed.
-func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegramtest.User {
+func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegramtest.Person {
 	t.Helper()
 	u := srv.NewUser(name, lang)
 	if _, err := u.Send(u.ID(), "/start"); err != nil {
@@ -85,7 +85,7 @@ func started(t *testing.T, srv *telegramtest.Server, name, lang string) *telegra
 
 // startedAlice starts a fake with opts, and returns it with a client of it, a guard context
 // and a user Alice (language "en") who has started the bot, as started makes her.
-func startedAlice(t *testing.T, opts ...telegramtest.Option) (*telegramtest.Server, *tgbot.Bot, context.Context, *telegramtest.User) {
+func startedAlice(t *testing.T, opts ...telegramtest.ServerOption) (*telegramtest.Server, *tgbot.Bot, context.Context, *telegramtest.Person) {
 	t.Helper()
 	srv := telegramtest.Start(t, opts...)
 	b := client(t, srv)

@@ -38,7 +38,7 @@ func errMigrated(to int64) *apiError {
 
 // NewBasicGroup creates a basic group (chat type "group", an id like -4000000001) titled
 // title, with the bot and members in it: a group that Upgrade can turn into a supergroup.
-func (s *Server) NewBasicGroup(title string, members ...*User) *Group {
+func (s *Server) NewBasicGroup(title string, members ...*Person) *Group {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.nextGroupID++
@@ -51,7 +51,7 @@ func (s *Server) NewBasicGroup(title string, members ...*User) *Group {
 // migrate_from_chat_id in the new chat, in the order given. From then on every call of the bot
 // on g's id fails with 400 "Bad Request: group chat was upgraded to a supergroup chat" and
 // parameters.migrate_to_chat_id; g's messages stay as they were. It returns the supergroup.
-func (g *Group) Upgrade(by *User, order MigrateOrder) (*Group, error) {
+func (g *Group) Upgrade(by *Person, order MigrateOrder) (*Group, error) {
 	s := g.s
 	s.mu.Lock()
 	defer s.mu.Unlock()

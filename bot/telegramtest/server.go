@@ -23,8 +23,8 @@ const DefaultToken = "7000000001:AAFakeTokenForTelegramTestServer0000"
 // DefaultBotUsername is the bot's username unless [WithBotUsername] says otherwise.
 const DefaultBotUsername = "ReversiTestBot"
 
-// Option configures a Server.
-type Option func(*config)
+// ServerOption configures a Server.
+type ServerOption func(*config)
 
 type config struct {
 	addr            string
@@ -42,30 +42,30 @@ type config struct {
 
 // WithToken sets the only token the server accepts; requests with another
 // token get 401 Unauthorized. The bot's user id is the number before the colon.
-func WithToken(token string) Option { return func(c *config) { c.token = token } }
+func WithToken(token string) ServerOption { return func(c *config) { c.token = token } }
 
 // WithBotUsername sets the username getMe reports and that deep links
 // (t.me/<username>?start=...) and /cmd@<username> are matched against.
-func WithBotUsername(username string) Option {
+func WithBotUsername(username string) ServerOption {
 	return func(c *config) { c.botUsername = username }
 }
 
 // WithAddr makes the server listen on addr (for example "127.0.0.1:8081")
 // instead of a random loopback port.
-func WithAddr(addr string) Option { return func(c *config) { c.addr = addr } }
+func WithAddr(addr string) ServerOption { return func(c *config) { c.addr = addr } }
 
 // WithPrivacyMode sets the bot's group privacy mode (on by default, as in
 // Telegram): when on, the bot receives from groups only messages that start
 // with a command (for this bot or for no bot in particular).
-func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
+func WithPrivacyMode(on bool) ServerOption { return func(c *config) { c.privacy = on } }
 
 // WithClock sets the clock used for message dates and callback query expiry.
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+func WithClock(now func() time.Time) ServerOption { return func(c *config) { c.now = now } }
 
 // WithWebhookRetry sets how often a webhook delivery is tried before the
 // update is dropped (attempts ≥ 1) and the pause after the first failure,
 // doubled after every further failure. The default is 5 attempts from 10ms.
-func WithWebhookRetry(attempts int, backoff time.Duration) Option {
+func WithWebhookRetry(attempts int, backoff time.Duration) ServerOption {
 	return func(c *config) {
 		if attempts < 1 {
 			attempts = 1
@@ -77,7 +77,7 @@ func WithWebhookRetry(attempts int, backoff time.Duration) Option {
 // WithCallbackTTL makes answerCallbackQuery fail as "query is too old" when
 // called more than ttl after the query was sent (by the server's clock). The
 // default 0 means queries never expire, which keeps slow -race runs stable.
-func WithCallbackTTL(ttl time.Duration) Option { return func(c *config) { c.callbackTTL = ttl } }
+func WithCallbackTTL(ttl time.Duration) ServerOption { return func(c *config) { c.callbackTTL = ttl } }
 
 // Server is a fake Telegram Bot API server. Create it with [New] or [Start]
 // and stop it with [Server.Close].
@@ -99,7 +99,7 @@ type Server struct {
 
 // New starts a server on a loopback port and returns it. It panics only if no
 // port can be opened, which is a broken test machine, not a test failure.
-func New(opts ...Option) *Server {
+func New(opts ...ServerOption) *Server {
 	s, err := Listen(opts...)
 	if err != nil {
 		panic(fmt.Sprintf("telegramtest: %v", err))
@@ -109,7 +109,7 @@ func New(opts ...Option) *Server {
 
 // Start is [New] for tests: it fails tb if the server cannot listen and
 // closes the server when the test ends.
-func Start(tb testing.TB, opts ...Option) *Server {
+func Start(tb testing.TB, opts ...ServerOption) *Server {
 	tb.Helper()
 	s, err := Listen(opts...)
 	if err != nil {
@@ -120,7 +120,7 @@ func Start(tb testing.TB, opts ...Option) *Server {
 }
 
 // Listen starts a server and returns an error when it cannot listen.
-func Listen(opts ...Option) (*Server, error) {
+func Listen(opts ...ServerOption) (*Server, error) {
 	cfg := config{
 		addr:            "127.0.0.1:0",
 		token:           DefaultToken,
@@ -418,8 +418,8 @@ func (s *Server) WaitFor(ctx context.Context, pred func(v View) bool) error {
 // WaitMessage waits until chat chatID holds a message sent by the bot for
 // which pred returns true (pred nil matches any), and returns the newest such
 // message. Messages already there count. It is woken only by changes in that chat.
-func (s *Server) WaitMessage(ctx context.Context, chatID int64, pred func(Message) bool) (Message, error) {
-	var found Message
+func (s *Server) WaitMessage(ctx context.Context, chatID int64, pred func(ChatMessage) bool) (ChatMessage, error) {
+	var found ChatMessage
 	err := s.WaitChat(ctx, chatID, func(v View) bool {
 		c := v.st.chats[chatID]
 		if c == nil {
@@ -436,7 +436,7 @@ func (s *Server) WaitMessage(ctx context.Context, chatID int64, pred func(Messag
 		return false
 	})
 	if err != nil {
-		return Message{}, fmt.Errorf("no matching bot message in chat %d: %w", chatID, err)
+		return ChatMessage{}, fmt.Errorf("no matching bot message in chat %d: %w", chatID, err)
 	}
 	return found, nil
 }

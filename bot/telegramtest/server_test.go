@@ -823,7 +823,7 @@ func TestConcurrentUse(t *testing.T) {
 	srv := telegramtest.Start(t)
 	b := client(t, srv)
 	ctx := guard(t)
-	users := make([]*telegramtest.User, 4)
+	users := make([]*telegramtest.Person, 4)
 	for i := range users {
 		users[i] = started(t, srv, fmt.Sprintf("U%d", i), "en")
 	}

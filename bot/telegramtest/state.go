@@ -169,8 +169,8 @@ type webhookState struct {
 	lastError int
 }
 
-// Message is a snapshot of one message as the fake holds it.
-type Message struct {
+// ChatMessage is a snapshot of one message as the fake holds it.
+type ChatMessage struct {
 	// ChatID is the chat the message is in (for an inline message, the chat
 	// it was posted into by ChooseInlineResult).
 	ChatID int64
@@ -212,13 +212,13 @@ type Message struct {
 }
 
 // HasPhoto reports whether the message is a photo.
-func (m Message) HasPhoto() bool { return m.PhotoFileID != "" }
+func (m ChatMessage) HasPhoto() bool { return m.PhotoFileID != "" }
 
 // HasAnimation reports whether the message is an animation.
-func (m Message) HasAnimation() bool { return m.AnimationFileID != "" }
+func (m ChatMessage) HasAnimation() bool { return m.AnimationFileID != "" }
 
 // Content is Text for a text message and Caption for a photo or an animation.
-func (m Message) Content() string {
+func (m ChatMessage) Content() string {
 	if m.HasPhoto() || m.HasAnimation() {
 		return m.Caption
 	}
@@ -226,7 +226,7 @@ func (m Message) Content() string {
 }
 
 // Buttons returns the keyboard's rows (nil when there is none).
-func (m Message) Buttons() [][]models.InlineKeyboardButton {
+func (m ChatMessage) Buttons() [][]models.InlineKeyboardButton {
 	if m.Markup == nil {
 		return nil
 	}
@@ -234,7 +234,7 @@ func (m Message) Buttons() [][]models.InlineKeyboardButton {
 }
 
 // ButtonCount is the number of buttons in the keyboard.
-func (m Message) ButtonCount() int {
+func (m ChatMessage) ButtonCount() int {
 	n := 0
 	for _, row := range m.Buttons() {
 		n += len(row)
@@ -244,13 +244,13 @@ func (m Message) ButtonCount() int {
 
 // Button finds the one button whose text equals label, or else the one whose
 // callback_data equals label. It reports an error when none or several match.
-func (m Message) Button(label string) (models.InlineKeyboardButton, error) {
+func (m ChatMessage) Button(label string) (models.InlineKeyboardButton, error) {
 	b, _, _, err := findButton(m.Markup, label)
 	return b, err
 }
 
 // ButtonAt returns the button in row row and column col, counted from 0.
-func (m Message) ButtonAt(row, col int) (models.InlineKeyboardButton, bool) {
+func (m ChatMessage) ButtonAt(row, col int) (models.InlineKeyboardButton, bool) {
 	rows := m.Buttons()
 	if row < 0 || row >= len(rows) || col < 0 || col >= len(rows[row]) {
 		return models.InlineKeyboardButton{}, false
@@ -367,12 +367,12 @@ func (s *Server) view() View { return View{&s.st} }
 
 // Messages returns the messages of chat chatID that were not deleted, oldest
 // first, both the users' and the bot's (see Message.FromBot).
-func (v View) Messages(chatID int64) []Message {
+func (v View) Messages(chatID int64) []ChatMessage {
 	c := v.st.chats[chatID]
 	if c == nil {
 		return nil
 	}
-	out := make([]Message, 0, len(c.msgs))
+	out := make([]ChatMessage, 0, len(c.msgs))
 	for _, m := range c.msgs {
 		if !m.deleted {
 			out = append(out, m.snapshot())
@@ -382,8 +382,8 @@ func (v View) Messages(chatID int64) []Message {
 }
 
 // BotMessages returns the bot's messages in chat chatID, oldest first.
-func (v View) BotMessages(chatID int64) []Message {
-	var out []Message
+func (v View) BotMessages(chatID int64) []ChatMessage {
+	var out []ChatMessage
 	for _, m := range v.Messages(chatID) {
 		if m.FromBot {
 			out = append(out, m)
@@ -394,35 +394,35 @@ func (v View) BotMessages(chatID int64) []Message {
 
 // LastMessage returns the newest message the bot has in chat chatID
 // (not deleted; inline messages included).
-func (v View) LastMessage(chatID int64) (Message, bool) {
+func (v View) LastMessage(chatID int64) (ChatMessage, bool) {
 	c := v.st.chats[chatID]
 	if c == nil {
-		return Message{}, false
+		return ChatMessage{}, false
 	}
 	for i := len(c.msgs) - 1; i >= 0; i-- {
 		if m := c.msgs[i]; m.fromBot && !m.deleted {
 			return m.snapshot(), true
 		}
 	}
-	return Message{}, false
+	return ChatMessage{}, false
 }
 
 // Message returns message id of chat chatID unless it does not exist or was deleted.
-func (v View) Message(chatID int64, id int) (Message, bool) {
+func (v View) Message(chatID int64, id int) (ChatMessage, bool) {
 	if m := v.message(chatID, id); m != nil {
 		return m.snapshot(), true
 	}
-	return Message{}, false
+	return ChatMessage{}, false
 }
 
 // Peek is Message without copying the keyboard: the Markup it returns is the server's own,
 // which the server never changes (an edit replaces it with another), and which the caller
 // must only read. It is for hot loops such as a load generator's.
-func (v View) Peek(chatID int64, id int) (Message, bool) {
+func (v View) Peek(chatID int64, id int) (ChatMessage, bool) {
 	if m := v.message(chatID, id); m != nil {
 		return m.peek(), true
 	}
-	return Message{}, false
+	return ChatMessage{}, false
 }
 
 func (v View) message(chatID int64, id int) *msgState {
@@ -439,7 +439,7 @@ func (v View) message(chatID int64, id int) *msgState {
 // MessagesSince returns the messages of chat chatID with an ID above after that were not
 // deleted, oldest first, both the users' and the bot's. Unlike Messages it costs only as
 // much as the messages it returns.
-func (v View) MessagesSince(chatID int64, after int) []Message {
+func (v View) MessagesSince(chatID int64, after int) []ChatMessage {
 	c := v.st.chats[chatID]
 	if c == nil {
 		return nil
@@ -448,7 +448,7 @@ func (v View) MessagesSince(chatID int64, after int) []Message {
 	for i > 0 && c.msgs[i-1].id > after { // ids grow along msgs
 		i--
 	}
-	var out []Message
+	var out []ChatMessage
 	for _, m := range c.msgs[i:] {
 		if !m.deleted {
 			out = append(out, m.snapshot())
@@ -458,10 +458,10 @@ func (v View) MessagesSince(chatID int64, after int) []Message {
 }
 
 // InlineMessage returns the message with inline_message_id id.
-func (v View) InlineMessage(id string) (Message, bool) {
+func (v View) InlineMessage(id string) (ChatMessage, bool) {
 	m := v.st.inline[id]
 	if m == nil {
-		return Message{}, false
+		return ChatMessage{}, false
 	}
 	return m.snapshot(), true
 }
@@ -521,49 +521,49 @@ func (v View) Seq() int64 { return v.st.seq }
 // Server-level shortcuts for the View's methods.
 
 // Messages is View.Messages.
-func (s *Server) Messages(chatID int64) []Message {
+func (s *Server) Messages(chatID int64) []ChatMessage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().Messages(chatID)
 }
 
 // BotMessages is View.BotMessages.
-func (s *Server) BotMessages(chatID int64) []Message {
+func (s *Server) BotMessages(chatID int64) []ChatMessage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().BotMessages(chatID)
 }
 
 // LastMessage is View.LastMessage.
-func (s *Server) LastMessage(chatID int64) (Message, bool) {
+func (s *Server) LastMessage(chatID int64) (ChatMessage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().LastMessage(chatID)
 }
 
 // Message is View.Message.
-func (s *Server) Message(chatID int64, id int) (Message, bool) {
+func (s *Server) Message(chatID int64, id int) (ChatMessage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().Message(chatID, id)
 }
 
 // Peek is View.Peek: the keyboard of the Message it returns must only be read.
-func (s *Server) Peek(chatID int64, id int) (Message, bool) {
+func (s *Server) Peek(chatID int64, id int) (ChatMessage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().Peek(chatID, id)
 }
 
 // MessagesSince is View.MessagesSince.
-func (s *Server) MessagesSince(chatID int64, after int) []Message {
+func (s *Server) MessagesSince(chatID int64, after int) []ChatMessage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().MessagesSince(chatID, after)
 }
 
 // InlineMessage is View.InlineMessage.
-func (s *Server) InlineMessage(id string) (Message, bool) {
+func (s *Server) InlineMessage(id string) (ChatMessage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view().InlineMessage(id)
@@ -615,15 +615,15 @@ func (s *Server) Photo(fileID string) ([]byte, bool) {
 	return f.data, true
 }
 
-func (m *msgState) snapshot() Message {
+func (m *msgState) snapshot() ChatMessage {
 	out := m.peek()
 	out.Markup = cloneMarkup(m.markup)
 	return out
 }
 
 // peek is snapshot sharing the keyboard.
-func (m *msgState) peek() Message {
-	out := Message{
+func (m *msgState) peek() ChatMessage {
+	out := ChatMessage{
 		ChatID: m.chatID, ID: m.id, InlineID: m.inlineID, From: m.from, FromBot: m.fromBot,
 		Text: m.text, Caption: m.caption, Markup: m.markup, Edits: m.edits, Seq: m.seq,
 		Entities: slices.Clone(m.entities),

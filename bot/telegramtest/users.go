@@ -11,9 +11,9 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
-// User is a scripted Telegram user. Its methods act as the person would in a
+// Person is a scripted Telegram user. Its methods act as the person would in a
 // Telegram client and queue the updates the bot would receive.
-type User struct {
+type Person struct {
 	s  *Server
 	id int64
 }
@@ -28,7 +28,7 @@ type Group struct {
 // bot has the same id), a username derived from firstName, and the Telegram
 // language code lang ("ru", "en", or "" for none). The bot may not message
 // the user until the user has written to it, as in Telegram.
-func (s *Server) NewUser(firstName, lang string) *User {
+func (s *Server) NewUser(firstName, lang string) *Person {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.nextUserID++
@@ -44,7 +44,7 @@ func (s *Server) NewUser(firstName, lang string) *User {
 	}
 	s.st.nextSeq()
 	s.notifyLocked()
-	return &User{s: s, id: id}
+	return &Person{s: s, id: id}
 }
 
 func usernameOf(name string) string {
@@ -61,17 +61,17 @@ func usernameOf(name string) string {
 }
 
 // ID is the user's id, which is also the id of their private chat with the bot.
-func (u *User) ID() int64 { return u.id }
+func (u *Person) ID() int64 { return u.id }
 
 // Model is the user as the Bot API describes them.
-func (u *User) Model() models.User {
+func (u *Person) Model() models.User {
 	u.s.mu.Lock()
 	defer u.s.mu.Unlock()
 	return u.s.st.users[u.id].model
 }
 
 // SetLanguage changes the user's Telegram language code for later updates.
-func (u *User) SetLanguage(lang string) {
+func (u *Person) SetLanguage(lang string) {
 	u.s.mu.Lock()
 	defer u.s.mu.Unlock()
 	u.s.st.users[u.id].model.LanguageCode = lang
@@ -79,7 +79,7 @@ func (u *User) SetLanguage(lang string) {
 
 // Block makes the bot's messages to the user fail with 403 "bot was blocked
 // by the user" until the user writes to the bot again.
-func (u *User) Block() {
+func (u *Person) Block() {
 	u.s.mu.Lock()
 	defer u.s.mu.Unlock()
 	u.s.st.users[u.id].blocked = true
@@ -88,7 +88,7 @@ func (u *User) Block() {
 // NewGroup creates a group chat titled title, with the bot and members in it.
 // A group also stands in for a private chat between two people (which the
 // bot never sees) when a test posts an inline message there.
-func (s *Server) NewGroup(title string, members ...*User) *Group {
+func (s *Server) NewGroup(title string, members ...*Person) *Group {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.nextGroupID++
@@ -97,7 +97,7 @@ func (s *Server) NewGroup(title string, members ...*User) *Group {
 
 // addGroupLocked makes the group chat id of type typ with title, the bot and members in it.
 // s.mu is held.
-func (s *Server) addGroupLocked(id int64, typ models.ChatType, title string, members []*User) *Group {
+func (s *Server) addGroupLocked(id int64, typ models.ChatType, title string, members []*Person) *Group {
 	c := &chatState{
 		model:   models.Chat{ID: id, Type: typ, Title: title},
 		members: map[int64]bool{},
@@ -116,7 +116,7 @@ func (s *Server) addGroupLocked(id int64, typ models.ChatType, title string, mem
 func (g *Group) ID() int64 { return g.id }
 
 // Add makes users members of the group.
-func (g *Group) Add(users ...*User) {
+func (g *Group) Add(users ...*Person) {
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
 	for _, u := range users {
@@ -125,7 +125,7 @@ func (g *Group) Add(users ...*User) {
 }
 
 // Remove takes users out of the group.
-func (g *Group) Remove(users ...*User) {
+func (g *Group) Remove(users ...*Person) {
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
 	for _, u := range users {
@@ -138,7 +138,7 @@ func (g *Group) Remove(users ...*User) {
 var ErrNotVisible = errors.New("telegramtest: user cannot see that chat")
 
 // canSeeLocked reports whether u can see chat chatID.
-func (s *Server) canSeeLocked(u *User, chatID int64) (*chatState, error) {
+func (s *Server) canSeeLocked(u *Person, chatID int64) (*chatState, error) {
 	c := s.st.chats[chatID]
 	if c == nil {
 		return nil, fmt.Errorf("telegramtest: no chat %d", chatID)
@@ -154,20 +154,20 @@ func (s *Server) canSeeLocked(u *User, chatID int64) (*chatState, error) {
 // Commands get bot_command entities as Telegram sets them. In a group with
 // privacy mode on, only commands for this bot (or for no bot in particular)
 // reach the bot; the message is stored either way.
-func (u *User) Send(chatID int64, text string) (Message, error) {
+func (u *Person) Send(chatID int64, text string) (ChatMessage, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sendLocked(u, chatID, text)
 }
 
-func (s *Server) sendLocked(u *User, chatID int64, text string) (Message, error) {
+func (s *Server) sendLocked(u *Person, chatID int64, text string) (ChatMessage, error) {
 	c, err := s.canSeeLocked(u, chatID)
 	if err != nil {
-		return Message{}, err
+		return ChatMessage{}, err
 	}
 	if strings.TrimSpace(text) == "" {
-		return Message{}, errors.New("telegramtest: Telegram clients do not send empty messages")
+		return ChatMessage{}, errors.New("telegramtest: Telegram clients do not send empty messages")
 	}
 	us := s.st.users[u.id]
 	if c.model.Type == models.ChatTypePrivate {
@@ -241,7 +241,7 @@ func isWordRune(r rune) bool {
 // queues a callback_query update and returns its query id. A URL button that
 // deep-links to this bot (t.me/<bot>?start=PAYLOAD) sends "/start PAYLOAD" in
 // the user's private chat and returns "". Other buttons are an error.
-func (u *User) Press(m Message, label string) (string, error) {
+func (u *Person) Press(m ChatMessage, label string) (string, error) {
 	return u.pressPicked(m, func(ms *msgState) (models.InlineKeyboardButton, error) {
 		b, _, _, err := findButton(ms.markup, label)
 		if err != nil {
@@ -252,7 +252,7 @@ func (u *User) Press(m Message, label string) (string, error) {
 }
 
 // PressAt taps the button in row row and column col (from 0) of m's current keyboard.
-func (u *User) PressAt(m Message, row, col int) (string, error) {
+func (u *Person) PressAt(m ChatMessage, row, col int) (string, error) {
 	return u.pressPicked(m, func(ms *msgState) (models.InlineKeyboardButton, error) {
 		b, ok := ms.peek().ButtonAt(row, col)
 		if !ok {
@@ -265,7 +265,7 @@ func (u *User) PressAt(m Message, row, col int) (string, error) {
 // pressPicked taps, as u, the button that pick chooses in the current keyboard of the
 // message m names, once u is found to see that message; pick runs under the server's lock
 // and its error is the tap's.
-func (u *User) pressPicked(m Message, pick func(ms *msgState) (models.InlineKeyboardButton, error)) (string, error) {
+func (u *Person) pressPicked(m ChatMessage, pick func(ms *msgState) (models.InlineKeyboardButton, error)) (string, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -281,15 +281,15 @@ func (u *User) pressPicked(m Message, pick func(ms *msgState) (models.InlineKeyb
 }
 
 // PressInline taps a button of the inline message inlineID, as Press does.
-func (u *User) PressInline(inlineID, label string) (string, error) {
-	return u.Press(Message{InlineID: inlineID}, label)
+func (u *Person) PressInline(inlineID, label string) (string, error) {
+	return u.Press(ChatMessage{InlineID: inlineID}, label)
 }
 
 // PressData sends a callback query with arbitrary data, as a modified client
 // could, for message msgID of chat chatID. The message need not exist or have
 // such a button; when it does not exist the query carries an inaccessible
 // message. The user must be able to see the chat.
-func (u *User) PressData(chatID int64, msgID int, data string) (string, error) {
+func (u *Person) PressData(chatID int64, msgID int, data string) (string, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -315,7 +315,7 @@ func (u *User) PressData(chatID int64, msgID int, data string) (string, error) {
 // PressInlineData sends a callback query with arbitrary data on the inline
 // message inlineID, as a modified client could: the message must exist, but
 // need not have such a button.
-func (u *User) PressInlineData(inlineID, data string) (string, error) {
+func (u *Person) PressInlineData(inlineID, data string) (string, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -345,7 +345,7 @@ func describe(m *msgState) string {
 }
 
 // visibleMessageLocked finds m's current state and checks u may see it.
-func (s *Server) visibleMessageLocked(u *User, m Message) (*msgState, error) {
+func (s *Server) visibleMessageLocked(u *Person, m ChatMessage) (*msgState, error) {
 	if m.InlineID != "" {
 		ms := s.st.inline[m.InlineID]
 		if ms == nil {
@@ -383,7 +383,7 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-func (s *Server) pressLocked(u *User, ms *msgState, b models.InlineKeyboardButton) (string, error) {
+func (s *Server) pressLocked(u *Person, ms *msgState, b models.InlineKeyboardButton) (string, error) {
 	switch {
 	case b.CallbackData != "":
 		return s.queryLocked(u, ms, b.CallbackData), nil
@@ -402,7 +402,7 @@ func (s *Server) pressLocked(u *User, ms *msgState, b models.InlineKeyboardButto
 	return "", fmt.Errorf("telegramtest: button %q has no callback data or deep link", b.Text)
 }
 
-func (s *Server) queryLocked(u *User, ms *msgState, data string) string {
+func (s *Server) queryLocked(u *Person, ms *msgState, data string) string {
 	s.st.nextQuery++
 	q := &queryState{
 		id: s.queryID(), from: u.id, data: data, chatID: ms.chatID, msgID: ms.id, inlineID: ms.inlineID,
@@ -444,7 +444,7 @@ func (s *Server) deepLink(link string) (string, bool) {
 
 // InlineQuery types "@bot query" in any chat: it queues an inline_query update
 // and returns its id. The bot's answer is in Server.InlineAnswer.
-func (u *User) InlineQuery(query string) (string, error) {
+func (u *Person) InlineQuery(query string) (string, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -464,13 +464,13 @@ func (u *User) InlineQuery(query string) (string, error) {
 // receives its callbacks. A chosen_inline_result update is queued, unless
 // inline feedback is off ([Server.SetInlineFeedback]). It returns the posted
 // message.
-func (u *User) ChooseInlineResult(resultID string, chatID int64) (Message, error) {
+func (u *Person) ChooseInlineResult(resultID string, chatID int64) (ChatMessage, error) {
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := s.st.iqueries[s.st.lastIQ[u.id]]
 	if q == nil || !q.answer.Answered {
-		return Message{}, errors.New("telegramtest: the bot has not answered the user's latest inline query")
+		return ChatMessage{}, errors.New("telegramtest: the bot has not answered the user's latest inline query")
 	}
 	var res *InlineResult
 	for i := range q.answer.Results {
@@ -479,18 +479,18 @@ func (u *User) ChooseInlineResult(resultID string, chatID int64) (Message, error
 		}
 	}
 	if res == nil {
-		return Message{}, fmt.Errorf("telegramtest: inline query %q has no result %q", q.id, resultID)
+		return ChatMessage{}, fmt.Errorf("telegramtest: inline query %q has no result %q", q.id, resultID)
 	}
 	c, err := s.canSeeLocked(u, chatID)
 	if err != nil {
-		return Message{}, err
+		return ChatMessage{}, err
 	}
 	ms := &msgState{from: u.id, fromBot: true, viaBot: true, text: res.Text, markup: cloneMarkup(res.Markup)}
 	switch {
 	case res.Type == "photo" && res.PhotoFileID != "":
 		f := s.st.files[res.PhotoFileID]
 		if f == nil {
-			return Message{}, fmt.Errorf("telegramtest: result %q names unknown file_id %q", resultID, res.PhotoFileID)
+			return ChatMessage{}, fmt.Errorf("telegramtest: result %q names unknown file_id %q", resultID, res.PhotoFileID)
 		}
 		ms.photo, ms.caption, ms.text = f, res.Caption, ""
 	case res.Type == "photo":

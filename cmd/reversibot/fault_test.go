@@ -66,7 +66,7 @@ func (p *proc) stop(t *testing.T, sig syscall.Signal) error {
 }
 
 // legalMarks returns the squares an 8×8 board message marks as legal moves.
-func legalMarks(m telegramtest.Message) []engine.Square {
+func legalMarks(m telegramtest.ChatMessage) []engine.Square {
 	var out []engine.Square
 	rows := m.Buttons()
 	for r := 0; r < 8 && r < len(rows); r++ {
@@ -147,9 +147,9 @@ func TestWorkerKilledMidSearch(t *testing.T) {
 		return g
 	}
 	// boardFor waits until the board message shows Alice to move after n moves, and returns it.
-	boardFor := func(id, n int) telegramtest.Message {
+	boardFor := func(id, n int) telegramtest.ChatMessage {
 		t.Helper()
-		var board telegramtest.Message
+		var board telegramtest.ChatMessage
 		pollUntil(ctx, t, fmt.Sprintf("the game reaches %d moves", n), func() bool { return len(game().Moves) >= n })
 		g := game()
 		if len(g.Moves) != n {
@@ -181,12 +181,12 @@ func TestWorkerKilledMidSearch(t *testing.T) {
 	if _, err := alice.Send(alice.ID(), "/ai 8 6 black"); err != nil {
 		t.Fatal(err)
 	}
-	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.Message) bool { return m.ButtonCount() >= 64 })
+	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.ChatMessage) bool { return m.ButtonCount() >= 64 })
 	if err != nil {
 		t.Fatalf("no 8×8 board came: %v", err)
 	}
 	board = boardFor(board.ID, 0)
-	play := func(board telegramtest.Message) {
+	play := func(board telegramtest.ChatMessage) {
 		t.Helper()
 		sq := legalMarks(board)[0]
 		tapAt(ctx, t, srv, alice, board, sq.Row(), sq.Col())

@@ -66,7 +66,7 @@ func TestMainRestartKeepsTheGame(t *testing.T) {
 	if _, err := alice.Send(alice.ID(), "/ai 8 1 black"); err != nil {
 		t.Fatal(err)
 	}
-	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.Message) bool { return m.ButtonCount() >= 64 })
+	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.ChatMessage) bool { return m.ButtonCount() >= 64 })
 	if err != nil {
 		t.Fatalf("no 8×8 board came: %v", err)
 	}
@@ -90,7 +90,7 @@ func TestMainRestartKeepsTheGame(t *testing.T) {
 	if _, err := alice.Send(alice.ID(), "/board"); err != nil {
 		t.Fatal(err)
 	}
-	again, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.Message) bool {
+	again, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.ChatMessage) bool {
 		return m.ID > board.ID && m.ButtonCount() >= 64
 	})
 	if err != nil {

@@ -103,7 +103,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 	if _, err := alice.Send(alice.ID(), "/ai 8 1 black"); err != nil {
 		t.Fatal(err)
 	}
-	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.Message) bool { return m.ButtonCount() >= 64 })
+	board, err := srv.WaitMessage(ctx, alice.ID(), func(m telegramtest.ChatMessage) bool { return m.ButtonCount() >= 64 })
 	if err != nil {
 		t.Fatalf("no 8×8 board came: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestBinaryPlaysAndStopsCleanly(t *testing.T) {
 }
 
 // boardPly is the ply the game buttons of board message m carry, -1 when it has none.
-func boardPly(m telegramtest.Message) int {
+func boardPly(m telegramtest.ChatMessage) int {
 	for _, row := range m.Buttons() {
 		for _, b := range row {
 			if c, err := callback.Parse(b.CallbackData); err == nil && c.Game != "" {
@@ -195,7 +195,7 @@ func boardPly(m telegramtest.Message) int {
 
 // tapAt has u tap the square (row, col) of board and waits until srv sees the bot answer the
 // tap, failing t when the tap cannot be made or is never answered before ctx ends.
-func tapAt(ctx context.Context, t *testing.T, srv *telegramtest.Server, u *telegramtest.User, board telegramtest.Message, row, col int) {
+func tapAt(ctx context.Context, t *testing.T, srv *telegramtest.Server, u *telegramtest.Person, board telegramtest.ChatMessage, row, col int) {
 	t.Helper()
 	qid, err := u.PressAt(board, row, col)
 	if err != nil {

@@ -41,7 +41,7 @@ func TestStopUnderLoadKeepsItsGrace(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 
-	users := make([]*telegramtest.User, chats)
+	users := make([]*telegramtest.Person, chats)
 	for i := range users {
 		users[i] = srv.NewUser(fmt.Sprintf("P%d", i), "en")
 		if _, err := users[i].Send(users[i].ID(), "/ai 8 1 black"); err != nil {
@@ -49,7 +49,7 @@ func TestStopUnderLoadKeepsItsGrace(t *testing.T) {
 		}
 	}
 	for _, u := range users {
-		board, err := srv.WaitMessage(ctx, u.ID(), func(m telegramtest.Message) bool { return m.ButtonCount() >= 64 })
+		board, err := srv.WaitMessage(ctx, u.ID(), func(m telegramtest.ChatMessage) bool { return m.ButtonCount() >= 64 })
 		if err != nil {
 			t.Fatalf("no board came in %d's chat: %v; calls %v", u.ID(), err, srv.Messages(u.ID()))
 		}

@@ -72,7 +72,7 @@ func newDriver(srv *telegramtest.Server) *driver {
 // boardLag measures the board lag of a move tapped at t0 (lag.go): it waits until the clock
 // has the earliest edit of each of boards that shows a state for which ok holds, and counts
 // the latest of them under kind. Without a clock it does nothing.
-func (d *driver) boardLag(parent context.Context, kind string, t0 time.Time, ply int, ok func(boardState) bool, boards ...telegramtest.Message) error {
+func (d *driver) boardLag(parent context.Context, kind string, t0 time.Time, ply int, ok func(boardState) bool, boards ...telegramtest.ChatMessage) error {
 	if d.clock == nil {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (d *driver) worstLags() map[string]LagNote {
 
 // trackBoards has the clock, if any, record the edits of boards until the returned function
 // is called.
-func (d *driver) trackBoards(boards ...telegramtest.Message) (forget func()) {
+func (d *driver) trackBoards(boards ...telegramtest.ChatMessage) (forget func()) {
 	if d.clock == nil {
 		return func() {}
 	}
@@ -186,8 +186,8 @@ func waitErr(parent context.Context) error {
 }
 
 // newBotMessage waits for a bot message in chat newer than after that satisfies pred.
-func (d *driver) newBotMessage(ctx context.Context, chat int64, after int, pred func(telegramtest.Message) bool) (telegramtest.Message, error) {
-	var found telegramtest.Message
+func (d *driver) newBotMessage(ctx context.Context, chat int64, after int, pred func(telegramtest.ChatMessage) bool) (telegramtest.ChatMessage, error) {
+	var found telegramtest.ChatMessage
 	err := d.waitChat(ctx, chat, func(v telegramtest.View) bool {
 		ms := v.MessagesSince(chat, after)
 		for i := len(ms) - 1; i >= 0; i-- {
@@ -219,22 +219,22 @@ func (d *driver) loop(ctx context.Context, play func(context.Context) error) {
 }
 
 // people plays games between a and b by invitation, one after another, until ctx ends.
-func (d *driver) people(ctx context.Context, a, b *telegramtest.User, rng *rand.Rand) {
+func (d *driver) people(ctx context.Context, a, b *telegramtest.Person, rng *rand.Rand) {
 	d.loop(ctx, func(ctx context.Context) error { return d.playPeople(ctx, a, b, rng) })
 }
 
 // isBoard tells a fresh 8×8 board.
-func isBoard(m telegramtest.Message) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 }
+func isBoard(m telegramtest.ChatMessage) bool { return boardPly(m) == 0 && len(m.Buttons()) >= 8 }
 
 // playPeople plays one game between a (black) and b. Both players know the game (they are the
 // only ones to move), so the load generator keeps the position itself and checks every board
 // the bot draws against it.
-func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *rand.Rand) error {
+func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.Person, rng *rand.Rand) error {
 	aLast, bLast := d.lastID(a.ID()), d.lastID(b.ID())
 	if _, err := a.Send(a.ID(), "/new 8 black"); err != nil {
 		return fmt.Errorf("send /new: %w", err)
 	}
-	invite, err := d.newBotMessage(ctx, a.ID(), aLast, func(m telegramtest.Message) bool {
+	invite, err := d.newBotMessage(ctx, a.ID(), aLast, func(m telegramtest.ChatMessage) bool {
 		return m.Markup != nil && len(m.Buttons()) > 0 && m.Buttons()[0][0].URL != ""
 	})
 	if err != nil {
@@ -256,13 +256,13 @@ func (d *driver) playPeople(ctx context.Context, a, b *telegramtest.User, rng *r
 	if err != nil {
 		return fmt.Errorf("first board: %w", err)
 	}
-	return d.playBoards(ctx, "people", [2]telegramtest.Message{ab, bb}, [2]*telegramtest.User{a, b}, rng)
+	return d.playBoards(ctx, "people", [2]telegramtest.ChatMessage{ab, bb}, [2]*telegramtest.Person{a, b}, rng)
 }
 
 // playBoards plays a game between users[0] (black) and users[1] to its end, boards[i] being
 // the board users[i] sees (the same message in a group), and counts its moves and latencies
 // under kind ("people", "group").
-func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegramtest.Message, users [2]*telegramtest.User, rng *rand.Rand) error {
+func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegramtest.ChatMessage, users [2]*telegramtest.Person, rng *rand.Rand) error {
 	defer d.trackBoards(boards[:]...)()
 	g, _ := engine.NewGame(8)
 	ply := 0
@@ -319,13 +319,13 @@ func (d *driver) playBoards(ctx context.Context, kind string, boards [2]telegram
 }
 
 // ai plays games of u against the AI until ctx ends.
-func (d *driver) ai(ctx context.Context, u *telegramtest.User, rng *rand.Rand) {
+func (d *driver) ai(ctx context.Context, u *telegramtest.Person, rng *rand.Rand) {
 	d.loop(ctx, func(ctx context.Context) error { return d.playAI(ctx, u, rng) })
 }
 
 // playAI plays one game of u (black) against the AI of the driver's level: the load generator
 // does not know the AI's moves, so it reads the board the bot draws.
-func (d *driver) playAI(ctx context.Context, u *telegramtest.User, rng *rand.Rand) error {
+func (d *driver) playAI(ctx context.Context, u *telegramtest.Person, rng *rand.Rand) error {
 	last := d.lastID(u.ID())
 	if _, err := u.Send(u.ID(), fmt.Sprintf("/ai 8 %d black", d.level)); err != nil {
 		return fmt.Errorf("send /ai: %w", err)
@@ -396,12 +396,12 @@ func firstLine(s string) string {
 }
 
 // blackToMove tells a board whose status says black is to move (texts in English).
-func blackToMove(m telegramtest.Message) bool {
+func blackToMove(m telegramtest.ChatMessage) bool {
 	return strings.Contains(m.Content(), "To move: "+render.BlackDisc)
 }
 
 // over tells a board of a finished game: it names nobody to move.
-func over(m telegramtest.Message) bool { return !strings.Contains(m.Content(), "To move:") }
+func over(m telegramtest.ChatMessage) bool { return !strings.Contains(m.Content(), "To move:") }
 
 // callbackOf parses the callback data of b; ok is false for a button without valid data.
 func callbackOf(b models.InlineKeyboardButton) (callback.Data, bool) {
@@ -411,7 +411,7 @@ func callbackOf(b models.InlineKeyboardButton) (callback.Data, bool) {
 
 // boardPly is the ply carried by the game buttons of m, -1 when it has none. The first
 // button of a board is a square, which carries it.
-func boardPly(m telegramtest.Message) int {
+func boardPly(m telegramtest.ChatMessage) int {
 	if b, ok := m.ButtonAt(0, 0); ok {
 		if c, ok := callbackOf(b); ok && c.Game != "" {
 			return c.Ply
@@ -429,7 +429,7 @@ func boardPly(m telegramtest.Message) int {
 
 // isMoveButton tells whether the button of square sq, in its row and column of the board,
 // shows a legal move and plays sq.
-func isMoveButton(m telegramtest.Message, sq engine.Square) bool {
+func isMoveButton(m telegramtest.ChatMessage, sq engine.Square) bool {
 	b, ok := m.ButtonAt(sq.Row(), sq.Col())
 	if !ok || b.Text != present.LegalMark {
 		return false
@@ -439,7 +439,7 @@ func isMoveButton(m telegramtest.Message, sq engine.Square) bool {
 }
 
 // legalButtons returns the move buttons marked legal.
-func legalButtons(m telegramtest.Message) []models.InlineKeyboardButton {
+func legalButtons(m telegramtest.ChatMessage) []models.InlineKeyboardButton {
 	var out []models.InlineKeyboardButton
 	for _, row := range m.Buttons() {
 		for _, b := range row {

@@ -48,7 +48,7 @@ type FloodStats struct {
 }
 
 // flood runs the flooder u until ctx ends, then counts the answers to its taps.
-func (d *driver) flood(ctx context.Context, u *telegramtest.User, st *FloodStats) {
+func (d *driver) flood(ctx context.Context, u *telegramtest.Person, st *FloodStats) {
 	start := time.Now()
 	var qids []string
 	defer func() {

@@ -17,12 +17,12 @@ import (
 // group's budget, not at the players' speed.
 
 // group plays games between a and b in group g, one after another, until ctx ends.
-func (d *driver) group(ctx context.Context, g *telegramtest.Group, a, b *telegramtest.User, rng *rand.Rand) {
+func (d *driver) group(ctx context.Context, g *telegramtest.Group, a, b *telegramtest.Person, rng *rand.Rand) {
 	d.loop(ctx, func(ctx context.Context) error { return d.playGroup(ctx, g.ID(), a, b, rng) })
 }
 
 // isLobby tells a group lobby whose first button joins it.
-func isLobby(m telegramtest.Message) bool {
+func isLobby(m telegramtest.ChatMessage) bool {
 	btn, ok := m.ButtonAt(0, 0)
 	if !ok {
 		return false
@@ -32,7 +32,7 @@ func isLobby(m telegramtest.Message) bool {
 }
 
 // playGroup plays one game in the group chat: a opens the lobby (and plays black), b joins.
-func (d *driver) playGroup(ctx context.Context, chat int64, a, b *telegramtest.User, rng *rand.Rand) error {
+func (d *driver) playGroup(ctx context.Context, chat int64, a, b *telegramtest.Person, rng *rand.Rand) error {
 	last := d.lastID(chat)
 	if _, err := a.Send(chat, "/new@"+d.srv.Bot().Username+" 8 black"); err != nil {
 		return fmt.Errorf("send /new in a group: %w", err)
@@ -56,5 +56,5 @@ func (d *driver) playGroup(ctx context.Context, chat int64, a, b *telegramtest.U
 	if err != nil {
 		return fmt.Errorf("group board: %w", err)
 	}
-	return d.playBoards(ctx, "group", [2]telegramtest.Message{board, board}, [2]*telegramtest.User{a, b}, rng)
+	return d.playBoards(ctx, "group", [2]telegramtest.ChatMessage{board, board}, [2]*telegramtest.Person{a, b}, rng)
 }

@@ -61,7 +61,7 @@ func newBoardClock(srv *telegramtest.Server) *boardClock {
 }
 
 // track starts recording the edits of a board message.
-func (c *boardClock) track(m telegramtest.Message) {
+func (c *boardClock) track(m telegramtest.ChatMessage) {
 	c.mu.Lock()
 	k := msgKey{m.ChatID, m.ID}
 	if _, ok := c.shown[k]; !ok {
@@ -71,7 +71,7 @@ func (c *boardClock) track(m telegramtest.Message) {
 }
 
 // forget stops recording the edits of a board message (its game is over).
-func (c *boardClock) forget(m telegramtest.Message) {
+func (c *boardClock) forget(m telegramtest.ChatMessage) {
 	c.mu.Lock()
 	delete(c.shown, msgKey{m.ChatID, m.ID})
 	c.mu.Unlock()
@@ -106,7 +106,7 @@ func (c *boardClock) edited(chat int64, id int, at time.Time) {
 // recorded, and returns the earliest such edit's time. The caller has seen such a state on
 // the fake already; the wait covers the moment between the fake's change and the observer's
 // record of it.
-func (c *boardClock) shownAt(ctx context.Context, m telegramtest.Message, ok func(boardState) bool) (time.Time, error) {
+func (c *boardClock) shownAt(ctx context.Context, m telegramtest.ChatMessage, ok func(boardState) bool) (time.Time, error) {
 	k := msgKey{m.ChatID, m.ID}
 	for {
 		c.mu.Lock()

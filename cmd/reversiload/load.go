@@ -33,7 +33,7 @@ func Load(ctx context.Context, cfg Config, logw io.Writer) (Result, error) {
 	if err := cfg.validate(); err != nil {
 		return Result{}, err
 	}
-	var fakeOpts []telegramtest.Option
+	var fakeOpts []telegramtest.ServerOption
 	if cfg.Limits {
 		fakeOpts = append(fakeOpts, telegramtest.WithFloodLimits(floodLimits(cfg)))
 	}

@@ -53,7 +53,7 @@ func isPositionPicture(u string) bool {
 
 // pictureGame has a post a 16×16 invitation inline in chat and b join it, then both play
 // until the game ends or record, told every new picture address of the post, says enough.
-func (d *driver) pictureGame(ctx context.Context, a, b *telegramtest.User, chat int64, record func(string) bool) error {
+func (d *driver) pictureGame(ctx context.Context, a, b *telegramtest.Person, chat int64, record func(string) bool) error {
 	qid, err := a.InlineQuery("16")
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func (d *driver) pictureGame(ctx context.Context, a, b *telegramtest.User, chat 
 	}
 	last := ""
 	for {
-		var cur telegramtest.Message
+		var cur telegramtest.ChatMessage
 		wctx, cancel := context.WithTimeout(ctx, d.step)
 		err := d.srv.WaitFor(wctx, func(v telegramtest.View) bool {
 			m, ok := v.InlineMessage(post.InlineID)
