@@ -112,3 +112,13 @@ func (w *afterWork) wait(ctx context.Context) error {
 	w.baseStop()
 	return err
 }
+
+// The names of the work goAfter runs, as Pending reports it and a stop's log names it.
+const (
+	workNotice    = "turn notice"
+	workReminder  = "reminder"
+	workReview    = "review"
+	workReplay    = "replay"
+	workMigration = "group migration"
+	workAIReply   = "AI reply"
+)

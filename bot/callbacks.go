@@ -743,3 +743,8 @@ func (ts *taps) tapMainMenu(ctx context.Context, t *tap, c callback.Data) error 
 	}
 	return t.answer(ctx, tr(lang, i18n.KeyErrBadRequest), true)
 }
+
+// editMenu replaces the message ref with menu m of package present, drawn in lang with s.
+func (ts *taps) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
+	return ts.edit(ctx, ref, present.DrawMenu(m, lang, s))
+}

@@ -590,3 +590,10 @@ func (cs *commands) cmdLang(ctx context.Context, m *msgCtx) error {
 	m.lang = lang
 	return cs.replyKey(ctx, m, i18n.KeyLangSet)
 }
+
+// sendMenu sends menu m of package present, drawn in lang with s, to chat.
+func (cs *commands) sendMenu(ctx context.Context, chat int64, m present.Menu, lang string, s present.MenuState) error {
+	c := present.DrawMenu(m, lang, s)
+	_, err := cs.sendText(ctx, chat, c.Text, c.Keyboard)
+	return err
+}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/optional"

@@ -2,25 +2,12 @@ package bot
 
 import (
 	"context"
-	"time"
 
 	"github.com/go-telegram/bot/models"
 
 	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/game"
-	"github.com/reversibot/reversi/metrics"
 )
-
-// core is what every handler uses: the Service and the people, the messenger (sends,
-// edits, answers, the board Editor, the log), the metrics, the clock and the bot's name.
-type core struct {
-	svc *game.Service
-	styles
-	*messenger
-	met      *metrics.Metrics
-	now      func() time.Time
-	username string // the bot's, as getMe reported it
-}
 
 // handler is the end of the intake's middlewares: it gives each update to the handler of its
 // kind, a message to commands (the service message of a group's upgrade to onMigrate), a button
@@ -51,12 +38,6 @@ func newHandler(d handlerDeps) *handler {
 	cs := &commands{core: c, play: pl, reviews: d.reviews}
 	ts := &taps{core: c, play: pl, cmds: cs, inline: im, reviews: d.reviews, offers: d.offers, finish: d.finish}
 	return &handler{cmds: cs, taps: ts, inline: im, after: d.after}
-}
-
-// refresh redraws every board of g (boards.Editor.Refresh) and tells Options.OnGameChange.
-func (pl *play) refresh(g *game.Game) {
-	pl.boards.Refresh(g)
-	pl.changed(g)
 }
 
 // route is the handler at the end of the intake's middlewares: it gives u to the handler of

@@ -333,3 +333,9 @@ func (pl *play) restyle(ctx context.Context, m *msgCtx) error {
 	}
 	return nil
 }
+
+// refresh redraws every board of g (boards.Editor.Refresh) and tells Options.OnGameChange.
+func (pl *play) refresh(g *game.Game) {
+	pl.boards.Refresh(g)
+	pl.changed(g)
+}

@@ -7,16 +7,6 @@ import (
 	"strings"
 )
 
-// The names of the work goAfter runs, as Pending reports it and a stop's log names it.
-const (
-	workNotice    = "turn notice"
-	workReminder  = "reminder"
-	workReview    = "review"
-	workReplay    = "replay"
-	workMigration = "group migration"
-	workAIReply   = "AI reply"
-)
-
 // Pending is what a Bot still has in flight: what its Shutdown waits for.
 type Pending struct {
 	// Updates are the updates being handled (an AI's search for a move is part of its

@@ -1,15 +1,12 @@
 package bot
 
 import (
-	"context"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/reversibot/reversi/bot/i18n"
-	"github.com/reversibot/reversi/bot/present"
-	"github.com/reversibot/reversi/game"
 )
 
 // The languages the bot speaks.
@@ -142,15 +139,3 @@ func extends(r rune) bool {
 
 // regionalIndicator reports whether r is one of the letters that pair into flags.
 func regionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
-
-// sendMenu sends menu m of package present, drawn in lang with s, to chat.
-func (cs *commands) sendMenu(ctx context.Context, chat int64, m present.Menu, lang string, s present.MenuState) error {
-	c := present.DrawMenu(m, lang, s)
-	_, err := cs.sendText(ctx, chat, c.Text, c.Keyboard)
-	return err
-}
-
-// editMenu replaces the message ref with menu m of package present, drawn in lang with s.
-func (ts *taps) editMenu(ctx context.Context, ref game.MessageRef, m present.Menu, lang string, s present.MenuState) error {
-	return ts.edit(ctx, ref, present.DrawMenu(m, lang, s))
-}
