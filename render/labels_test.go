@@ -397,19 +397,7 @@ func FuzzLabels(f *testing.F) {
 	f.Add(uint8(10), []byte(engine.MustStart(10).BoardText()), true, uint8(0), uint8(1), uint8(44))
 	f.Add(uint8(8), []byte{}, false, uint8(200), uint8(7), uint8(0x33))
 	f.Fuzz(func(t *testing.T, size uint8, cells []byte, white bool, _, _, hint uint8) {
-		n := 4 + 2*int(size%7)
-		text := make([]byte, n*n)
-		for i := range text {
-			text[i] = '-'
-			if i < len(cells) {
-				text[i] = "XO-"[cells[i]%3]
-			}
-		}
-		side := engine.Black
-		if white {
-			side = engine.White
-		}
-		p, err := engine.ParseBoard(string(text), side)
+		p, err := rendertest.FuzzedBoard(size, cells, white)
 		if err != nil {
 			t.Skip(err)
 		}

@@ -77,3 +77,22 @@ func Fullest(t testing.TB, size int) engine.Position {
 	}
 	return best
 }
+
+// FuzzedBoard is the board a fuzz test's inputs name: a size of 4 to 16 (4 + 2·(size mod 7)),
+// its squares row by row from cells (each byte mod 3: black, white, empty; empty past the end),
+// white or black to move. It fails where engine.ParseBoard does.
+func FuzzedBoard(size uint8, cells []byte, white bool) (engine.Position, error) {
+	n := 4 + 2*int(size%7)
+	text := make([]byte, n*n)
+	for i := range text {
+		text[i] = '-'
+		if i < len(cells) {
+			text[i] = "XO-"[cells[i]%3]
+		}
+	}
+	side := engine.Black
+	if white {
+		side = engine.White
+	}
+	return engine.ParseBoard(string(text), side)
+}
