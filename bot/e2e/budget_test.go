@@ -17,7 +17,7 @@ func TestTwoBotsShareBudget(t *testing.T) {
 	// one per process, whatever the time the test takes.
 	budget := bot.Budget{Rate: 1, Per: time.Hour, Burst: 10, TapNoticeEvery: time.Hour}
 	c := newClusterWith(t, redisURL(t), func(n int64) []int { return []int{int(n % 2)} },
-		func(_ int, o *bot.Options) { o.Budget = budget })
+		func(i int, o *bot.Options) { healthyRedis(i, o); o.Budget = budget })
 	u := c.user("Flooder") // one update of the budget: /help
 	var qids []string
 	for i := range 60 {

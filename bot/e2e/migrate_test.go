@@ -72,7 +72,7 @@ func TestSupergroupMidGame(t *testing.T) {
 		order telegramtest.MigrateOrder
 	}{{"old chat first", telegramtest.OldChatFirst}, {"new chat first", telegramtest.NewChatFirst}} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClusterWith(t, redisURL(t), nil, nil)
+			c := newClusterWith(t, redisURL(t), nil, healthyRedis)
 			alice, bob := c.user("Alice"), c.user("Bob")
 			grp := c.srv.NewBasicGroup("Club", alice, bob)
 			last := c.lastID(grp.ID())

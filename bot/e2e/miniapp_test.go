@@ -47,6 +47,7 @@ func TestMiniAppAcrossProcesses(t *testing.T) {
 	browser := webapptest.Shared(t)
 	var app atomic.Pointer[webapp.Server]
 	c := newClusterWith(t, redisURL(t), func(int64) []int { return []int{1} }, func(i int, o *bot.Options) {
+		healthyRedis(i, o)
 		o.PublicURL = "https://reversi.example"
 		if i == 0 {
 			o.OnGameChange = func(g *game.Game) {

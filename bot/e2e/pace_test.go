@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversibot/reversi/bot"
 	"github.com/reversibot/reversi/bot/callback"
 	"github.com/reversibot/reversi/bot/present"
 	"github.com/reversibot/reversi/bot/telegramtest"
@@ -35,12 +34,11 @@ const paceTestSpeed = 10
 // Telegram's limits sped up k times.
 func newPacedCluster(t *testing.T, k int) *cluster {
 	t.Helper()
-	// The shared budgets are what these tests prove: a Redis call the loaded machine stalls past
-	// the production bound would hand the pacing to each bot's own budgets, which know nothing
-	// of the other bot's sends (TestClusterOptionalMasterLost tests that fallback).
-	c := newClusterOn(t, startLimited(t, k, true), k, redisURL(t), nil, func(_ int, o *bot.Options) {
-		o.OptionalTimeout = 5 * time.Second
-	})
+	// The shared budgets are what these tests prove (healthyRedis): a Redis call the loaded
+	// machine stalls past the production bound would hand the pacing to each bot's own budgets,
+	// which know nothing of the other bot's sends (TestClusterOptionalMasterLost tests that
+	// fallback).
+	c := newClusterOn(t, startLimited(t, k, true), k, redisURL(t), nil, healthyRedis)
 	t.Cleanup(func() { // before startLimited's check fails the test: what the bots said of it
 		if c.srv.TooManyRequests().Total == 0 {
 			return

@@ -23,6 +23,7 @@ func TestLateEditOfOtherProcessIsRedrawn(t *testing.T) {
 	hold := &holdingTransport{next: http.DefaultTransport}
 	c := newClusterWith(t, redisURL(t), func(int64) []int { return []int{int(target.Load())} },
 		func(i int, o *bot.Options) {
+			healthyRedis(i, o)
 			if i == 0 {
 				o.HTTPClient = &http.Client{Transport: hold}
 			}

@@ -45,11 +45,23 @@ type cluster struct {
 // balancer sends to the other process would; the others alternate between the bots.
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	return newClusterAt(t, redisURL(t))
+	return newClusterAtWith(t, redisURL(t), healthyRedis)
 }
 
-// newClusterAt is newCluster over the Redis at url.
+// healthyRedis gives the bots' optional guard 5 s (Options.OptionalTimeout): the tests on a
+// Redis that stays up prove what the processes share through it (dedupe, budgets, pacing), not
+// the fallback a Redis call stalled by a loaded machine's race detector would take.
+func healthyRedis(_ int, o *bot.Options) { o.OptionalTimeout = 5 * time.Second }
+
+// newClusterAt is newCluster over the Redis at url, with the guard's production bounds (the
+// tests that stop or fail that Redis).
 func newClusterAt(t *testing.T, url string) *cluster {
+	t.Helper()
+	return newClusterAtWith(t, url, nil)
+}
+
+// newClusterAtWith is newClusterAt with with called on each bot's options.
+func newClusterAtWith(t *testing.T, url string, with func(i int, o *bot.Options)) *cluster {
 	t.Helper()
 	both := new(atomic.Int64)
 	c := newClusterWith(t, url, func(n int64) []int {
@@ -62,7 +74,7 @@ func newClusterAt(t *testing.T, url string) *cluster {
 			return []int{1, 0}
 		}
 		return []int{int(n % 2)}
-	}, nil)
+	}, with)
 	c.both = both
 	return c
 }
